@@ -1,0 +1,1 @@
+"""The `cryptcrawl` command line and terminal UI."""

@@ -1,0 +1,1 @@
+"""The rules: pure, deterministic game engines (no I/O, clock, randomness or keys)."""

@@ -1,0 +1,432 @@
+"""The game API shared by every cryptcrawl game.
+
+A game state is an immutable value.  It says what it waits for (:attr:`GameState.waiting`):
+
+* :class:`Simultaneous` — a decision by a set of seats, revealed together;
+* :class:`Turn` — a decision by one seat;
+* :class:`Chance` — a chance event (a draw, a roll) whose outcome the caller supplies;
+* :class:`Over` — the match has ended, with its :class:`Outcome`.
+
+The engine never samples: a chance event names its id, its equally likely outcomes and its
+visibility, and the driver (the protocol, or the offline :mod:`engine.sim` dealer) feeds the
+outcome back with :meth:`GameState.apply_chance`.
+
+A state has a **public part** — identical on every peer; :meth:`GameState.public_bytes` and
+:meth:`GameState.digest` cover only it — and **per-seat private knowledge** (a seat's own
+uncommitted play, what its torch showed).  :meth:`GameState.view` returns exactly what one seat
+may know.
+
+The record of a match is its history (:class:`Entry` values); :func:`replay` rebuilds any state
+from it, bit for bit.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Self, TypeVar, Union
+
+Seat = int
+JSON = Any  # the JSON data model: dict / list / str / int / bool / None
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class EngineError(Exception):
+    """Base class of every error the engine raises on bad input."""
+
+
+class InvalidActionError(EngineError, ValueError):
+    """The text or value is not an action of this game at all (cannot be parsed)."""
+
+
+class IllegalActionError(EngineError, ValueError):
+    """A well-formed action that the rules do not allow now, for this seat."""
+
+
+class NotYourDecisionError(IllegalActionError):
+    """The seat is not among those the state waits for."""
+
+
+class InvalidChanceError(EngineError, ValueError):
+    """A chance outcome for the wrong event, or not among the event's outcomes."""
+
+
+class InvalidKnowledgeError(EngineError, ValueError):
+    """Private knowledge that the seat is not owed, or that cannot be true."""
+
+
+class InvalidPositionError(EngineError, ValueError):
+    """A position (see the game's position format) that is malformed or impossible."""
+
+
+class UnknownGameError(EngineError, KeyError):
+    """No game is registered under that name."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else "unknown game"
+
+
+# --------------------------------------------------------------------------- chance
+
+
+class Visibility(enum.Enum):
+    """Who learns a chance outcome, and when."""
+
+    PUBLIC = "public"  # everyone, at once
+    HIDDEN = "hidden"  # fixed when the event is set up, unknown to all until it is turned
+    PRIVATE = "private"  # one seat only
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceEvent:
+    """A chance event: a stable id, its equally likely outcomes, and who may see the result."""
+
+    id: str
+    outcomes: tuple[str, ...]
+    visibility: Visibility
+    seat: Seat | None = None  # the seat that learns a PRIVATE outcome
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            raise ValueError("a chance event needs an id")
+        if not self.outcomes:
+            raise ValueError(f"chance event {self.id} has no outcomes")
+        if (self.visibility is Visibility.PRIVATE) != (self.seat is not None):
+            raise ValueError("a seat is named exactly for private chance events")
+
+    @property
+    def probability(self) -> float:
+        """The probability of each outcome (all are equally likely)."""
+        return 1.0 / len(self.outcomes)
+
+
+# --------------------------------------------------------------------------- what a state waits for
+
+
+@dataclass(frozen=True, slots=True)
+class Simultaneous:
+    """Every seat in ``seats`` decides; the decisions are revealed together.
+
+    ``committed`` are the seats whose decision this state already holds (privately).
+    """
+
+    step: str
+    seats: frozenset[Seat]
+    committed: frozenset[Seat] = frozenset()
+
+    @property
+    def pending(self) -> frozenset[Seat]:
+        return self.seats - self.committed
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One seat decides, in the open."""
+
+    step: str
+    seat: Seat
+
+    @property
+    def seats(self) -> frozenset[Seat]:
+        return frozenset((self.seat,))
+
+    @property
+    def pending(self) -> frozenset[Seat]:
+        return self.seats
+
+
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """The state waits for the outcome of ``event``."""
+
+    event: ChanceEvent
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One seat's final result."""
+
+    seat: Seat
+    status: str  # "winner", "lost", "fainted", "eliminated" (game-defined words)
+    score: int
+    tiebreak: int
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a match ended.  ``winners`` may be empty (nobody wins) or hold a shared win."""
+
+    winners: frozenset[Seat]
+    standings: tuple[Standing, ...]
+    reason: str
+
+    def share(self, seat: Seat) -> float:
+        """The seat's share of the win: 1/k for a k-way shared win, else 0."""
+        return 1.0 / len(self.winners) if seat in self.winners else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Over:
+    outcome: Outcome
+
+
+Waiting = Union[Simultaneous, Turn, Chance, Over]  # noqa: UP007  (used at run time)
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeRequest:
+    """A seat is owed private knowledge of hidden events (a torch peek, for example)."""
+
+    seat: Seat
+    events: tuple[str, ...]
+
+
+# --------------------------------------------------------------------------- state API
+
+A = TypeVar("A")
+
+
+class GameState(ABC, Generic[A]):
+    """An immutable game state.  Every transition returns a new state."""
+
+    game: ClassVar[str]
+
+    # What the state waits for -------------------------------------------------------------
+    @property
+    @abstractmethod
+    def waiting(self) -> Waiting: ...
+
+    @property
+    def is_over(self) -> bool:
+        return isinstance(self.waiting, Over)
+
+    @property
+    def seats(self) -> int:
+        """The number of seats."""
+        raise NotImplementedError
+
+    # Decisions ----------------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self, seat: Seat) -> tuple[A, ...]:
+        """The actions ``seat`` may take now (empty if it has no decision)."""
+
+    @abstractmethod
+    def apply(self, seat: Seat, action: A) -> Self:
+        """Checked: apply one seat's action or raise an :class:`IllegalActionError`."""
+
+    @abstractmethod
+    def apply_joint(self, actions: Mapping[Seat, A]) -> Self:
+        """Checked: apply the decisions of every pending seat of a simultaneous step at once."""
+
+    # Chance -------------------------------------------------------------------------------
+    @abstractmethod
+    def apply_chance(self, event_id: str, outcome: str) -> Self:
+        """Checked: resolve the chance event the state waits for."""
+
+    def preview_hidden(self, choose: Callable[[ChanceEvent], str]) -> dict[str, str]:
+        """The outcomes of the still-hidden events a peek would show, in the order they will be
+        turned, each posed exactly as it will be when turned and answered by ``choose``."""
+        return {}
+
+    # Private knowledge --------------------------------------------------------------------
+    def knowledge_requests(self) -> tuple[KnowledgeRequest, ...]:
+        """Private knowledge owed to seats (for example, after a torch peek)."""
+        return ()
+
+    def learn(self, seat: Seat, knowledge: Mapping[str, str]) -> Self:
+        """Give ``seat`` the private knowledge it is owed."""
+        raise InvalidKnowledgeError(f"seat {seat} is owed no private knowledge")
+
+    def public(self) -> Self:
+        """This state with every seat's private knowledge removed."""
+        return self
+
+    # Notation -----------------------------------------------------------------------------
+    @abstractmethod
+    def parse_action(self, seat: Seat, text: str) -> A:
+        """Parse ``text``; raise :class:`InvalidActionError` or :class:`IllegalActionError`."""
+
+    @abstractmethod
+    def format_action(self, action: A) -> str: ...
+
+    # Views and positions ------------------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: Seat) -> Any:
+        """Exactly what ``seat`` may know."""
+
+    @abstractmethod
+    def to_position(self, *, private: bool = True) -> JSON:
+        """The documented JSON position of this state (without private knowledge if asked)."""
+
+    @classmethod
+    @abstractmethod
+    def from_position(cls, data: JSON) -> Self: ...
+
+    def public_bytes(self) -> bytes:
+        """Canonical bytes of the public part: the same on every peer."""
+        return canonical_json(self.to_position(private=False))
+
+    def digest(self) -> bytes:
+        """SHA-256 of :meth:`public_bytes`."""
+        return hashlib.sha256(self.public_bytes()).digest()
+
+
+def canonical_json(data: JSON) -> bytes:
+    """Canonical JSON: sorted keys, no spaces, UTF-8, no floats allowed by convention."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+# --------------------------------------------------------------------------- history and replay
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceResolved:
+    event: str
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    seat: Seat
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class JointActed:
+    actions: tuple[tuple[Seat, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Learned:
+    seat: Seat
+    knowledge: tuple[tuple[str, str], ...]
+
+
+Entry = Union[ChanceResolved, Acted, JointActed, Learned]  # noqa: UP007
+
+
+def entry_to_json(entry: Entry) -> JSON:
+    if isinstance(entry, ChanceResolved):
+        return ["chance", entry.event, entry.outcome]
+    if isinstance(entry, Acted):
+        return ["act", entry.seat, entry.action]
+    if isinstance(entry, JointActed):
+        return ["joint", [[s, a] for s, a in entry.actions]]
+    return ["learn", entry.seat, [[e, o] for e, o in entry.knowledge]]
+
+
+def entry_from_json(data: JSON) -> Entry:
+    try:
+        kind = data[0]
+        if kind == "chance":
+            return ChanceResolved(str(data[1]), str(data[2]))
+        if kind == "act":
+            return Acted(int(data[1]), str(data[2]))
+        if kind == "joint":
+            return JointActed(tuple((int(s), str(a)) for s, a in data[1]))
+        if kind == "learn":
+            return Learned(int(data[1]), tuple((str(e), str(o)) for e, o in data[2]))
+    except (TypeError, ValueError, IndexError, KeyError) as exc:
+        raise InvalidPositionError(f"malformed history entry {data!r}") from exc
+    raise InvalidPositionError(f"unknown history entry kind {data!r}")
+
+
+def apply_entry(state: GameState[Any], entry: Entry) -> GameState[Any]:
+    """Apply one history entry to ``state`` through the checked API."""
+    if isinstance(entry, ChanceResolved):
+        return state.apply_chance(entry.event, entry.outcome)
+    if isinstance(entry, Acted):
+        return state.apply(entry.seat, state.parse_action(entry.seat, entry.action))
+    if isinstance(entry, JointActed):
+        return state.apply_joint({s: state.parse_action(s, a) for s, a in entry.actions})
+    return state.learn(entry.seat, dict(entry.knowledge))
+
+
+@dataclass
+class Record(Generic[A]):
+    """A state plus the history that produced it (the game record)."""
+
+    state: GameState[A]
+    history: list[Entry] = field(default_factory=list)
+
+    def act(self, seat: Seat, action: A) -> None:
+        self.state = self.state.apply(seat, action)
+        self.history.append(Acted(seat, self.state.format_action(action)))
+
+    def act_joint(self, actions: Mapping[Seat, A]) -> None:
+        fmt = self.state.format_action
+        self.state = self.state.apply_joint(actions)
+        self.history.append(JointActed(tuple(sorted((s, fmt(a)) for s, a in actions.items()))))
+
+    def resolve(self, event_id: str, outcome: str) -> None:
+        self.state = self.state.apply_chance(event_id, outcome)
+        self.history.append(ChanceResolved(event_id, outcome))
+
+    def learn(self, seat: Seat, knowledge: Mapping[str, str]) -> None:
+        self.state = self.state.learn(seat, knowledge)
+        self.history.append(Learned(seat, tuple(knowledge.items())))
+
+
+# --------------------------------------------------------------------------- registry
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game: how to start it, restore it from a position, and its bots."""
+
+    name: str
+    title: str
+    players: tuple[int, ...]
+    variants: tuple[str, ...]
+    new: Callable[..., GameState[Any]]
+    from_position: Callable[[JSON], GameState[Any]]
+    bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
+
+
+_REGISTRY: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def get_game(name: str) -> GameSpec:
+    # Importing the game packages registers them.
+    import engine.games  # noqa: F401
+
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise UnknownGameError(f"unknown game {name!r} (known: {known})") from None
+
+
+def games() -> tuple[str, ...]:
+    import engine.games  # noqa: F401
+
+    return tuple(sorted(_REGISTRY))
+
+
+def replay(
+    game: str, entries: Iterable[Entry], *, options: Mapping[str, Any] | None = None,
+    start: GameState[Any] | None = None,
+) -> GameState[Any]:
+    """Rebuild a state from a history, through the checked API only."""
+    state = start if start is not None else get_game(game).new(**dict(options or {}))
+    for entry in entries:
+        state = apply_entry(state, entry)
+    return state
+
+
+def draw_without_replacement(pool: Sequence[str], chosen: str) -> tuple[str, ...]:
+    """``pool`` with one occurrence of ``chosen`` removed."""
+    i = pool.index(chosen)
+    return (*pool[:i], *pool[i + 1 :])

@@ -1,0 +1,21 @@
+"""Dungeon Raiders (Phil Walker-Harding, Devir edition) for 3 to 5 players."""
+
+from engine.core import GameSpec, register
+from engine.raiders.actions import PEEK, PLAY, Action, format_action, parse_action
+from engine.raiders.position import from_position, to_position
+from engine.raiders.state import Phase, RaidersState, new_game
+from engine.raiders.view import RaidersView, make_view
+
+register(GameSpec(
+    name="raiders",
+    title="Dungeon Raiders",
+    players=(3, 4, 5),
+    variants=("basic", "tactical"),
+    new=new_game,
+    from_position=from_position,
+))
+
+__all__ = [
+    "PEEK", "PLAY", "Action", "Phase", "RaidersState", "RaidersView", "format_action",
+    "from_position", "make_view", "new_game", "parse_action", "to_position",
+]

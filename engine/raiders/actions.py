@@ -1,0 +1,89 @@
+"""Dungeon Raiders actions and their text notation.
+
+Canonical notation (what :func:`format_action` writes):
+
+========================  ==============================================================
+``play 1`` … ``play 5``    play a power card as the room card (or as the follow-up)
+``play key``               play a key (treasure rooms and the Mega-Dragon only)
+``play sword``             play a sword (monster rooms and bosses)
+``play torch``             play a torch as the card (value 0; peeks if a face-down room remains)
+``play crystal``           play a crystal ball as the room card (a follow-up comes after)
+``torch``                  use a torch to peek at the row's face-down rooms (a free action)
+========================  ==============================================================
+
+:func:`parse_action` also accepts short forms: a bare number (``4``), ``key``, ``sword``,
+``crystal``, ``ball``, ``crystal ball``, ``peek``.  Case and extra spaces do not matter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core import InvalidActionError
+
+CARDS_IN_HAND: tuple[str, ...] = ("1", "2", "3", "4", "5", "torch", "crystal", "key", "sword")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """``kind`` is ``"play"`` (with a ``card``) or ``"peek"`` (a torch used to look)."""
+
+    kind: str
+    card: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind == "play":
+            if self.card not in CARDS_IN_HAND:
+                raise InvalidActionError(f"there is no card {self.card!r} to play")
+        elif self.kind == "peek":
+            if self.card:
+                raise InvalidActionError("a peek names no card")
+        else:
+            raise InvalidActionError(f"unknown action kind {self.kind!r}")
+
+    def __str__(self) -> str:
+        return format_action(self)
+
+    def __repr__(self) -> str:
+        return f"Action({self.kind!r}, {self.card!r})" if self.card else "Action('peek')"
+
+
+PLAY: dict[str, Action] = {card: Action("play", card) for card in CARDS_IN_HAND}
+PEEK = Action("peek")
+
+_ALIASES: dict[str, Action] = {}
+for _card in CARDS_IN_HAND:
+    _ALIASES[f"play {_card}"] = PLAY[_card]
+for _n in "12345":
+    _ALIASES[_n] = PLAY[_n]
+_ALIASES.update({
+    "key": PLAY["key"],
+    "sword": PLAY["sword"],
+    "crystal": PLAY["crystal"],
+    "ball": PLAY["crystal"],
+    "crystal ball": PLAY["crystal"],
+    "play ball": PLAY["crystal"],
+    "play crystal ball": PLAY["crystal"],
+    "torch": PEEK,
+    "peek": PEEK,
+    "use torch": PEEK,
+})
+
+HELP = ("play 1..5, play key, play sword, play torch, play crystal (or crystal), "
+        "torch (peek at the face-down rooms)")
+
+
+def format_action(action: Action) -> str:
+    return f"play {action.card}" if action.kind == "play" else "torch"
+
+
+def parse_action(text: str) -> Action:
+    """Parse notation; raises :class:`InvalidActionError` for text that is no action."""
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action is text, not {type(text).__name__}")
+    key = " ".join(text.lower().split())
+    try:
+        return _ALIASES[key]
+    except KeyError:
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise InvalidActionError(f"unknown action {shown!r}; try: {HELP}") from None

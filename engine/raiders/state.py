@@ -1,0 +1,879 @@
+"""The Dungeon Raiders state machine (rules reference §3, §4 and the rulings of §5).
+
+Phases, in order::
+
+    SETUP     chance: one character per seat, then (tactical) the starting map holder
+    LEVEL     chance: the level card (its layout of face-up / face-down positions)
+    DEAL      chance: each face-up position, left to right (public draws)
+    ENTER     chance: turning a face-down room (a hidden event, fixed since level setup)
+    PLAY      decision: every seat at once (basic) or one seat at a time (tactical)
+    FOLLOWUP  decision: the crystal-ball users' follow-ups
+    OVER
+
+The engine never shuffles.  Each room draw is a chance event among the room cards not yet
+drawn; six are never drawn, which removes them unseen.  The boss is the last room drawn
+(level 5, position 5).  A face-down position is a hidden event: it is set up with the level but
+resolved only when the room is entered, among the cards still undrawn then — which gives the same
+distribution as a shuffled deck, because nothing else is drawn in between.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from enum import Enum
+from typing import Any, ClassVar, Self
+
+from engine.core import (
+    Chance,
+    ChanceEvent,
+    GameState,
+    IllegalActionError,
+    InvalidChanceError,
+    InvalidKnowledgeError,
+    KnowledgeRequest,
+    NotYourDecisionError,
+    Outcome,
+    Over,
+    Seat,
+    Simultaneous,
+    Standing,
+    Turn,
+    Visibility,
+    Waiting,
+)
+from engine.raiders.actions import PEEK, PLAY, Action, format_action, parse_action
+from engine.raiders.cards import (
+    BOSS_IDS,
+    CARDS,
+    CHARACTER_BY_KIND,
+    CHARACTERS,
+    CRYSTAL,
+    ITEM_COPIES,
+    ITEM_INDEX,
+    KEY,
+    LEVEL_CARDS,
+    LEVELS,
+    PLAYER_COUNTS,
+    ROOM_IDS,
+    ROOMS_PER_LEVEL,
+    SWORD,
+    TORCH,
+    Boss,
+    Category,
+)
+from engine.raiders.resolve import NO_CARD, Resolution, map_value, resolve_room
+
+VARIANTS = ("basic", "tactical")
+
+
+class Phase(Enum):
+    SETUP = "setup"
+    LEVEL = "level"
+    DEAL = "deal"
+    ENTER = "enter"
+    PLAY = "play"
+    FOLLOWUP = "followup"
+    OVER = "over"
+
+
+class Player:
+    """One seat's public state.  ``used`` is a bitmask of the power cards played this level
+    (bit n-1 for card n); they lie face up, so everyone sees them."""
+
+    __slots__ = ("character", "coins", "eliminated", "items", "used", "wounds")
+
+    character: str
+    coins: int
+    wounds: int
+    items: tuple[int, int, int, int]
+    used: int
+    eliminated: bool
+
+    def __init__(self, character: str, coins: int, wounds: int,
+                 items: tuple[int, int, int, int], used: int = 0,
+                 eliminated: bool = False) -> None:
+        object.__setattr__(self, "character", character)
+        object.__setattr__(self, "coins", coins)
+        object.__setattr__(self, "wounds", wounds)
+        object.__setattr__(self, "items", items)
+        object.__setattr__(self, "used", used)
+        object.__setattr__(self, "eliminated", eliminated)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Player is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Player) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.character, self.coins, self.wounds, self.items, self.used, self.eliminated)
+
+    def __repr__(self) -> str:
+        return (f"Player({self.character!r}, coins={self.coins}, wounds={self.wounds}, "
+                f"items={self.items}, used={self.used:#07b}, eliminated={self.eliminated})")
+
+    def replace(self, **changes: Any) -> Player:
+        args = {"character": self.character, "coins": self.coins, "wounds": self.wounds,
+                "items": self.items, "used": self.used, "eliminated": self.eliminated}
+        args.update(changes)
+        return Player(**args)
+
+    def hand(self) -> tuple[str, ...]:
+        """The cards in hand: unplayed power cards, then items (one entry per card)."""
+        power = tuple(str(v) for v in range(1, 6) if not self.used >> (v - 1) & 1)
+        items: list[str] = []
+        for i, name in enumerate(("torch", "crystal", "key", "sword")):
+            items.extend([name] * self.items[i])
+        return power + tuple(items)
+
+    @property
+    def hand_size(self) -> int:
+        return 5 - self.used.bit_count() + sum(self.items)
+
+
+class Knowledge:
+    """One seat's private knowledge: its committed but unrevealed card, the hidden events its
+    torch is owed, and what its torch showed (event id -> room card) for rooms still face down."""
+
+    __slots__ = ("owed", "pending", "seen")
+
+    pending: str
+    owed: tuple[str, ...]
+    seen: tuple[tuple[str, str], ...]
+
+    def __init__(self, pending: str = NO_CARD, owed: tuple[str, ...] = (),
+                 seen: tuple[tuple[str, str], ...] = ()) -> None:
+        object.__setattr__(self, "pending", pending)
+        object.__setattr__(self, "owed", owed)
+        object.__setattr__(self, "seen", seen)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Knowledge is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Knowledge) and self.pending == other.pending
+                and self.owed == other.owed and self.seen == other.seen)
+
+    def __hash__(self) -> int:
+        return hash((self.pending, self.owed, self.seen))
+
+    def __repr__(self) -> str:
+        return f"Knowledge(pending={self.pending!r}, owed={self.owed}, seen={self.seen})"
+
+
+NO_KNOWLEDGE = Knowledge()
+
+_FIELDS = (
+    "n", "tactical", "phase", "players", "supply", "level", "level_cards", "layout", "row",
+    "room", "rooms", "plays", "followups", "map", "turn", "peeks", "last", "outcome",
+    "knowledge",
+)
+_ALL_SEATS = {n: frozenset(range(n)) for n in PLAYER_COUNTS}
+
+
+def _set(obj: object, name: str, value: object) -> None:
+    object.__setattr__(obj, name, value)
+
+
+class RaidersState(GameState[Action]):
+    """An immutable Dungeon Raiders state.  Build one with :func:`new_game` or
+    :meth:`from_position`; every transition returns a new state."""
+
+    game: ClassVar[str] = "raiders"
+
+    __slots__ = _FIELDS
+
+    n: int
+    tactical: bool
+    phase: Phase
+    players: tuple[Player, ...]
+    supply: tuple[int, int, int, int]
+    level: int  # 0 before the first level, then 1..5
+    level_cards: tuple[str, ...]  # level cards not yet drawn
+    layout: str  # the current level card ("" before the first)
+    row: tuple[str, ...]  # room card per position; "" = not dealt or still face down
+    room: int  # index (0..4) of the current room
+    rooms: tuple[str, ...]  # room cards not yet drawn
+    plays: tuple[str, ...]  # revealed room cards this room, per seat ("" none yet)
+    followups: tuple[str, ...]  # revealed follow-ups this room
+    map: int  # tactical map holder (-1: none)
+    turn: int  # tactical: index into the current turn order
+    peeks: tuple[int, ...]  # torch peeks per seat this level (public)
+    last: Resolution | None  # the latest room resolution
+    outcome: Outcome | None
+    knowledge: tuple[Knowledge, ...]  # private, per seat
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("RaidersState is immutable; transitions return new states")
+
+    def _copy(self) -> RaidersState:
+        new = object.__new__(RaidersState)
+        for name in _FIELDS:
+            _set(new, name, getattr(self, name))
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RaidersState):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _FIELDS)
+
+    def __hash__(self) -> int:
+        return hash(self.digest())
+
+    def __repr__(self) -> str:
+        return (f"<RaidersState {self.n}p {'tactical ' if self.tactical else ''}"
+                f"{self.phase.value} level {self.level} room {self.room + 1}>")
+
+    # ------------------------------------------------------------------ derived facts
+
+    @property
+    def seats(self) -> int:
+        return self.n
+
+    @property
+    def variant(self) -> str:
+        return "tactical" if self.tactical else "basic"
+
+    def face_down(self, position: int) -> bool:
+        """Whether ``position`` (0..4) of the current row holds a card not yet turned."""
+        return bool(self.layout) and LEVEL_CARDS[self.layout][position] and not self.row[position]
+
+    def hidden_positions(self) -> tuple[int, ...]:
+        """Positions of the current row whose card is still face down (dealt, not turned)."""
+        if not self.layout or self.phase in (Phase.LEVEL, Phase.SETUP, Phase.OVER):
+            return ()
+        layout = LEVEL_CARDS[self.layout]
+        return tuple(p for p in range(ROOMS_PER_LEVEL) if layout[p] and not self.row[p])
+
+    def event_id(self, position: int) -> str:
+        return f"L{self.level}.R{position + 1}"
+
+    @property
+    def step(self) -> str:
+        """A stable name for the current decision step (the protocol commits against it)."""
+        base = f"L{self.level}.R{self.room + 1}.{self.phase.value}"
+        if self.tactical and self.phase in (Phase.PLAY, Phase.FOLLOWUP):
+            return f"{base}.{self._turn_seat()}"
+        return base
+
+    def current_card(self) -> str:
+        """The current room's card id ("" if it is not turned yet)."""
+        return self.row[self.room] if self.layout else NO_CARD
+
+    def _is_boss_slot(self, position: int) -> bool:
+        return self.level == LEVELS and position == ROOMS_PER_LEVEL - 1
+
+    def _pool(self, position: int) -> tuple[str, ...]:
+        return BOSS_IDS if self._is_boss_slot(position) else self.rooms
+
+    def _decision_seats(self) -> frozenset[int]:
+        if self.phase is Phase.PLAY:
+            return _ALL_SEATS[self.n]
+        return frozenset(s for s in range(self.n) if self.plays[s] == "crystal"
+                         and self.followups[s] == NO_CARD and not self._escapes_with_ball())
+
+    def _escapes_with_ball(self) -> bool:
+        data = CARDS[self.row[self.room]].data
+        return isinstance(data, Boss) and data.escape == "crystal"
+
+    def _turn_order(self) -> tuple[int, ...]:
+        order = tuple((self.map + i) % self.n for i in range(self.n))
+        if self.phase is Phase.FOLLOWUP:
+            return tuple(s for s in order if self.plays[s] == "crystal")
+        return order
+
+    def _turn_seat(self) -> int:
+        return self._turn_order()[self.turn]
+
+    # ------------------------------------------------------------------ waiting
+
+    @property
+    def waiting(self) -> Waiting:
+        phase = self.phase
+        if phase is Phase.PLAY or phase is Phase.FOLLOWUP:
+            if self.tactical:
+                return Turn(self.step, self._turn_seat())
+            seats = self._decision_seats()
+            committed = frozenset(s for s in seats if self.knowledge[s].pending)
+            return Simultaneous(self.step, seats, committed)
+        if phase is Phase.OVER:
+            assert self.outcome is not None
+            return Over(self.outcome)
+        return Chance(self._chance_event())
+
+    def _chance_event(self) -> ChanceEvent:
+        phase = self.phase
+        if phase is Phase.SETUP:
+            for s, p in enumerate(self.players):
+                if not p.character:
+                    taken = {q.character for q in self.players}
+                    left = tuple(c.kind for c in CHARACTERS if c.kind not in taken)
+                    return ChanceEvent(f"setup.character.{s}", left, Visibility.PUBLIC)
+            return ChanceEvent("setup.map", tuple(str(s) for s in range(self.n)),
+                               Visibility.PUBLIC)
+        if phase is Phase.LEVEL:
+            return ChanceEvent(f"L{self.level + 1}.level", self.level_cards, Visibility.PUBLIC)
+        if phase is Phase.DEAL:
+            p = self._next_deal()
+            return ChanceEvent(self.event_id(p), self._pool(p), Visibility.PUBLIC)
+        assert phase is Phase.ENTER
+        return ChanceEvent(self.event_id(self.room), self._pool(self.room), Visibility.HIDDEN)
+
+    def _next_deal(self) -> int:
+        layout = LEVEL_CARDS[self.layout]
+        for p in range(ROOMS_PER_LEVEL):
+            if not layout[p] and not self.row[p]:
+                return p
+        raise AssertionError("nothing left to deal")
+
+    # ------------------------------------------------------------------ legality
+
+    def _no_decision(self, seat: Seat) -> NotYourDecisionError:
+        w = self.waiting
+        if isinstance(w, Over):
+            return NotYourDecisionError("the game is over")
+        if isinstance(w, Chance):
+            return NotYourDecisionError(f"no decision now: waiting for chance event {w.event.id}")
+        if isinstance(w, Turn):
+            return NotYourDecisionError(f"it is seat {w.seat}'s turn, not seat {seat}'s")
+        if seat in w.committed:
+            return NotYourDecisionError(f"seat {seat} has already committed its card")
+        return NotYourDecisionError(f"seat {seat} has no decision in this step")
+
+    def _can_decide(self, seat: Seat) -> bool:
+        phase = self.phase
+        if phase is not Phase.PLAY and phase is not Phase.FOLLOWUP:
+            return False
+        if not 0 <= seat < self.n:
+            return False
+        if self.tactical:
+            return self._turn_seat() == seat
+        return seat in self._decision_seats() and not self.knowledge[seat].pending
+
+    def _illegal_reason(self, seat: Seat, action: Action) -> str:
+        """Why ``action`` is illegal for ``seat`` now ("" if it is legal).  Assumes the seat
+        has a decision."""
+        player = self.players[seat]
+        items = player.items
+        if action.kind == "peek":
+            if not items[TORCH]:
+                return "you have no torch"
+            if not self.hidden_positions():
+                return "there is no face-down room left in this row to look at (ruling 19)"
+            return ""
+        card = action.card
+        if card in ("1", "2", "3", "4", "5"):
+            if player.used >> (int(card) - 1) & 1:
+                return f"you already played your {card} in this level"
+            return ""
+        if not items[ITEM_INDEX[card]]:
+            return f"you have no {'crystal ball' if card == 'crystal' else card}"
+        category = CARDS[self.row[self.room]].category
+        if card == "crystal":
+            if self.phase is Phase.FOLLOWUP:
+                return "a follow-up cannot be another crystal ball (ruling 3)"
+            if player.used == 0b11111 and not items[TORCH]:
+                return "a crystal ball needs a card left to follow it up (ruling 9)"
+            return ""
+        if card == "key":
+            data = CARDS[self.row[self.room]].data
+            if category is Category.TREASURE or (isinstance(data, Boss) and data.escape == "key"):
+                return ""
+            return "a key can only be played in treasure rooms and against the Mega-Dragon"
+        if card == "sword":
+            if category is Category.MONSTER or category is Category.BOSS:
+                return ""
+            return "a sword can only be played in monster rooms and against a boss"
+        return ""  # torch: legal everywhere (ruling 2)
+
+    def legal_actions(self, seat: Seat) -> tuple[Action, ...]:
+        if not self._can_decide(seat):
+            return ()
+        player = self.players[seat]
+        used = player.used
+        out = [PLAY[str(v)] for v in range(1, 6) if not used >> (v - 1) & 1]
+        items = player.items
+        category = CARDS[self.row[self.room]].category
+        if items[TORCH]:
+            out.append(PLAY["torch"])
+        if items[CRYSTAL] and self.phase is Phase.PLAY and (
+                used != 0b11111 or not self._illegal_reason(seat, PLAY["crystal"])):
+            out.append(PLAY["crystal"])
+        if items[KEY] and not self._illegal_reason(seat, PLAY["key"]):
+            out.append(PLAY["key"])
+        if items[SWORD] and (category is Category.MONSTER or category is Category.BOSS):
+            out.append(PLAY["sword"])
+        if items[TORCH] and self.hidden_positions():
+            out.append(PEEK)
+        return tuple(out)
+
+    def check(self, seat: Seat, action: Action) -> None:
+        """Raise the error that :meth:`apply` would raise, or return if the action is legal."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"{action!r} is not a Dungeon Raiders action")
+        if not self._can_decide(seat):
+            raise self._no_decision(seat)
+        reason = self._illegal_reason(seat, action)
+        if reason:
+            raise IllegalActionError(f"illegal '{format_action(action)}': {reason}")
+
+    def parse_action(self, seat: Seat, text: str) -> Action:
+        action = parse_action(text)
+        self.check(seat, action)
+        return action
+
+    def format_action(self, action: Action) -> str:
+        return format_action(action)
+
+    # ------------------------------------------------------------------ decisions
+
+    def apply(self, seat: Seat, action: Action) -> RaidersState:
+        self.check(seat, action)
+        return self._apply_unchecked(seat, action)
+
+    def _apply_unchecked(self, seat: Seat, action: Action) -> RaidersState:
+        if action.kind == "peek":
+            return self._peek(seat)
+        card = action.card
+        if self.tactical:
+            return self._play_in_turn(seat, card)
+        new = self._copy()
+        knowledge = list(self.knowledge)
+        knowledge[seat] = Knowledge(card, knowledge[seat].owed, knowledge[seat].seen)
+        _set(new, "knowledge", tuple(knowledge))
+        seats = self._decision_seats()
+        if all(knowledge[s].pending for s in seats):
+            return new._reveal(seats)
+        return new
+
+    def apply_joint(self, actions: Mapping[Seat, Action]) -> RaidersState:
+        w = self.waiting
+        if isinstance(w, Turn):
+            if set(actions) != {w.seat}:
+                raise NotYourDecisionError(f"it is seat {w.seat}'s turn alone")
+            return self.apply(w.seat, actions[w.seat])
+        if not isinstance(w, Simultaneous):
+            raise self._no_decision(next(iter(actions), -1))
+        if set(actions) != set(w.pending):
+            missing = sorted(w.pending - set(actions))
+            extra = sorted(set(actions) - w.pending)
+            raise NotYourDecisionError(
+                "a joint decision needs exactly the pending seats"
+                + (f"; missing {missing}" if missing else "")
+                + (f"; not deciding {extra}" if extra else ""))
+        for seat, action in sorted(actions.items()):
+            self.check(seat, action)
+            if action.kind != "play":
+                raise IllegalActionError("a joint decision holds cards only; peek beforehand")
+        knowledge = list(self.knowledge)
+        for seat, action in actions.items():
+            knowledge[seat] = Knowledge(action.card, knowledge[seat].owed, knowledge[seat].seen)
+        new = self._copy()
+        _set(new, "knowledge", tuple(knowledge))
+        return new._reveal(w.seats)
+
+    def _owe_peek(self, knowledge: list[Knowledge], seat: int) -> None:
+        hidden = tuple(self.event_id(p) for p in self.hidden_positions())
+        if hidden:
+            k = knowledge[seat]
+            knowledge[seat] = Knowledge(k.pending, hidden, k.seen)
+
+    def _peek(self, seat: int) -> RaidersState:
+        new = self._copy()
+        players = list(self.players)
+        p = players[seat]
+        players[seat] = p.replace(items=_add(p.items, TORCH, -1))
+        knowledge = list(self.knowledge)
+        self._owe_peek(knowledge, seat)
+        peeks = list(self.peeks)
+        peeks[seat] += 1
+        _set(new, "players", tuple(players))
+        _set(new, "supply", _add(self.supply, TORCH, 1))
+        _set(new, "knowledge", tuple(knowledge))
+        _set(new, "peeks", tuple(peeks))
+        return new
+
+    def _take_cards(self, cards: Mapping[int, str], *, return_balls: bool) -> RaidersState:
+        """Move revealed cards from hands to the table (state mutated in place: ``self`` must
+        be a fresh copy).  Torches and (basic) balls go straight back to the supply."""
+        players = list(self.players)
+        supply = list(self.supply)
+        knowledge = list(self.knowledge)
+        for seat, card in cards.items():
+            p = players[seat]
+            if card in ("1", "2", "3", "4", "5"):
+                players[seat] = p.replace(used=p.used | 1 << (int(card) - 1))
+                continue
+            i = ITEM_INDEX[card]
+            players[seat] = p.replace(items=_add(p.items, i, -1))
+            if card == "torch":
+                supply[TORCH] += 1
+                self._owe_peek(knowledge, seat)
+            elif card == "crystal" and return_balls:
+                supply[CRYSTAL] += 1
+        _set(self, "players", tuple(players))
+        _set(self, "supply", _tuple4(supply))
+        _set(self, "knowledge", tuple(knowledge))
+        return self
+
+    def _reveal(self, seats: frozenset[int]) -> RaidersState:
+        """All pending cards of a simultaneous step are revealed together (self is fresh)."""
+        knowledge = self.knowledge
+        cards = {s: knowledge[s].pending for s in sorted(seats)}
+        _set(self, "knowledge", tuple(
+            Knowledge(NO_CARD, k.owed, k.seen) if k.pending else k for k in knowledge))
+        slot = list(self.plays if self.phase is Phase.PLAY else self.followups)
+        for s, c in cards.items():
+            slot[s] = c
+        _set(self, "plays" if self.phase is Phase.PLAY else "followups", tuple(slot))
+        self._take_cards(cards, return_balls=True)
+        if self.phase is Phase.PLAY:
+            return self._after_plays()
+        return self._resolve()
+
+    def _after_plays(self) -> RaidersState:
+        """Every room card is down: go to the follow-ups or resolve (self is fresh)."""
+        if "crystal" in self.plays and not self._escapes_with_ball():
+            _set(self, "phase", Phase.FOLLOWUP)
+            _set(self, "turn", 0)
+            return self
+        if self.tactical:
+            self._return_balls()
+        return self._resolve()
+
+    def _return_balls(self) -> None:
+        balls = self.plays.count("crystal")
+        if balls:
+            _set(self, "supply", _add(self.supply, CRYSTAL, balls))
+
+    def _play_in_turn(self, seat: int, card: str) -> RaidersState:
+        new = self._copy()
+        field = "plays" if self.phase is Phase.PLAY else "followups"
+        slot = list(getattr(self, field))
+        slot[seat] = card
+        _set(new, field, tuple(slot))
+        new._take_cards({seat: card}, return_balls=False)
+        order = self._turn_order()
+        if self.turn + 1 < len(order):
+            _set(new, "turn", self.turn + 1)
+            return new
+        if self.phase is Phase.PLAY:
+            return new._after_plays()
+        new._return_balls()
+        return new._resolve()
+
+    # ------------------------------------------------------------------ resolution
+
+    def _resolve(self) -> RaidersState:
+        """Resolve the current room, discard it and move on (self is fresh)."""
+        card_id = self.row[self.room]
+        resolution, supply = resolve_room(
+            level=self.level,
+            position=self.room + 1,
+            card_id=card_id,
+            n_setup=self.n,
+            plays=self.plays,
+            followups=self.followups,
+            coins=tuple(p.coins for p in self.players),
+            wounds=tuple(p.wounds for p in self.players),
+            supply=self.supply,
+        )
+        supply_l = list(supply)
+        players = []
+        for s, p in enumerate(self.players):
+            items = p.items
+            gained = resolution.gained[s]
+            if gained:
+                items = _add(items, ITEM_INDEX[gained], 1)
+            for card in (self.plays[s], self.followups[s]):
+                if card == "key" or card == "sword":  # back to the supply after the room
+                    supply_l[ITEM_INDEX[card]] += 1
+            players.append(Player(p.character, resolution.coins[s], resolution.wounds[s], items,
+                                  p.used, p.eliminated or resolution.eliminated[s]))
+        _set(self, "players", tuple(players))
+        _set(self, "supply", _tuple4(supply_l))
+        _set(self, "last", resolution)
+        if self.tactical and not (self.level == LEVELS and self.room == ROOMS_PER_LEVEL - 1):
+            _set(self, "map", self._next_map_holder())
+        empty = (NO_CARD,) * self.n
+        _set(self, "plays", empty)
+        _set(self, "followups", empty)
+        _set(self, "turn", 0)
+        if self.room + 1 < ROOMS_PER_LEVEL:
+            _set(self, "room", self.room + 1)
+            return self._enter()
+        return self._end_level()
+
+    def _next_map_holder(self) -> int:
+        finals = [f if f else p for p, f in zip(self.plays, self.followups, strict=True)]
+        values = [map_value(c) for c in finals]
+        best = max(values)
+        for i in range(self.n):
+            seat = (self.map + i) % self.n
+            if values[seat] == best:
+                return seat
+        raise AssertionError("no highest value")
+
+    def _enter(self) -> RaidersState:
+        """Enter the current room: turn it if it is face down (a hidden chance event)."""
+        if self.face_down(self.room):
+            _set(self, "phase", Phase.ENTER)
+        else:
+            _set(self, "phase", Phase.PLAY)
+        return self
+
+    def _end_level(self) -> RaidersState:
+        players = tuple(p.replace(used=0) if p.used else p for p in self.players)
+        _set(self, "players", players)
+        _set(self, "peeks", (0,) * self.n)
+        _set(self, "knowledge", tuple(
+            Knowledge(k.pending, (), ()) if (k.owed or k.seen) else k for k in self.knowledge))
+        if self.level == LEVELS:
+            return self._finish()
+        _set(self, "phase", Phase.LEVEL)
+        _set(self, "layout", "")
+        _set(self, "row", (NO_CARD,) * ROOMS_PER_LEVEL)
+        _set(self, "room", 0)
+        return self
+
+    def _finish(self) -> RaidersState:
+        _set(self, "phase", Phase.OVER)
+        _set(self, "outcome", score(self.n, self.players))
+        return self
+
+    # ------------------------------------------------------------------ chance
+
+    def apply_chance(self, event_id: str, outcome: str) -> RaidersState:
+        w = self.waiting
+        if not isinstance(w, Chance):
+            raise InvalidChanceError(f"no chance event is pending (got {event_id!r})")
+        event = w.event
+        if event_id != event.id:
+            raise InvalidChanceError(f"the pending chance event is {event.id}, not {event_id!r}")
+        if outcome not in event.outcomes:
+            raise InvalidChanceError(f"{outcome!r} is not a possible outcome of {event.id}")
+        return self._apply_chance_unchecked(outcome)
+
+    def _apply_chance_unchecked(self, outcome: str) -> RaidersState:
+        new = self._copy()
+        phase = self.phase
+        if phase is Phase.SETUP:
+            missing = [s for s, p in enumerate(self.players) if not p.character]
+            if missing:
+                s = missing[0]
+                c = CHARACTER_BY_KIND[outcome]
+                players = list(self.players)
+                players[s] = Player(c.kind, c.coins, c.wounds, c.items)
+                _set(new, "players", tuple(players))
+                _set(new, "supply", tuple(a - b for a, b in zip(self.supply, c.items,
+                                                                strict=True)))
+                if len(missing) > 1 or self.tactical:
+                    return new
+            else:
+                _set(new, "map", int(outcome))
+            _set(new, "phase", Phase.LEVEL)
+            return new
+        if phase is Phase.LEVEL:
+            _set(new, "level", self.level + 1)
+            _set(new, "layout", outcome)
+            _set(new, "level_cards", tuple(c for c in self.level_cards if c != outcome))
+            _set(new, "phase", Phase.DEAL)
+            return new
+        position = self._next_deal() if phase is Phase.DEAL else self.room
+        row = list(self.row)
+        row[position] = outcome
+        _set(new, "row", tuple(row))
+        if not self._is_boss_slot(position):
+            rooms = self.rooms
+            i = rooms.index(outcome)
+            _set(new, "rooms", rooms[:i] + rooms[i + 1:])
+        if phase is Phase.ENTER:
+            # The turned room is public now: drop it from what torches showed.
+            event = self.event_id(position)
+            if any(k.seen for k in self.knowledge):
+                _set(new, "knowledge", tuple(
+                    Knowledge(k.pending, k.owed, tuple(e for e in k.seen if e[0] != event))
+                    if k.seen else k for k in self.knowledge))
+            _set(new, "phase", Phase.PLAY)
+            return new
+        layout = LEVEL_CARDS[self.layout]
+        if any(not layout[p] and not row[p] for p in range(ROOMS_PER_LEVEL)):
+            return new
+        return new._enter()
+
+    def preview_hidden(self, choose: Callable[[ChanceEvent], str]) -> dict[str, str]:
+        """What the row's face-down rooms are, asking ``choose`` for each hidden event exactly as
+        it will be posed when turned (in position order; nothing else is drawn in between)."""
+        pool = self.rooms
+        out: dict[str, str] = {}
+        for p in self.hidden_positions():
+            outcomes = self._pool(p) if self._is_boss_slot(p) else pool
+            event = ChanceEvent(self.event_id(p), outcomes, Visibility.HIDDEN)
+            card = choose(event)
+            if card not in outcomes:
+                raise InvalidChanceError(f"{card!r} is not a possible outcome of {event.id}")
+            if not self._is_boss_slot(p):
+                i = pool.index(card)
+                pool = pool[:i] + pool[i + 1:]
+            out[event.id] = card
+        return out
+
+    # ------------------------------------------------------------------ private knowledge
+
+    def knowledge_requests(self) -> tuple[KnowledgeRequest, ...]:
+        return tuple(KnowledgeRequest(s, k.owed) for s, k in enumerate(self.knowledge) if k.owed)
+
+    def learn(self, seat: Seat, knowledge: Mapping[str, str]) -> RaidersState:
+        if not 0 <= seat < self.n:
+            raise InvalidKnowledgeError(f"there is no seat {seat}")
+        k = self.knowledge[seat]
+        if not k.owed:
+            raise InvalidKnowledgeError(f"seat {seat} is owed no private knowledge")
+        if set(knowledge) != set(k.owed):
+            raise InvalidKnowledgeError(
+                f"seat {seat} is owed {', '.join(k.owed)}, not {', '.join(sorted(knowledge))}")
+        # The cards must be distinct and possible: undrawn rooms, or a boss for the boss slot.
+        rooms = set(self.rooms)
+        seen_cards: set[str] = set()
+        for event, card in knowledge.items():
+            pool = BOSS_IDS if event == f"L{LEVELS}.R{ROOMS_PER_LEVEL}" else rooms
+            if card not in pool or card in seen_cards:
+                raise InvalidKnowledgeError(f"{card!r} cannot be the room of {event}")
+            seen_cards.add(card)
+        seen = dict(k.seen)
+        seen.update(knowledge)
+        ordered = tuple(sorted(seen.items()))
+        new = self._copy()
+        all_k = list(self.knowledge)
+        all_k[seat] = Knowledge(k.pending, (), ordered)
+        _set(new, "knowledge", tuple(all_k))
+        return new
+
+    def public(self) -> RaidersState:
+        if all(k is NO_KNOWLEDGE for k in self.knowledge):
+            return self
+        new = self._copy()
+        _set(new, "knowledge", (NO_KNOWLEDGE,) * self.n)
+        return new
+
+    # ------------------------------------------------------------------ views and positions
+
+    def view(self, seat: Seat) -> Any:
+        from engine.raiders.view import make_view
+
+        return make_view(self, seat)
+
+    def to_position(self, *, private: bool = True) -> Any:
+        from engine.raiders.position import to_position
+
+        return to_position(self, private=private)
+
+    @classmethod
+    def from_position(cls, data: Any) -> Self:
+        from engine.raiders.position import from_position
+
+        state = from_position(data)
+        assert isinstance(state, cls)
+        return state
+
+
+def _add(items: tuple[int, int, int, int], i: int, delta: int) -> tuple[int, int, int, int]:
+    lst = list(items)
+    lst[i] += delta
+    return _tuple4(lst)
+
+
+def _tuple4(values: list[int]) -> tuple[int, int, int, int]:
+    return (values[0], values[1], values[2], values[3])
+
+
+# ---------------------------------------------------------------------- scoring
+
+
+def score(n: int, players: tuple[Player, ...]) -> Outcome:
+    """Final scoring (rules reference §3.5 with rulings 15–17)."""
+    survivors = [s for s, p in enumerate(players) if not p.eliminated]
+    fainted: set[int] = set()
+    if survivors:
+        top = max(players[s].wounds for s in survivors)
+        at_top = [s for s in survivors if players[s].wounds == top]
+        if len(at_top) < len(survivors):  # the all-equal exception looks at survivors only
+            if n >= 4:
+                fainted = set(at_top)
+            elif len(at_top) == 1:
+                fainted = set(at_top)
+    contenders = [s for s in survivors if s not in fainted]
+    winners: frozenset[int] = frozenset()
+    if contenders:
+        best = max((players[s].coins, -players[s].wounds) for s in contenders)
+        winners = frozenset(s for s in contenders
+                            if (players[s].coins, -players[s].wounds) == best)
+    standings = []
+    for s, p in enumerate(players):
+        if p.eliminated:
+            status = "eliminated"
+        elif s in fainted:
+            status = "fainted"
+        elif s in winners:
+            status = "winner"
+        else:
+            status = "lost"
+        standings.append(Standing(s, status, p.coins, -p.wounds,
+                                  f"{p.coins} coins, {p.wounds} wounds"))
+    if not survivors:
+        reason = "the Medusa eliminated everyone: nobody wins"
+    elif len(winners) > 1:
+        reason = "shared win: " + ", ".join(f"seat {s}" for s in sorted(winners))
+    else:
+        (w,) = winners
+        reason = f"seat {w} wins with {players[w].coins} coins"
+    return Outcome(winners, tuple(standings), reason)
+
+
+# ---------------------------------------------------------------------- construction
+
+
+def new_game(players: int = 4, variant: str = "basic") -> RaidersState:
+    """A new game before setup: the first state waits for the first character draw."""
+    if players not in PLAYER_COUNTS:
+        raise ValueError(f"Dungeon Raiders is for 3 to 5 players, not {players}")
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+    return make_state(
+        n=players,
+        tactical=variant == "tactical",
+        phase=Phase.SETUP,
+        players=tuple(Player("", 0, 0, (0, 0, 0, 0)) for _ in range(players)),
+        supply=(ITEM_COPIES,) * 4,
+        level=0,
+        level_cards=tuple(LEVEL_CARDS),
+        layout="",
+        row=(NO_CARD,) * ROOMS_PER_LEVEL,
+        room=0,
+        rooms=ROOM_IDS,
+        plays=(NO_CARD,) * players,
+        followups=(NO_CARD,) * players,
+        map=-1,
+        turn=0,
+        peeks=(0,) * players,
+        last=None,
+        outcome=None,
+        knowledge=(NO_KNOWLEDGE,) * players,
+    )
+
+
+def make_state(**fields: Any) -> RaidersState:
+    """Build a state from every field (used by the position reader)."""
+    missing = set(_FIELDS) - set(fields)
+    if missing:
+        raise TypeError(f"missing fields: {sorted(missing)}")
+    state = object.__new__(RaidersState)
+    for name in _FIELDS:
+        _set(state, name, fields[name])
+    return state
+
+
+FIELDS = _FIELDS

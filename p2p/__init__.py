@@ -1,0 +1,1 @@
+"""asyncio networking: framing, the peer mesh, zeroconf discovery, persistence."""

@@ -1,0 +1,1 @@
+"""Sans-I/O protocol: messages, signed feeds, commit–reveal, shared randomness, verification."""
