@@ -218,6 +218,10 @@ class GameState(ABC, Generic[A]):
         """The actions ``seat`` may take now (empty if it has no decision)."""
 
     @abstractmethod
+    def check(self, seat: Seat, action: A) -> None:
+        """Raise the error :meth:`apply` would raise for this action, or return if legal."""
+
+    @abstractmethod
     def apply(self, seat: Seat, action: A) -> Self:
         """Checked: apply one seat's action or raise an :class:`IllegalActionError`."""
 

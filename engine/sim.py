@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from engine.core import (
     Acted,
@@ -20,12 +20,13 @@ from engine.core import (
     ChanceResolved,
     Entry,
     GameState,
+    JointActed,
     Learned,
     Over,
     Simultaneous,
     Turn,
 )
-from engine.stream import derive_key, sample_index
+from engine.stream import derive_key, sample_index, stream_key
 
 
 class Bot(Protocol):
@@ -36,14 +37,17 @@ class Bot(Protocol):
     def choose(self, view: Any, key: bytes) -> Any: ...
 
 
-@dataclass
 class Dealer:
     """Answers chance events from a seed (see the module docstring)."""
 
-    seed: bytes
+    __slots__ = ("_prefix", "seed")
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed = seed
+        self._prefix = stream_key(b"cryptcrawl/dealer/v1", seed)
 
     def choose(self, event: ChanceEvent) -> str:
-        key = derive_key(b"cryptcrawl/dealer/v1", self.seed, event.id)
+        key = self._prefix + stream_key(event.id)
         return event.outcomes[sample_index(key, len(event.outcomes))]
 
 
@@ -56,8 +60,18 @@ class GameRun:
 
 def bot_key(seed: bytes, step: str, seat: int, attempt: int) -> bytes:
     """The key of a bot's stream for one decision (derivable by every peer from public data
-    when the seed is public, as for an absent seat's stand-in)."""
-    return derive_key(b"cryptcrawl/bot/v1", seed, step, str(seat), str(attempt))
+    when the seed is public, as for an absent seat's stand-in).  The stream hashes it, so the
+    key is the domain-separated concatenation itself."""
+    return stream_key(b"cryptcrawl/bot/v1", seed) + stream_key(step) + bytes(
+        (seat, attempt & 0xFF))
+
+
+class LegalView(NamedTuple):
+    """The part of a view a bot that reads nothing but its legal actions needs."""
+
+    seat: int
+    step: str
+    legal: tuple[Any, ...]
 
 
 def play_out(
@@ -71,42 +85,80 @@ def play_out(
 ) -> GameRun:
     """Play ``state`` to the end: the dealer answers chance, bots decide, torches are served.
 
-    Decisions of a simultaneous step are asked one seat at a time; each bot sees only its own
-    view, so the order does not matter.
+    In a simultaneous step every pending seat is asked on the same state (each bot sees only
+    its own view) and the cards are applied together with ``apply_joint``; a torch peek is
+    applied at once, served, and that seat is asked again.  With ``on_state`` every state is
+    reported, and decisions are applied one seat at a time so that committed states show too.
     """
     seeds = list(bot_seeds) if bot_seeds is not None else [
         derive_key(b"cryptcrawl/bot-seed", dealer.seed, str(s)) for s in range(len(bots))]
+    prefixes = [stream_key(b"cryptcrawl/bot/v1", seed) for seed in seeds]
+    reads_view = [getattr(bot, "reads_view", True) for bot in bots]
     run = GameRun(state)
-    history = run.history
-    attempts: dict[tuple[str, int], int] = {}
+    history = run.history if record else None
+    choose_outcome = dealer.choose
+
+    reported: GameState[Any] | None = None
     while True:
-        if on_state is not None:
+        if on_state is not None and state is not reported:
             on_state(state)
         w = state.waiting
-        if isinstance(w, Over):
-            break
-        if isinstance(w, Chance):
+        if type(w) is Chance:
             event = w.event
-            outcome = dealer.choose(event)
+            outcome = choose_outcome(event)
             state = state.apply_chance(event.id, outcome)
-            if record:
+            if history is not None:
                 history.append(ChanceResolved(event.id, outcome))
             continue
+        if isinstance(w, Over):
+            break
         assert isinstance(w, Simultaneous | Turn)
-        seat = min(w.pending)
-        tag = (w.step, seat)
-        attempt = attempts.get(tag, 0)
-        attempts[tag] = attempt + 1
-        action = bots[seat].choose(state.view(seat), bot_key(seeds[seat], w.step, seat, attempt))
-        state = state.apply(seat, action)
-        run.decisions += 1
-        if record:
-            history.append(Acted(seat, state.format_action(action)))
-        for request in state.knowledge_requests():
-            preview = state.preview_hidden(dealer.choose)
-            knowledge = {e: preview[e] for e in request.events}
-            state = state.learn(request.seat, knowledge)
-            if record:
-                history.append(Learned(request.seat, tuple(knowledge.items())))
+        step = w.step
+        step_key = stream_key(step)
+        joint = on_state is None and type(w) is Simultaneous
+        chosen: dict[int, Any] = {}
+        for seat in sorted(w.pending):
+            attempt = 0
+            while True:
+                key = prefixes[seat] + step_key + bytes((seat, attempt & 0xFF))
+                if reads_view[seat]:
+                    view: Any = state.view(seat)
+                else:
+                    view = LegalView(seat, step, state.legal_actions(seat))
+                action = bots[seat].choose(view, key)
+                run.decisions += 1
+                peek = getattr(action, "kind", "") == "peek"
+                if joint and not peek:
+                    chosen[seat] = action  # apply_joint checks every card
+                    break
+                state = state.apply(seat, action)
+                if history is not None:
+                    history.append(Acted(seat, state.format_action(action)))
+                if state.knowledge_requests():
+                    state = _serve_knowledge(state, dealer, history)
+                if on_state is not None:
+                    on_state(state)
+                    reported = state
+                if not peek:
+                    break
+                attempt += 1
+        if chosen:
+            state = state.apply_joint(chosen)
+            if history is not None:
+                fmt = state.format_action
+                history.append(JointActed(tuple((s, fmt(a)) for s, a in sorted(chosen.items()))))
+            if state.knowledge_requests():
+                state = _serve_knowledge(state, dealer, history)
     run.state = state
     return run
+
+
+def _serve_knowledge(state: GameState[Any], dealer: Dealer,
+                     history: list[Entry] | None) -> GameState[Any]:
+    for request in state.knowledge_requests():
+        preview = state.preview_hidden(dealer.choose)
+        knowledge = {e: preview[e] for e in request.events}
+        state = state.learn(request.seat, knowledge)
+        if history is not None:
+            history.append(Learned(request.seat, tuple(knowledge.items())))
+    return state

@@ -18,7 +18,8 @@ from engine.raiders.actions import PEEK, PLAY, Action
 from engine.raiders.cards import CARDS, ROOMS_PER_LEVEL, Boss, Category
 from engine.raiders.resolve import resolve_room
 from engine.raiders.view import RaidersView
-from engine.stream import HashStream
+from engine.sim import LegalView
+from engine.stream import HashStream, sample_index
 
 _POWER = ("1", "2", "3", "4", "5")
 
@@ -27,12 +28,13 @@ class RandomBot:
     """Uniform among the legal actions."""
 
     name = "random"
+    reads_view = False  # the driver may pass a LegalView (seat, step, legal) instead
 
-    def choose(self, view: RaidersView, key: bytes) -> Action:
-        legal = view.legal
+    def choose(self, view: RaidersView | LegalView, key: bytes) -> Action:
+        legal: tuple[Action, ...] = view.legal
         if not legal:
             raise ValueError(f"seat {view.seat} has no decision")
-        return legal[HashStream(key).below(len(legal))]
+        return legal[sample_index(key, len(legal))]
 
 
 class HeuristicBot:
@@ -189,7 +191,8 @@ BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
 
 def make_bot(name: str) -> RandomBot | HeuristicBot:
     try:
-        return BOTS[name]()
+        factory: type[RandomBot] | type[HeuristicBot] = BOTS[name]
+        return factory()
     except KeyError:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
 

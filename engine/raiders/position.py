@@ -102,14 +102,14 @@ def to_position(state: RaidersState, *, private: bool = True) -> dict[str, Any]:
         else:
             row.append(None)
     seats = []
-    for s, p in enumerate(state.players):
+    for s, player in enumerate(state.players):
         seats.append({
-            "character": p.character,
-            "coins": p.coins,
-            "wounds": p.wounds,
-            "items": _items_json(p.items),
-            "used": _used_json(p.used),
-            "eliminated": p.eliminated,
+            "character": player.character,
+            "coins": player.coins,
+            "wounds": player.wounds,
+            "items": _items_json(player.items),
+            "used": _used_json(player.used),
+            "eliminated": player.eliminated,
             "play": state.plays[s] or None,
             "followup": state.followups[s] or None,
             "peeks": state.peeks[s],
@@ -266,9 +266,8 @@ def from_position(data: Any) -> RaidersState:
         row.append(namer.room(entry, boss=boss_slot))
         if LEVEL_CARDS[layout][p] and p > room:
             raise _fail(f"position {p + 1} of {layout} is face down and not entered yet")
-    if in_level and phase is Phase.ENTER:
-        if not LEVEL_CARDS[layout][room] or row[room]:
-            raise _fail("phase enter needs the current position face down")
+    if in_level and phase is Phase.ENTER and (not LEVEL_CARDS[layout][room] or row[room]):
+        raise _fail("phase enter needs the current position face down")
     if in_level and phase is Phase.DEAL:
         if any(not LEVEL_CARDS[layout][p] and row[p] and any(
                 not LEVEL_CARDS[layout][q] and not row[q] for q in range(p)) for p in range(5)):
@@ -471,7 +470,7 @@ def from_position(data: Any) -> RaidersState:
     )
     if deciding and not tactical:
         w = state.waiting
-        seats = getattr(w, "seats", frozenset())
+        seats: frozenset[int] = getattr(w, "seats", frozenset())
         for s in range(n):
             if knowledge[s].pending and s not in seats:
                 raise _fail(f"seat {s} has no decision in this step")

@@ -8,7 +8,7 @@ player (the log of the terminal UI reads it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.raiders.cards import (
     CARDS,
@@ -26,8 +26,7 @@ NO_CARD = ""
 ESCAPED = -1  # the value of a player who escaped a boss
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
+class Resolution(NamedTuple):
     """What a room did.  Per-seat tuples are indexed by seat."""
 
     level: int
@@ -64,6 +63,10 @@ def card_value(card: str, data: object) -> int:
     return int(card)
 
 
+_PLAIN_VALUE = {"1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "key": 5, "sword": 5, "torch": 0,
+                "crystal": 0, NO_CARD: 0}
+
+
 def map_value(card: str) -> int:
     """The value that decides the tactical map (ruling 25): keys and swords 5, torch 0."""
     if card in ("key", "sword"):
@@ -98,8 +101,10 @@ def resolve_room(
     room = CARDS[card_id]
     data = room.data
     n = len(plays)
-    finals = [f if f else p for p, f in zip(plays, followups, strict=True)]
-    values = [card_value(c, data) for c in finals]
+    if isinstance(data, Boss):
+        values = [card_value(f or p, data) for p, f in zip(plays, followups, strict=True)]
+    else:
+        values = [_PLAIN_VALUE[f or p] for p, f in zip(plays, followups, strict=True)]
     new_coins = list(coins)
     new_wounds = list(wounds)
     gained = [NO_CARD] * n
@@ -214,8 +219,9 @@ def resolve_room(
         else:
             notes.append(f"the highest card is {h}: the trap does nothing")
 
-    final_coins = tuple(min(COIN_CAP, max(0, c)) for c in new_coins)
-    final_wounds = tuple(max(0, w) for w in new_wounds)
+    final_coins = tuple([c if 0 <= c <= COIN_CAP else (0 if c < 0 else COIN_CAP)
+                         for c in new_coins])
+    final_wounds = tuple([w if w >= 0 else 0 for w in new_wounds])
     resolution = Resolution(
         level=level,
         position=position,
@@ -229,8 +235,8 @@ def resolve_room(
         attacked=tuple(attacked),
         coins=final_coins,
         wounds=final_wounds,
-        coin_delta=tuple(a - b for a, b in zip(final_coins, coins, strict=True)),
-        wound_delta=tuple(a - b for a, b in zip(final_wounds, wounds, strict=True)),
+        coin_delta=tuple([a - b for a, b in zip(final_coins, coins, strict=True)]),
+        wound_delta=tuple([a - b for a, b in zip(final_wounds, wounds, strict=True)]),
         gained=tuple(gained),
         eliminated=tuple(eliminated),
         notes=tuple(notes),

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 from engine.core import (
     Chance,
@@ -76,50 +76,19 @@ class Phase(Enum):
     OVER = "over"
 
 
-class Player:
+class Player(NamedTuple):
     """One seat's public state.  ``used`` is a bitmask of the power cards played this level
     (bit n-1 for card n); they lie face up, so everyone sees them."""
-
-    __slots__ = ("character", "coins", "eliminated", "items", "used", "wounds")
 
     character: str
     coins: int
     wounds: int
     items: tuple[int, int, int, int]
-    used: int
-    eliminated: bool
-
-    def __init__(self, character: str, coins: int, wounds: int,
-                 items: tuple[int, int, int, int], used: int = 0,
-                 eliminated: bool = False) -> None:
-        object.__setattr__(self, "character", character)
-        object.__setattr__(self, "coins", coins)
-        object.__setattr__(self, "wounds", wounds)
-        object.__setattr__(self, "items", items)
-        object.__setattr__(self, "used", used)
-        object.__setattr__(self, "eliminated", eliminated)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Player is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Player) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.character, self.coins, self.wounds, self.items, self.used, self.eliminated)
-
-    def __repr__(self) -> str:
-        return (f"Player({self.character!r}, coins={self.coins}, wounds={self.wounds}, "
-                f"items={self.items}, used={self.used:#07b}, eliminated={self.eliminated})")
+    used: int = 0
+    eliminated: bool = False
 
     def replace(self, **changes: Any) -> Player:
-        args = {"character": self.character, "coins": self.coins, "wounds": self.wounds,
-                "items": self.items, "used": self.used, "eliminated": self.eliminated}
-        args.update(changes)
-        return Player(**args)
+        return self._replace(**changes)
 
     def hand(self) -> tuple[str, ...]:
         """The cards in hand: unplayed power cards, then items (one entry per card)."""
@@ -134,34 +103,13 @@ class Player:
         return 5 - self.used.bit_count() + sum(self.items)
 
 
-class Knowledge:
+class Knowledge(NamedTuple):
     """One seat's private knowledge: its committed but unrevealed card, the hidden events its
     torch is owed, and what its torch showed (event id -> room card) for rooms still face down."""
 
-    __slots__ = ("owed", "pending", "seen")
-
-    pending: str
-    owed: tuple[str, ...]
-    seen: tuple[tuple[str, str], ...]
-
-    def __init__(self, pending: str = NO_CARD, owed: tuple[str, ...] = (),
-                 seen: tuple[tuple[str, str], ...] = ()) -> None:
-        object.__setattr__(self, "pending", pending)
-        object.__setattr__(self, "owed", owed)
-        object.__setattr__(self, "seen", seen)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Knowledge is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Knowledge) and self.pending == other.pending
-                and self.owed == other.owed and self.seen == other.seen)
-
-    def __hash__(self) -> int:
-        return hash((self.pending, self.owed, self.seen))
-
-    def __repr__(self) -> str:
-        return f"Knowledge(pending={self.pending!r}, owed={self.owed}, seen={self.seen})"
+    pending: str = NO_CARD
+    owed: tuple[str, ...] = ()
+    seen: tuple[tuple[str, str], ...] = ()
 
 
 NO_KNOWLEDGE = Knowledge()
@@ -172,10 +120,13 @@ _FIELDS = (
     "knowledge",
 )
 _ALL_SEATS = {n: frozenset(range(n)) for n in PLAYER_COUNTS}
+_POWER_BIT = {str(v): 1 << (v - 1) for v in range(1, 6)}
+_EMPTY_PLAYS = {n: (NO_CARD,) * n for n in PLAYER_COUNTS}
+_POWER_ACTIONS = tuple(tuple(PLAY[str(v)] for v in range(1, 6) if not used >> (v - 1) & 1)
+                       for used in range(32))
 
 
-def _set(obj: object, name: str, value: object) -> None:
-    object.__setattr__(obj, name, value)
+_set = object.__setattr__  # internal writes on a fresh copy (the class forbids setattr)
 
 
 class RaidersState(GameState[Action]):
@@ -184,7 +135,7 @@ class RaidersState(GameState[Action]):
 
     game: ClassVar[str] = "raiders"
 
-    __slots__ = _FIELDS
+    __slots__ = (*_FIELDS, "_waiting")
 
     n: int
     tactical: bool
@@ -210,10 +161,7 @@ class RaidersState(GameState[Action]):
         raise AttributeError("RaidersState is immutable; transitions return new states")
 
     def _copy(self) -> RaidersState:
-        new = object.__new__(RaidersState)
-        for name in _FIELDS:
-            _set(new, name, getattr(self, name))
-        return new
+        return _copy_state(self)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RaidersState):
@@ -292,6 +240,16 @@ class RaidersState(GameState[Action]):
 
     @property
     def waiting(self) -> Waiting:
+        # States are immutable, so what one waits for is computed once (copies start empty).
+        try:
+            cached: Waiting = self._waiting  # type: ignore[attr-defined]
+            return cached
+        except AttributeError:
+            w = self._compute_waiting()
+            _set(self, "_waiting", w)
+            return w
+
+    def _compute_waiting(self) -> Waiting:
         phase = self.phase
         if phase is Phase.PLAY or phase is Phase.FOLLOWUP:
             if self.tactical:
@@ -307,8 +265,8 @@ class RaidersState(GameState[Action]):
     def _chance_event(self) -> ChanceEvent:
         phase = self.phase
         if phase is Phase.SETUP:
-            for s, p in enumerate(self.players):
-                if not p.character:
+            for s, player in enumerate(self.players):
+                if not player.character:
                     taken = {q.character for q in self.players}
                     left = tuple(c.kind for c in CHARACTERS if c.kind not in taken)
                     return ChanceEvent(f"setup.character.{s}", left, Visibility.PUBLIC)
@@ -394,7 +352,7 @@ class RaidersState(GameState[Action]):
             return ()
         player = self.players[seat]
         used = player.used
-        out = [PLAY[str(v)] for v in range(1, 6) if not used >> (v - 1) & 1]
+        out = list(_POWER_ACTIONS[used])
         items = player.items
         category = CARDS[self.row[self.room]].category
         if items[TORCH]:
@@ -440,13 +398,13 @@ class RaidersState(GameState[Action]):
         card = action.card
         if self.tactical:
             return self._play_in_turn(seat, card)
-        new = self._copy()
+        seats = self._decision_seats()
         knowledge = list(self.knowledge)
         knowledge[seat] = Knowledge(card, knowledge[seat].owed, knowledge[seat].seen)
-        _set(new, "knowledge", tuple(knowledge))
-        seats = self._decision_seats()
         if all(knowledge[s].pending for s in seats):
-            return new._reveal(seats)
+            return self._reveal({s: knowledge[s].pending for s in sorted(seats)})
+        new = self._copy()
+        _set(new, "knowledge", tuple(knowledge))
         return new
 
     def apply_joint(self, actions: Mapping[Seat, Action]) -> RaidersState:
@@ -457,23 +415,26 @@ class RaidersState(GameState[Action]):
             return self.apply(w.seat, actions[w.seat])
         if not isinstance(w, Simultaneous):
             raise self._no_decision(next(iter(actions), -1))
-        if set(actions) != set(w.pending):
-            missing = sorted(w.pending - set(actions))
-            extra = sorted(set(actions) - w.pending)
+        pending = w.pending
+        if len(actions) != len(pending) or not all(s in pending for s in actions):
+            missing = sorted(pending - set(actions))
+            extra = sorted(set(actions) - pending)
             raise NotYourDecisionError(
                 "a joint decision needs exactly the pending seats"
                 + (f"; missing {missing}" if missing else "")
                 + (f"; not deciding {extra}" if extra else ""))
-        for seat, action in sorted(actions.items()):
-            self.check(seat, action)
-            if action.kind != "play":
-                raise IllegalActionError("a joint decision holds cards only; peek beforehand")
-        knowledge = list(self.knowledge)
-        for seat, action in actions.items():
-            knowledge[seat] = Knowledge(action.card, knowledge[seat].owed, knowledge[seat].seen)
-        new = self._copy()
-        _set(new, "knowledge", tuple(knowledge))
-        return new._reveal(w.seats)
+        cards = {s: self.knowledge[s].pending for s in w.committed}
+        for seat in sorted(actions):
+            action = actions[seat]
+            if not isinstance(action, Action) or action.kind != "play":
+                raise IllegalActionError(
+                    f"seat {seat}: a joint decision holds cards only; peek beforehand")
+            reason = self._illegal_reason(seat, action)
+            if reason:
+                raise IllegalActionError(f"seat {seat}: illegal '{format_action(action)}': "
+                                         f"{reason}")
+            cards[seat] = action.card
+        return self._reveal(cards)
 
     def _owe_peek(self, knowledge: list[Knowledge], seat: int) -> None:
         hidden = tuple(self.event_id(p) for p in self.hidden_positions())
@@ -496,43 +457,53 @@ class RaidersState(GameState[Action]):
         _set(new, "peeks", tuple(peeks))
         return new
 
-    def _take_cards(self, cards: Mapping[int, str], *, return_balls: bool) -> RaidersState:
-        """Move revealed cards from hands to the table (state mutated in place: ``self`` must
-        be a fresh copy).  Torches and (basic) balls go straight back to the supply."""
+    def _put_down(self, new: RaidersState, cards: Mapping[int, str], *,
+                  return_balls: bool) -> None:
+        """Move revealed cards from hands to the table, writing into the fresh copy ``new``.
+        Torches (and, in the basic game, crystal balls) go straight back to the supply; a
+        torch played as a card owes its user a peek if a face-down room remains (ruling 2)."""
         players = list(self.players)
         supply = list(self.supply)
-        knowledge = list(self.knowledge)
+        knowledge: list[Knowledge] | None = None
         for seat, card in cards.items():
             p = players[seat]
-            if card in ("1", "2", "3", "4", "5"):
-                players[seat] = p.replace(used=p.used | 1 << (int(card) - 1))
+            bit = _POWER_BIT.get(card)
+            if bit is not None:
+                players[seat] = Player(p[0], p[1], p[2], p[3], p[4] | bit, p[5])
                 continue
             i = ITEM_INDEX[card]
-            players[seat] = p.replace(items=_add(p.items, i, -1))
-            if card == "torch":
+            items = list(p[3])
+            items[i] -= 1
+            players[seat] = Player(p[0], p[1], p[2], (items[0], items[1], items[2], items[3]),
+                                   p[4], p[5])
+            if i == TORCH:
                 supply[TORCH] += 1
+                if knowledge is None:
+                    knowledge = list(new.knowledge)
                 self._owe_peek(knowledge, seat)
-            elif card == "crystal" and return_balls:
+            elif i == CRYSTAL and return_balls:
                 supply[CRYSTAL] += 1
-        _set(self, "players", tuple(players))
-        _set(self, "supply", _tuple4(supply))
-        _set(self, "knowledge", tuple(knowledge))
-        return self
+        _set(new, "players", tuple(players))
+        _set(new, "supply", (supply[0], supply[1], supply[2], supply[3]))
+        if knowledge is not None:
+            _set(new, "knowledge", tuple(knowledge))
 
-    def _reveal(self, seats: frozenset[int]) -> RaidersState:
-        """All pending cards of a simultaneous step are revealed together (self is fresh)."""
+    def _reveal(self, cards: Mapping[int, str]) -> RaidersState:
+        """Every card of a simultaneous step is revealed together."""
+        new = _copy_state(self)
         knowledge = self.knowledge
-        cards = {s: knowledge[s].pending for s in sorted(seats)}
-        _set(self, "knowledge", tuple(
-            Knowledge(NO_CARD, k.owed, k.seen) if k.pending else k for k in knowledge))
-        slot = list(self.plays if self.phase is Phase.PLAY else self.followups)
+        if any(k.pending for k in knowledge):
+            _set(new, "knowledge", tuple(
+                Knowledge(NO_CARD, k.owed, k.seen) if k.pending else k for k in knowledge))
+        in_play = self.phase is Phase.PLAY
+        slot = list(self.plays if in_play else self.followups)
         for s, c in cards.items():
             slot[s] = c
-        _set(self, "plays" if self.phase is Phase.PLAY else "followups", tuple(slot))
-        self._take_cards(cards, return_balls=True)
-        if self.phase is Phase.PLAY:
-            return self._after_plays()
-        return self._resolve()
+        _set(new, "plays" if in_play else "followups", tuple(slot))
+        self._put_down(new, cards, return_balls=True)
+        if in_play:
+            return new._after_plays()
+        return new._resolve()
 
     def _after_plays(self) -> RaidersState:
         """Every room card is down: go to the follow-ups or resolve (self is fresh)."""
@@ -555,7 +526,7 @@ class RaidersState(GameState[Action]):
         slot = list(getattr(self, field))
         slot[seat] = card
         _set(new, field, tuple(slot))
-        new._take_cards({seat: card}, return_balls=False)
+        self._put_down(new, {seat: card}, return_balls=False)
         order = self._turn_order()
         if self.turn + 1 < len(order):
             _set(new, "turn", self.turn + 1)
@@ -568,37 +539,40 @@ class RaidersState(GameState[Action]):
     # ------------------------------------------------------------------ resolution
 
     def _resolve(self) -> RaidersState:
-        """Resolve the current room, discard it and move on (self is fresh)."""
-        card_id = self.row[self.room]
+        """Resolve the current room, discard it and move on (self is a fresh copy)."""
+        players = self.players
+        plays = self.plays
+        followups = self.followups
         resolution, supply = resolve_room(
             level=self.level,
             position=self.room + 1,
-            card_id=card_id,
+            card_id=self.row[self.room],
             n_setup=self.n,
-            plays=self.plays,
-            followups=self.followups,
-            coins=tuple(p.coins for p in self.players),
-            wounds=tuple(p.wounds for p in self.players),
+            plays=plays,
+            followups=followups,
+            coins=tuple([p[1] for p in players]),
+            wounds=tuple([p[2] for p in players]),
             supply=self.supply,
         )
         supply_l = list(supply)
-        players = []
-        for s, p in enumerate(self.players):
-            items = p.items
-            gained = resolution.gained[s]
-            if gained:
-                items = _add(items, ITEM_INDEX[gained], 1)
-            for card in (self.plays[s], self.followups[s]):
+        coins, wounds, gained, eliminated = (resolution.coins, resolution.wounds,
+                                             resolution.gained, resolution.eliminated)
+        new_players = []
+        for s, p in enumerate(players):
+            items = p[3]
+            if gained[s]:
+                items = _add(items, ITEM_INDEX[gained[s]], 1)
+            for card in (plays[s], followups[s]):
                 if card == "key" or card == "sword":  # back to the supply after the room
                     supply_l[ITEM_INDEX[card]] += 1
-            players.append(Player(p.character, resolution.coins[s], resolution.wounds[s], items,
-                                  p.used, p.eliminated or resolution.eliminated[s]))
-        _set(self, "players", tuple(players))
-        _set(self, "supply", _tuple4(supply_l))
+            new_players.append(Player(p[0], coins[s], wounds[s], items, p[4],
+                                      p[5] or eliminated[s]))
+        _set(self, "players", tuple(new_players))
+        _set(self, "supply", (supply_l[0], supply_l[1], supply_l[2], supply_l[3]))
         _set(self, "last", resolution)
         if self.tactical and not (self.level == LEVELS and self.room == ROOMS_PER_LEVEL - 1):
             _set(self, "map", self._next_map_holder())
-        empty = (NO_CARD,) * self.n
+        empty = _EMPTY_PLAYS[self.n]
         _set(self, "plays", empty)
         _set(self, "followups", empty)
         _set(self, "turn", 0)
@@ -753,7 +727,7 @@ class RaidersState(GameState[Action]):
         return new
 
     def public(self) -> RaidersState:
-        if all(k is NO_KNOWLEDGE for k in self.knowledge):
+        if all(k == NO_KNOWLEDGE for k in self.knowledge):
             return self
         new = self._copy()
         _set(new, "knowledge", (NO_KNOWLEDGE,) * self.n)
@@ -801,9 +775,7 @@ def score(n: int, players: tuple[Player, ...]) -> Outcome:
         top = max(players[s].wounds for s in survivors)
         at_top = [s for s in survivors if players[s].wounds == top]
         if len(at_top) < len(survivors):  # the all-equal exception looks at survivors only
-            if n >= 4:
-                fainted = set(at_top)
-            elif len(at_top) == 1:
+            if n >= 4 or len(at_top) == 1:
                 fainted = set(at_top)
     contenders = [s for s in survivors if s not in fainted]
     winners: frozenset[int] = frozenset()
@@ -877,3 +849,18 @@ def make_state(**fields: Any) -> RaidersState:
 
 
 FIELDS = _FIELDS
+
+
+def _make_copier() -> Callable[[RaidersState], RaidersState]:
+    # Generated once, like dataclasses' __init__: copying a 19-slot state field by field in
+    # straight-line code through the slot descriptors is ~3x faster than a loop of setattr.
+    names = {f"_s_{f}": getattr(RaidersState, f).__set__ for f in _FIELDS}
+    body = "".join(f"    _s_{f}(new, old.{f})\n" for f in _FIELDS)
+    src = f"def copy(old):\n    new = _new(_cls)\n{body}    return new\n"
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": RaidersState, **names}
+    exec(src, namespace)
+    copier: Callable[[RaidersState], RaidersState] = namespace["copy"]
+    return copier
+
+
+_copy_state = _make_copier()

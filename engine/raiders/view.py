@@ -120,8 +120,8 @@ def make_view(state: RaidersState, seat: int) -> RaidersView:
         waiting_for = ()
         deciding = committed = frozenset()
     seats = []
-    for s, p in enumerate(state.players):
-        if p.eliminated:
+    for s, player in enumerate(state.players):
+        if player.eliminated:
             status = "out"
         elif s in committed:
             status = "committed"
@@ -132,9 +132,9 @@ def make_view(state: RaidersState, seat: int) -> RaidersView:
         else:
             status = "waiting"
         seats.append(SeatView(
-            s, p.character, p.coins, p.wounds, sum(p.items), p.hand_size,
-            tuple(v for v in range(1, 6) if p.used >> (v - 1) & 1), state.peeks[s],
-            p.eliminated, status, state.plays[s], state.followups[s]))
+            s, player.character, player.coins, player.wounds, sum(player.items),
+            player.hand_size, tuple(v for v in range(1, 6) if player.used >> (v - 1) & 1),
+            state.peeks[s], player.eliminated, status, state.plays[s], state.followups[s]))
     mine = state.players[seat]
     outcome = w.outcome if isinstance(w, Over) else None
     return RaidersView(
