@@ -28,7 +28,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Self, TypeVar, Union
+from typing import Any, ClassVar, Generic, NamedTuple, Self, TypeVar, Union
 
 Seat = int
 JSON = Any  # the JSON data model: dict / list / str / int / bool / None
@@ -83,22 +83,30 @@ class Visibility(enum.Enum):
     PRIVATE = "private"  # one seat only
 
 
-@dataclass(frozen=True, slots=True)
-class ChanceEvent:
-    """A chance event: a stable id, its equally likely outcomes, and who may see the result."""
-
+class _ChanceEventFields(NamedTuple):
     id: str
     outcomes: tuple[str, ...]
     visibility: Visibility
-    seat: Seat | None = None  # the seat that learns a PRIVATE outcome
+    seat: Seat | None
 
-    def __post_init__(self) -> None:
-        if not self.id:
+
+class ChanceEvent(_ChanceEventFields):
+    """A chance event: a stable id, its equally likely outcomes, and who may see the result.
+
+    Validated on construction: an id, at least one outcome, and a seat exactly for PRIVATE
+    events.  (A named tuple: immutable, cheap, compared by value.)"""
+
+    __slots__ = ()
+
+    def __new__(cls, id: str, outcomes: tuple[str, ...], visibility: Visibility,
+                seat: Seat | None = None) -> ChanceEvent:
+        if not id:
             raise ValueError("a chance event needs an id")
-        if not self.outcomes:
-            raise ValueError(f"chance event {self.id} has no outcomes")
-        if (self.visibility is Visibility.PRIVATE) != (self.seat is not None):
+        if not outcomes:
+            raise ValueError(f"chance event {id} has no outcomes")
+        if (visibility is Visibility.PRIVATE) != (seat is not None):
             raise ValueError("a seat is named exactly for private chance events")
+        return super().__new__(cls, id, outcomes, visibility, seat)
 
     @property
     def probability(self) -> float:
@@ -109,8 +117,7 @@ class ChanceEvent:
 # --------------------------------------------------------------------------- what a state waits for
 
 
-@dataclass(frozen=True, slots=True)
-class Simultaneous:
+class Simultaneous(NamedTuple):
     """Every seat in ``seats`` decides; the decisions are revealed together.
 
     ``committed`` are the seats whose decision this state already holds (privately).
@@ -125,8 +132,7 @@ class Simultaneous:
         return self.seats - self.committed
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(NamedTuple):
     """One seat decides, in the open."""
 
     step: str
@@ -140,9 +146,12 @@ class Turn:
     def pending(self) -> frozenset[Seat]:
         return self.seats
 
+    @property
+    def committed(self) -> frozenset[Seat]:
+        return frozenset()
 
-@dataclass(frozen=True, slots=True)
-class Chance:
+
+class Chance(NamedTuple):
     """The state waits for the outcome of ``event``."""
 
     event: ChanceEvent
@@ -172,8 +181,9 @@ class Outcome:
         return 1.0 / len(self.winners) if seat in self.winners else 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class Over:
+class Over(NamedTuple):
+    """The match has ended."""
+
     outcome: Outcome
 
 

@@ -2,6 +2,7 @@
 
 from engine.core import GameSpec, register
 from engine.raiders.actions import PEEK, PLAY, Action, format_action, parse_action
+from engine.raiders.bots import BOTS
 from engine.raiders.position import from_position, to_position
 from engine.raiders.state import Phase, RaidersState, new_game
 from engine.raiders.view import RaidersView, make_view
@@ -13,6 +14,7 @@ register(GameSpec(
     variants=("basic", "tactical"),
     new=new_game,
     from_position=from_position,
+    bots=BOTS,
 ))
 
 __all__ = [

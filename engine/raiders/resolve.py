@@ -223,24 +223,11 @@ def resolve_room(
                          for c in new_coins])
     final_wounds = tuple([w if w >= 0 else 0 for w in new_wounds])
     resolution = Resolution(
-        level=level,
-        position=position,
-        card=card_id,
-        plays=tuple(plays),
-        followups=tuple(followups),
-        values=tuple(values),
-        total=total,
-        strength=strength,
-        defeated=defeated,
-        attacked=tuple(attacked),
-        coins=final_coins,
-        wounds=final_wounds,
-        coin_delta=tuple([a - b for a, b in zip(final_coins, coins, strict=True)]),
-        wound_delta=tuple([a - b for a, b in zip(final_wounds, wounds, strict=True)]),
-        gained=tuple(gained),
-        eliminated=tuple(eliminated),
-        notes=tuple(notes),
-    )
+        level, position, card_id, tuple(plays), tuple(followups), tuple(values), total,
+        strength, defeated, tuple(attacked), final_coins, final_wounds,
+        tuple([a - b for a, b in zip(final_coins, coins, strict=True)]),
+        tuple([a - b for a, b in zip(final_wounds, wounds, strict=True)]),
+        tuple(gained), tuple(eliminated), tuple(notes))
     return resolution, tuple(new_supply)
 
 

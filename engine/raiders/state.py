@@ -457,14 +457,14 @@ class RaidersState(GameState[Action]):
         _set(new, "peeks", tuple(peeks))
         return new
 
-    def _put_down(self, new: RaidersState, cards: Mapping[int, str], *,
-                  return_balls: bool) -> None:
-        """Move revealed cards from hands to the table, writing into the fresh copy ``new``.
-        Torches (and, in the basic game, crystal balls) go straight back to the supply; a
-        torch played as a card owes its user a peek if a face-down room remains (ruling 2)."""
+    def _put_down(self, cards: Mapping[int, str], knowledge: list[Knowledge] | None, *,
+                  return_balls: bool) -> tuple[list[Player], list[int], list[Knowledge] | None]:
+        """Move revealed cards from hands to the table: the seats' players and the supply
+        after it.  Torches (and, in the basic game, crystal balls) go straight back to the
+        supply; a torch played as a card owes its user a peek if a face-down room remains
+        (ruling 2), which is added to ``knowledge`` (copied from the state if None)."""
         players = list(self.players)
         supply = list(self.supply)
-        knowledge: list[Knowledge] | None = None
         for seat, card in cards.items():
             p = players[seat]
             bit = _POWER_BIT.get(card)
@@ -479,41 +479,43 @@ class RaidersState(GameState[Action]):
             if i == TORCH:
                 supply[TORCH] += 1
                 if knowledge is None:
-                    knowledge = list(new.knowledge)
+                    knowledge = list(self.knowledge)
                 self._owe_peek(knowledge, seat)
             elif i == CRYSTAL and return_balls:
                 supply[CRYSTAL] += 1
-        _set(new, "players", tuple(players))
-        _set(new, "supply", (supply[0], supply[1], supply[2], supply[3]))
-        if knowledge is not None:
-            _set(new, "knowledge", tuple(knowledge))
+        return players, supply, knowledge
 
     def _reveal(self, cards: Mapping[int, str]) -> RaidersState:
         """Every card of a simultaneous step is revealed together."""
         new = _copy_state(self)
-        knowledge = self.knowledge
-        if any(k.pending for k in knowledge):
-            _set(new, "knowledge", tuple(
-                Knowledge(NO_CARD, k.owed, k.seen) if k.pending else k for k in knowledge))
+        knowledge: list[Knowledge] | None = None
+        if any(k.pending for k in self.knowledge):
+            knowledge = [Knowledge(NO_CARD, k.owed, k.seen) if k.pending else k
+                         for k in self.knowledge]
         in_play = self.phase is Phase.PLAY
         slot = list(self.plays if in_play else self.followups)
         for s, c in cards.items():
             slot[s] = c
         _set(new, "plays" if in_play else "followups", tuple(slot))
-        self._put_down(new, cards, return_balls=True)
-        if in_play:
-            return new._after_plays()
-        return new._resolve()
+        players, supply, knowledge = self._put_down(cards, knowledge, return_balls=True)
+        if knowledge is not None:
+            _set(new, "knowledge", tuple(knowledge))
+        if in_play and "crystal" in slot and not self._escapes_with_ball():
+            _set(new, "players", tuple(players))
+            _set(new, "supply", (supply[0], supply[1], supply[2], supply[3]))
+            _set(new, "phase", Phase.FOLLOWUP)
+            _set(new, "turn", 0)
+            return new
+        return new._resolve(players, supply)
 
     def _after_plays(self) -> RaidersState:
-        """Every room card is down: go to the follow-ups or resolve (self is fresh)."""
+        """Tactical: every room card is down: go to the follow-ups or resolve (self is fresh)."""
         if "crystal" in self.plays and not self._escapes_with_ball():
             _set(self, "phase", Phase.FOLLOWUP)
             _set(self, "turn", 0)
             return self
-        if self.tactical:
-            self._return_balls()
-        return self._resolve()
+        self._return_balls()
+        return self._resolve(list(self.players), list(self.supply))
 
     def _return_balls(self) -> None:
         balls = self.plays.count("crystal")
@@ -526,7 +528,11 @@ class RaidersState(GameState[Action]):
         slot = list(getattr(self, field))
         slot[seat] = card
         _set(new, field, tuple(slot))
-        self._put_down(new, {seat: card}, return_balls=False)
+        players, supply, knowledge = self._put_down({seat: card}, None, return_balls=False)
+        _set(new, "players", tuple(players))
+        _set(new, "supply", (supply[0], supply[1], supply[2], supply[3]))
+        if knowledge is not None:
+            _set(new, "knowledge", tuple(knowledge))
         order = self._turn_order()
         if self.turn + 1 < len(order):
             _set(new, "turn", self.turn + 1)
@@ -534,13 +540,13 @@ class RaidersState(GameState[Action]):
         if self.phase is Phase.PLAY:
             return new._after_plays()
         new._return_balls()
-        return new._resolve()
+        return new._resolve(list(new.players), list(new.supply))
 
     # ------------------------------------------------------------------ resolution
 
-    def _resolve(self) -> RaidersState:
-        """Resolve the current room, discard it and move on (self is a fresh copy)."""
-        players = self.players
+    def _resolve(self, players: list[Player], supply_before: list[int]) -> RaidersState:
+        """Resolve the current room, discard it and move on (self is a fresh copy; the
+        seats' players and the supply are passed in as they are after the cards went down)."""
         plays = self.plays
         followups = self.followups
         resolution, supply = resolve_room(
@@ -550,9 +556,9 @@ class RaidersState(GameState[Action]):
             n_setup=self.n,
             plays=plays,
             followups=followups,
+            supply=supply_before,
             coins=tuple([p[1] for p in players]),
             wounds=tuple([p[2] for p in players]),
-            supply=self.supply,
         )
         supply_l = list(supply)
         coins, wounds, gained, eliminated = (resolution.coins, resolution.wounds,

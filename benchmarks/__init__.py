@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m benchmarks NAME [options]``; the last output line is one JSON object."""

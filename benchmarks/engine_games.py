@@ -1,0 +1,85 @@
+"""Whole games per second: random bots, every chance event answered by the offline dealer.
+
+    python -m benchmarks engine --game raiders --players 5 --games 2000
+
+Runs ``--repeats`` timed batches of ``--games`` games each (different seeds), after a short
+warm-up, and reports the median batch rate: ``games_per_s``.  Each game goes through the checked
+API (``apply_joint`` / ``apply`` / ``apply_chance``), as a peer does.  The machine's noise shows in
+``games_per_s_runs``; ``baseline_loops_per_s`` is a fixed pure-Python loop timed in the same
+process, so the ratio ``games_per_s / baseline_loops_per_s`` compares runs across machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+
+from engine.core import get_game
+from engine.sim import Dealer, play_out
+from engine.stream import derive_key
+
+
+def _baseline(seconds: float = 0.2) -> float:
+    """A fixed pure-Python workload (loops per second) to calibrate the machine."""
+    count = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        total = 0
+        for i in range(1000):
+            total += i * i % 7
+        count += 1
+    return count / (time.perf_counter() - start)
+
+
+def run_batch(game: str, players: int, variant: str, games: int, first_seed: int) -> float:
+    spec = get_game(game)
+    bot_factory = spec.bots["random"]
+    bots = [bot_factory() for _ in range(players)]
+    start = time.perf_counter()
+    for g in range(first_seed, first_seed + games):
+        seed = derive_key("bench", str(g))
+        run = play_out(spec.new(players=players, variant=variant), bots, Dealer(seed),
+                       record=False)
+        assert run.state.is_over
+    return games / (time.perf_counter() - start)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks engine",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="raiders")
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--variant", default="basic")
+    parser.add_argument("--games", type=int, default=1000, help="games per timed batch")
+    parser.add_argument("--repeats", type=int, default=5, help="timed batches (median)")
+    args = parser.parse_args(argv)
+    spec = get_game(args.game)
+    if args.players not in spec.players:
+        parser.error(f"{spec.title} is for {min(spec.players)}-{max(spec.players)} players")
+    if args.games < 1 or args.repeats < 1:
+        parser.error("--games and --repeats must be at least 1")
+    run_batch(args.game, args.players, args.variant, min(50, args.games), 10**9)  # warm-up
+    baseline = _baseline()
+    rates = []
+    for r in range(args.repeats):
+        rate = run_batch(args.game, args.players, args.variant, args.games, r * args.games)
+        rates.append(rate)
+        print(f"batch {r + 1}/{args.repeats}: {rate:.0f} games/s")
+    baseline = statistics.median([baseline, _baseline()])
+    median = statistics.median(rates)
+    print(json.dumps({
+        "benchmark": "engine",
+        "game": args.game,
+        "players": args.players,
+        "variant": args.variant,
+        "games": args.games * args.repeats,
+        "games_per_s": round(median, 1),
+        "games_per_s_runs": [round(r, 1) for r in rates],
+        "baseline_loops_per_s": round(baseline, 1),
+        "ratio_to_baseline": round(median / baseline, 4),
+        "python": platform.python_version(),
+    }))
+    return 0
