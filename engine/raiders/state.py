@@ -120,6 +120,36 @@ _FIELDS = (
     "knowledge",
 )
 _ALL_SEATS = {n: frozenset(range(n)) for n in PLAYER_COUNTS}
+def _legal_for(key: int) -> tuple[Action, ...]:
+    """The legal actions for a legal_actions() key (see there)."""
+    used = key & 0b11111
+    out = list(_POWER_ACTIONS[used])
+    torch, crystal, key_held, sword = (bool(key >> b & 1) for b in (5, 6, 7, 8))
+    key_ok, sword_ok, play, hidden = (bool(key >> b & 1) for b in (9, 10, 11, 12))
+    if torch:
+        out.append(PLAY["torch"])
+    if crystal and play and (used != 0b11111 or torch or (key_held and key_ok)
+                             or (sword and sword_ok)):
+        out.append(PLAY["crystal"])
+    if key_held and key_ok:
+        out.append(PLAY["key"])
+    if sword and sword_ok:
+        out.append(PLAY["sword"])
+    if torch and hidden:
+        out.append(PEEK)
+    return tuple(out)
+
+
+def _key_ok(card: str) -> bool:
+    data = CARDS[card].data
+    return CARDS[card].category is Category.TREASURE or (
+        isinstance(data, Boss) and data.escape == "key")
+
+
+_LEGAL: dict[int, tuple[Action, ...]] = {}
+_KEY_OK = {card: int(_key_ok(card)) for card in CARDS}
+_SWORD_OK = {card: int(CARDS[card].category in (Category.MONSTER, Category.BOSS))
+             for card in CARDS}
 _POWER_BIT = {str(v): 1 << (v - 1) for v in range(1, 6)}
 _EMPTY_PLAYS = {n: (NO_CARD,) * n for n in PLAYER_COUNTS}
 _POWER_ACTIONS = tuple(tuple(PLAY[str(v)] for v in range(1, 6) if not used >> (v - 1) & 1)
@@ -333,7 +363,9 @@ class RaidersState(GameState[Action]):
         if card == "crystal":
             if self.phase is Phase.FOLLOWUP:
                 return "a follow-up cannot be another crystal ball (ruling 3)"
-            if player.used == 0b11111 and not items[TORCH]:
+            if player.used == 0b11111 and not items[TORCH] and not (
+                    items[KEY] and _KEY_OK[self.row[self.room]]) and not (
+                    items[SWORD] and _SWORD_OK[self.row[self.room]]):
                 return "a crystal ball needs a card left to follow it up (ruling 9)"
             return ""
         if card == "key":
@@ -351,22 +383,24 @@ class RaidersState(GameState[Action]):
         if not self._can_decide(seat):
             return ()
         player = self.players[seat]
-        used = player.used
-        out = list(_POWER_ACTIONS[used])
         items = player.items
-        category = CARDS[self.row[self.room]].category
-        if items[TORCH]:
-            out.append(PLAY["torch"])
-        if items[CRYSTAL] and self.phase is Phase.PLAY and (
-                used != 0b11111 or not self._illegal_reason(seat, PLAY["crystal"])):
-            out.append(PLAY["crystal"])
-        if items[KEY] and not self._illegal_reason(seat, PLAY["key"]):
-            out.append(PLAY["key"])
-        if items[SWORD] and (category is Category.MONSTER or category is Category.BOSS):
-            out.append(PLAY["sword"])
-        if items[TORCH] and self.hidden_positions():
-            out.append(PEEK)
-        return tuple(out)
+        card = self.row[self.room]
+        # The legal set depends on a handful of bits only; it is built once per combination.
+        key = (player.used | (items[TORCH] > 0) << 5 | (items[CRYSTAL] > 0) << 6
+               | (items[KEY] > 0) << 7 | (items[SWORD] > 0) << 8 | _KEY_OK[card] << 9
+               | _SWORD_OK[card] << 10 | (self.phase is Phase.PLAY) << 11)
+        if items[TORCH] and self._any_face_down():
+            key |= 1 << 12
+        try:
+            return _LEGAL[key]
+        except KeyError:
+            legal = _LEGAL[key] = _legal_for(key)
+            return legal
+
+    def _any_face_down(self) -> bool:
+        layout = LEVEL_CARDS[self.layout]
+        row = self.row
+        return any(layout[p] and not row[p] for p in range(self.room, ROOMS_PER_LEVEL))
 
     def check(self, seat: Seat, action: Action) -> None:
         """Raise the error that :meth:`apply` would raise, or return if the action is legal."""
@@ -429,8 +463,8 @@ class RaidersState(GameState[Action]):
             if not isinstance(action, Action) or action.kind != "play":
                 raise IllegalActionError(
                     f"seat {seat}: a joint decision holds cards only; peek beforehand")
-            reason = self._illegal_reason(seat, action)
-            if reason:
+            if action not in self.legal_actions(seat):
+                reason = self._illegal_reason(seat, action) or "not allowed now"
                 raise IllegalActionError(f"seat {seat}: illegal '{format_action(action)}': "
                                          f"{reason}")
             cards[seat] = action.card
