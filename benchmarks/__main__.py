@@ -8,6 +8,7 @@ import sys
 
 BENCHMARKS = {
     "engine": "benchmarks.engine_games",
+    "bots": "benchmarks.bot_strength",
 }
 
 

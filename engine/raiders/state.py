@@ -147,6 +147,7 @@ def _key_ok(card: str) -> bool:
 
 
 _LEGAL: dict[int, tuple[Action, ...]] = {}
+_NOBODY: frozenset[int] = frozenset()
 _KEY_OK = {card: int(_key_ok(card)) for card in CARDS}
 _SWORD_OK = {card: int(CARDS[card].category in (Category.MONSTER, Category.BOSS))
              for card in CARDS}
@@ -165,7 +166,7 @@ class RaidersState(GameState[Action]):
 
     game: ClassVar[str] = "raiders"
 
-    __slots__ = (*_FIELDS, "_waiting")
+    __slots__ = (*_FIELDS, "_waiting", "_legal")
 
     n: int
     tactical: bool
@@ -285,7 +286,9 @@ class RaidersState(GameState[Action]):
             if self.tactical:
                 return Turn(self.step, self._turn_seat())
             seats = self._decision_seats()
-            committed = frozenset(s for s in seats if self.knowledge[s].pending)
+            knowledge = self.knowledge
+            committed = frozenset([s for s in seats if knowledge[s].pending]) if any(
+                [k.pending for k in knowledge]) else _NOBODY
             return Simultaneous(self.step, seats, committed)
         if phase is Phase.OVER:
             assert self.outcome is not None
@@ -380,6 +383,18 @@ class RaidersState(GameState[Action]):
         return ""  # torch: legal everywhere (ruling 2)
 
     def legal_actions(self, seat: Seat) -> tuple[Action, ...]:
+        try:  # memo per state: a driver asks once per seat and apply_joint asks again
+            memo: dict[int, tuple[Action, ...]] = self._legal  # type: ignore[attr-defined]
+        except AttributeError:
+            memo = {}
+            _set(self, "_legal", memo)
+        try:
+            return memo[seat]
+        except KeyError:
+            legal = memo[seat] = self._legal_actions(seat)
+            return legal
+
+    def _legal_actions(self, seat: Seat) -> tuple[Action, ...]:
         if not self._can_decide(seat):
             return ()
         player = self.players[seat]

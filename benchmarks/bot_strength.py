@@ -1,0 +1,62 @@
+"""How strong is a bot?  One seat plays BOT, the others play OPPONENT; the seat rotates.
+
+    python -m benchmarks bots --bot heuristic --opponent random --players 5 --games 2000
+
+Reports the bot's win share (a k-way shared win counts 1/k; a fair seat wins 1/players) with a
+95% confidence interval (normal approximation on per-game shares).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+
+from engine.core import get_game
+from engine.sim import Dealer, play_out
+from engine.stream import derive_key
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks bots",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="raiders")
+    parser.add_argument("--bot", default="heuristic")
+    parser.add_argument("--opponent", default="random")
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--variant", default="basic")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", default="bots")
+    args = parser.parse_args(argv)
+    spec = get_game(args.game)
+    for name in (args.bot, args.opponent):
+        if name not in spec.bots:
+            parser.error(f"unknown bot {name!r} (known: {', '.join(spec.bots)})")
+    if args.players not in spec.players:
+        parser.error(f"{spec.title} is for {min(spec.players)}-{max(spec.players)} players")
+    shares: list[float] = []
+    start = time.perf_counter()
+    for g in range(args.games):
+        seat = g % args.players
+        bots = [spec.bots[args.opponent]() for _ in range(args.players)]
+        bots[seat] = spec.bots[args.bot]()
+        dealer = Dealer(derive_key(args.seed, str(g)))
+        run = play_out(spec.new(players=args.players, variant=args.variant), bots, dealer,
+                       record=False)
+        outcome = run.state.waiting.outcome  # type: ignore[attr-defined]
+        shares.append(outcome.share(seat))
+        if (g + 1) % 250 == 0:
+            print(f"{g + 1} games: win share {sum(shares) / len(shares):.3f}", flush=True)
+    n = len(shares)
+    mean = sum(shares) / n
+    var = sum((s - mean) ** 2 for s in shares) / max(1, n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    print(json.dumps({
+        "benchmark": "bots", "game": args.game, "bot": args.bot, "opponent": args.opponent,
+        "players": args.players, "variant": args.variant, "games": n,
+        "win_share": round(mean, 4), "ci95": [round(mean - half, 4), round(mean + half, 4)],
+        "fair_share": round(1 / args.players, 4),
+        "seconds": round(time.perf_counter() - start, 1),
+    }))
+    return 0
