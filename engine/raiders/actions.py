@@ -17,29 +17,35 @@ Canonical notation (what :func:`format_action` writes):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.core import InvalidActionError
 
 CARDS_IN_HAND: tuple[str, ...] = ("1", "2", "3", "4", "5", "torch", "crystal", "key", "sword")
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """``kind`` is ``"play"`` (with a ``card``) or ``"peek"`` (a torch used to look)."""
-
+class _ActionFields(NamedTuple):
     kind: str
-    card: str = ""
+    card: str
 
-    def __post_init__(self) -> None:
-        if self.kind == "play":
-            if self.card not in CARDS_IN_HAND:
-                raise InvalidActionError(f"there is no card {self.card!r} to play")
-        elif self.kind == "peek":
-            if self.card:
+
+class Action(_ActionFields):
+    """``kind`` is ``"play"`` (with a ``card``) or ``"peek"`` (a torch used to look).
+
+    Validated on construction; immutable and compared by value (a named tuple)."""
+
+    __slots__ = ()
+
+    def __new__(cls, kind: str, card: str = "") -> Action:
+        if kind == "play":
+            if card not in CARDS_IN_HAND:
+                raise InvalidActionError(f"there is no card {card!r} to play")
+        elif kind == "peek":
+            if card:
                 raise InvalidActionError("a peek names no card")
         else:
-            raise InvalidActionError(f"unknown action kind {self.kind!r}")
+            raise InvalidActionError(f"unknown action kind {kind!r}")
+        return super().__new__(cls, kind, card)
 
     def __str__(self) -> str:
         return format_action(self)
