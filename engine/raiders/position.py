@@ -1,17 +1,19 @@
 """The Dungeon Raiders JSON position format (documented in docs/engine.md).
 
 A position sets up any situation, as FEN does for chess.  Example (4 players, room 3 of level 2,
-position 4 face down)::
+positions 3 and 5 face down, room 3 turned)::
 
     {"game": "raiders", "format": 1, "players": 4, "variant": "basic",
      "phase": "play", "level": 2, "room": 3, "layout": "L6",
-     "row": ["zombie#1", "treasure-3", "dragon#1", "down", "down"],
+     "row": ["zombie#1", "treasure-3", "dragon#1", "lava", "down"],
      "seats": [{"character": "warrior", "coins": 5, "wounds": 1,
                 "items": {"sword": 1}, "used": [2, 4]}, ...]}
 
 Fields left out take defaults: ``supply`` is derived from the 24 item cards (6 per type minus
 those in hands and on the table; given, it must agree), ``rooms`` (cards not yet drawn) are all
-room cards not shown in the row, ``level_cards`` all level cards but the current layout, and an
+room cards not shown in the row and ``level_cards`` all level cards but the current layout — a
+convenience for tests and rules questions: from level 2 on, these default pools are larger than
+a real game's, and only given pools are checked against the cards already drawn — and an
 omitted seat field is 0 / empty.  A room may be named by its kind (``"dragon"``); the first
 free copy is used.  ``private`` holds per-seat knowledge (pending card, owed and seen peeks).
 :func:`to_position` always writes every field, so ``from_position(to_position(s)) == s``.
@@ -381,9 +383,15 @@ def from_position(data: Any) -> RaidersState:
     else:
         rooms = tuple(c for c in ROOM_IDS if c not in namer.taken)
     rooms = tuple(c for c in ROOM_IDS if c in set(rooms))  # canonical order
-    dealt_before = (level - 1) * ROOMS_PER_LEVEL if level else 0
-    if len(rooms) + dealt_before + sum(1 for c in row if c in ROOM_IDS) > len(ROOM_IDS):
-        raise _fail("more room cards than the deck holds")
+    if in_level:
+        drawn = (level - 1) * ROOMS_PER_LEVEL + sum(1 for c in row if c in ROOM_IDS)
+    elif phase is Phase.LEVEL:
+        drawn = level * ROOMS_PER_LEVEL
+    else:
+        drawn = 0 if phase is Phase.SETUP else len(ROOM_IDS) - 6
+    if "rooms" in data and data["rooms"] is not None and len(rooms) != len(ROOM_IDS) - drawn:
+        raise _fail(f"{drawn} room cards have been drawn by now, so 'rooms' lists "
+                    f"{len(ROOM_IDS) - drawn} undrawn cards, not {len(rooms)}")
     hidden_now = sum(1 for p in range(5) if in_level and LEVEL_CARDS[layout][p] and not row[p]
                      and not (level == LEVELS and p == 4))
     if len(rooms) < hidden_now:
@@ -396,6 +404,9 @@ def from_position(data: Any) -> RaidersState:
         level_cards = tuple(c for c in LEVEL_CARDS if c in raw_levels)
         if layout in level_cards:
             raise _fail(f"level card {layout} is in use, so it is not in 'level_cards'")
+        if len(level_cards) != len(LEVEL_CARDS) - level:
+            raise _fail(f"{level} level cards have been drawn, so 'level_cards' lists "
+                        f"{len(LEVEL_CARDS) - level}, not {len(level_cards)}")
     else:
         level_cards = tuple(c for c in LEVEL_CARDS if c != layout)
     if phase is Phase.LEVEL and not level_cards:

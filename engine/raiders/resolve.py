@@ -206,8 +206,10 @@ def resolve_room(
         if penalty:
             if data.target == "coins":
                 most = max(coins)
+                if most == 0:
+                    notes.append("the richest have no coins: the trap takes nothing")
                 for s in range(n):
-                    if coins[s] == most:
+                    if coins[s] == most and most > 0:
                         attacked[s] = True
                         new_coins[s] -= penalty
             else:

@@ -670,6 +670,9 @@ class RaidersState(GameState[Action]):
 
     def _finish(self) -> RaidersState:
         _set(self, "phase", Phase.OVER)
+        _set(self, "layout", "")
+        _set(self, "row", (NO_CARD,) * ROOMS_PER_LEVEL)
+        _set(self, "room", 0)
         _set(self, "outcome", score(self.n, self.players))
         return self
 
@@ -720,12 +723,13 @@ class RaidersState(GameState[Action]):
             i = rooms.index(outcome)
             _set(new, "rooms", rooms[:i] + rooms[i + 1:])
         if phase is Phase.ENTER:
-            # The turned room is public now: drop it from what torches showed.
+            # The turned room is public now: drop it from what torches showed or are owed.
             event = self.event_id(position)
-            if any(k.seen for k in self.knowledge):
+            if any(k.seen or k.owed for k in self.knowledge):
                 _set(new, "knowledge", tuple(
-                    Knowledge(k.pending, k.owed, tuple(e for e in k.seen if e[0] != event))
-                    if k.seen else k for k in self.knowledge))
+                    Knowledge(k.pending, tuple(e for e in k.owed if e != event),
+                              tuple(e for e in k.seen if e[0] != event))
+                    if (k.seen or k.owed) else k for k in self.knowledge))
             _set(new, "phase", Phase.PLAY)
             return new
         layout = LEVEL_CARDS[self.layout]
