@@ -1,0 +1,211 @@
+"""The ``cryptcrawl`` command.
+
+Exit status: 0 ok (also when you leave a game on purpose), 1 any other failure (including input
+ending while the game waits for you), 2 a usage error, 130 interrupted (Ctrl-C).  Every error is
+one line on stderr, never a traceback (set ``CRYPTCRAWL_DEBUG=1`` to see one for an internal
+error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import NoReturn
+
+from cli.play import GameOptions, InputClosed, LeftGame, play_offline, replay_hint
+
+PROG = "cryptcrawl"
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+EPILOG = """\
+exit status: 0 ok (also when you quit a game), 1 failure (including input
+ending during your turn), 2 usage error, 130 interrupted (Ctrl-C)"""
+
+PLAY_DESCRIPTION = """\
+Play Dungeon Raiders against bots on this machine.
+
+This is an OFFLINE game: no network yet. A trusted local dealer deals the
+rooms and the bots run in this process (each decides from its own view only).
+A later version plays the bots as real peers over loopback. Line mode (--plain)
+is the only mode for now: the game prints the table, you type a card such as
+"play 3" and press Enter; type ? during the game for help."""
+
+
+def version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as dist_version
+
+        return dist_version("cryptcrawl")
+    except PackageNotFoundError:
+        return "0+unknown (not installed)"
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr (status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _players(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of players") from None
+    if not 3 <= value <= 5:
+        raise argparse.ArgumentTypeError(f"Dungeon Raiders is for 3 to 5 players, not {value}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
+def _name(text: str) -> str:
+    name = " ".join(text.split())
+    if not name:
+        raise argparse.ArgumentTypeError("the name is empty")
+    if len(name) > 20:
+        raise argparse.ArgumentTypeError("a name has at most 20 characters")
+    if not name.isprintable():
+        raise argparse.ArgumentTypeError("a name cannot hold control characters")
+    return name
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog=PROG,
+        description="Serverless, verifiable LAN play of dungeon card games.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    play = commands.add_parser(
+        "play", help="play Dungeon Raiders against bots on this machine (offline)",
+        description=PLAY_DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument("--players", type=_players, default=4, metavar="N",
+                      help="number of players, 3 to 5 (default 4)")
+    play.add_argument("--bots", type=_count, default=None, metavar="N",
+                      help="number of bots: players-1 (the default: you and bots) or players "
+                           "(an unattended all-bot game)")
+    play.add_argument("--bot-kind", choices=("random", "heuristic"), default="heuristic",
+                      help="how the bots play (default heuristic)")
+    play.add_argument("--variant", choices=("basic", "tactical"), default="basic",
+                      help="basic: everyone plays at once; tactical: one at a time, face up "
+                           "(default basic)")
+    play.add_argument("--seed", metavar="TEXT", default=None,
+                      help="seed the bots' choices (default: random)")
+    play.add_argument("--deal-seed", metavar="TEXT", default=None,
+                      help="for reproducible tests: seed the dealer instead of drawing it "
+                           "from os.urandom (whoever knows it knows every face-down room)")
+    play.add_argument("--name", type=_name, default=None, metavar="NAME",
+                      help="your name at the table (default: you)")
+    play.add_argument("--plain", action="store_true",
+                      help="plain line mode for scripts and screen readers (the only mode for "
+                           "now, so also the default)")
+    play.add_argument("--data-dir", metavar="DIR", default=None,
+                      help="where cryptcrawl keeps your identity and matches (accepted; not "
+                           "used by offline play yet)")
+    return parser
+
+
+def _random_seed() -> str:
+    return os.urandom(8).hex()
+
+
+def _play(args: argparse.Namespace, parser: Parser) -> int:
+    players: int = args.players
+    bots: int = players - 1 if args.bots is None else args.bots
+    if bots not in (players - 1, players):
+        parser.exit(EXIT_USAGE, f"{PROG} play: error: --bots must be {players - 1} (you and "
+                                f"bots) or {players} (bots only) with --players {players}; "
+                                f"offline play has one human seat\n")
+    options = GameOptions(
+        players=players,
+        bots=bots,
+        bot_kind=args.bot_kind,
+        variant=args.variant,
+        bot_seed=args.seed if args.seed is not None else _random_seed(),
+        deal_seed=args.deal_seed if args.deal_seed is not None else _random_seed(),
+        name=args.name or "",
+    )
+    out = sys.stdout
+    try:
+        play_offline(options, sys.stdin, out)
+    except LeftGame as left:
+        out.write(f"{left}\n")
+        out.flush()
+        return left.code
+    out.write(f"\nTo deal this game again (same moves, same game):\n  {replay_hint(options)}\n")
+    out.flush()
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (see the module docstring)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    try:
+        if args.command == "play":
+            return _play(args, parser)
+        sys.stderr.write(f"{PROG}: error: choose a command, for example: {PROG} play "
+                         f"(see {PROG} --help)\n")
+        return EXIT_USAGE
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_FAILURE
+    except KeyboardInterrupt:
+        _flush_quietly()
+        sys.stderr.write(f"\n{PROG}: interrupted; you left the game\n")
+        return EXIT_INTERRUPTED
+    except InputClosed:
+        _flush_quietly()
+        sys.stderr.write(f"{PROG}: input ended while the game waited for your card; "
+                         f"you left the game\n")
+        return EXIT_FAILURE
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_FAILURE
+    except Exception as exc:
+        if os.environ.get("CRYPTCRAWL_DEBUG"):
+            traceback.print_exc()
+        sys.stderr.write(f"{PROG}: internal error: {type(exc).__name__}: {exc} "
+                         f"(set CRYPTCRAWL_DEBUG=1 for details)\n")
+        return EXIT_FAILURE
+
+
+def _flush_quietly() -> None:
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the exit flush does not fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

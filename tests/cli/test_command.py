@@ -1,0 +1,142 @@
+"""The command as a process: exit codes, one-line errors, no tracebacks, Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cryptcrawl(*args: str, stdin: str = "", module: str = "cli.main",
+               timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("CRYPTCRAWL_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", module, *args], input=stdin, text=True,
+                          capture_output=True, cwd=ROOT, env=env, timeout=timeout, check=False)
+
+
+@pytest.mark.parametrize("args", [
+    ("play", "--players", "7"),
+    ("play", "--players", "three"),
+    ("play", "--bots", "9"),
+    ("play", "--bot-kind", "genius"),
+    ("play", "--no-such-option"),
+    ("teleport",),
+])
+def test_usage_error_exits_2_with_one_line(args: tuple[str, ...]) -> None:
+    result = cryptcrawl(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("cryptcrawl")
+    assert result.stdout == ""
+
+
+def test_players_7_message() -> None:
+    result = cryptcrawl("play", "--players", "7")
+    assert result.stderr == ("cryptcrawl play: error: argument --players: Dungeon Raiders is "
+                             "for 3 to 5 players, not 7 (see cryptcrawl play --help)\n")
+
+
+def test_python_dash_m_cli_version() -> None:
+    result = cryptcrawl("--version", module="cli")
+    assert result.returncode == 0
+    assert result.stdout.startswith("cryptcrawl ")
+
+
+def test_piped_game_and_end_of_input() -> None:
+    result = cryptcrawl("play", "--players", "3", "--seed", "s", "--deal-seed", "d",
+                        stdin="play 3\nplay 3\nplay 2\n")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr == ("cryptcrawl: input ended while the game waited for your card; "
+                             "you left the game\n")
+    assert "your card> play 3\n" in result.stdout
+    assert "illegal 'play 3': you already played your 3 in this level" in result.stdout
+
+
+def test_all_bots_as_a_process() -> None:
+    result = cryptcrawl("play", "--players", "5", "--bots", "5", "--seed", "s",
+                        "--deal-seed", "d")
+    assert result.returncode == 0, result.stderr
+    assert "Final scores" in result.stdout
+    assert result.stderr == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_leaves_cleanly() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "play", "--deal-seed", "d"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT, env=env)
+    try:
+        assert proc.stdout is not None
+        seen = b""
+        deadline = time.monotonic() + 30
+        while not seen.endswith(b"your card> ") and time.monotonic() < deadline:
+            chunk = proc.stdout.read1(4096)  # type: ignore[attr-defined]
+            if not chunk:
+                break
+            seen += chunk
+        assert seen.endswith(b"your card> ")
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    assert b"Traceback" not in err
+    assert err.strip() == b"cryptcrawl: interrupted; you left the game"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
+def test_game_through_a_pseudo_terminal() -> None:
+    """A person at a terminal: input() with line editing, answered prompt by prompt."""
+    import pty
+    import select
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the game, on the terminal
+        os.environ["PYTHONPATH"] = str(ROOT)
+        os.chdir(ROOT)
+        try:
+            os.execv(sys.executable, [sys.executable, "-m", "cli", "play", "--players", "3",
+                                      "--seed", "s", "--deal-seed", "d", "--plain"])
+        finally:
+            os._exit(127)
+    out = b""
+    attempts = 0
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.5)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+            if out.endswith((b"your card> ", b"your follow-up> ")):
+                os.write(fd, f"play {attempts % 5 + 1}\r".encode())
+                attempts += 1
+        else:
+            os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(fd)
+    text = out.decode()
+    assert os.waitstatus_to_exitcode(status) == 0, text[-2000:]
+    assert "Final scores" in text
+    assert "Traceback" not in text
+    assert "\x1b[" not in text.replace("\x1b[?1034h", "")  # no colours (readline may set meta)
