@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from engine.core import Outcome
 from engine.raiders.cards import (
     CARDS,
+    CHARACTER_BY_KIND,
     ITEMS,
     LEVELS,
     ROOMS_PER_LEVEL,
@@ -38,8 +39,6 @@ FACE_DOWN = "[  ?  ]"
 NOT_DEALT = "[     ]"
 
 _ITEM_WORDS = {"torch": "torch", "crystal": "crystal ball", "key": "key", "sword": "sword"}
-_CHARACTER_NAMES = {"warrior": "Warrior", "wizard": "Wizard", "thief": "Thief",
-                    "explorer": "Explorer", "knight": "Knight"}
 
 
 # --------------------------------------------------------------------------- small words
@@ -74,7 +73,8 @@ def card_text(card: str) -> str:
 
 
 def character_name(kind: str) -> str:
-    return _CHARACTER_NAMES.get(kind, kind.capitalize() if kind else "-")
+    character = CHARACTER_BY_KIND.get(kind)
+    return character.name if character is not None else (kind or "-")
 
 
 def _subject(seats: Sequence[int], labels: Sequence[str]) -> tuple[str, bool]:
