@@ -75,8 +75,7 @@ _ALIASES.update({
     "use torch": PEEK,
 })
 
-HELP = ("play 1..5, play key, play sword, play torch, play crystal (or crystal), "
-        "torch (peek at the face-down rooms)")
+HELP = "play 1-5, play key/sword/torch/crystal, or torch to peek"
 
 
 def format_action(action: Action) -> str:
@@ -91,5 +90,5 @@ def parse_action(text: str) -> Action:
     try:
         return _ALIASES[key]
     except KeyError:
-        shown = text if len(text) <= 40 else text[:37] + "..."
-        raise InvalidActionError(f"unknown action {shown!r}; try: {HELP}") from None
+        shown = text if len(text) <= 20 else text[:17] + "..."
+        raise InvalidActionError(f"unknown action {shown!r}; try {HELP}") from None

@@ -353,7 +353,7 @@ class RaidersState(GameState[Action]):
             if not items[TORCH]:
                 return "you have no torch"
             if not self.hidden_positions():
-                return "there is no face-down room left in this row to look at (ruling 19)"
+                return "no face-down room is left in this row to look at"
             return ""
         card = action.card
         if card in ("1", "2", "3", "4", "5"):
@@ -375,11 +375,11 @@ class RaidersState(GameState[Action]):
             data = CARDS[self.row[self.room]].data
             if category is Category.TREASURE or (isinstance(data, Boss) and data.escape == "key"):
                 return ""
-            return "a key can only be played in treasure rooms and against the Mega-Dragon"
+            return "a key is only for treasure rooms and the Mega-Dragon"
         if card == "sword":
             if category is Category.MONSTER or category is Category.BOSS:
                 return ""
-            return "a sword can only be played in monster rooms and against a boss"
+            return "a sword is only for monster rooms and bosses"
         return ""  # torch: legal everywhere (ruling 2)
 
     def legal_actions(self, seat: Seat) -> tuple[Action, ...]:

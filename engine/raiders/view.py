@@ -66,6 +66,7 @@ class RaidersView:
     level_cards_left: int
     last: Resolution | None
     winners: tuple[int, ...]  # when over
+    standings: tuple[str, ...]  # when over, per seat: "winner", "lost", "fainted", "eliminated"
     result: str  # when over: the outcome in words
 
     def to_json(self) -> dict[str, Any]:
@@ -82,7 +83,8 @@ class RaidersView:
             "waiting_for": list(self.waiting_for), "map": self.map,
             "rooms_left": self.rooms_left, "level_cards_left": self.level_cards_left,
             "last": resolution_to_json(self.last) if self.last else None,
-            "winners": list(self.winners), "result": self.result,
+            "winners": list(self.winners), "standings": list(self.standings),
+            "result": self.result,
         }
 
 
@@ -146,5 +148,6 @@ def make_view(state: RaidersState, seat: int) -> RaidersView:
         waiting_for=waiting_for, map=state.map, rooms_left=len(state.rooms),
         level_cards_left=len(state.level_cards), last=state.last,
         winners=tuple(sorted(outcome.winners)) if outcome else (),
+        standings=tuple(st.status for st in outcome.standings) if outcome else (),
         result=outcome.reason if outcome else "",
     )
