@@ -97,6 +97,7 @@ def play_out(
     run = GameRun(state)
     history = run.history if record else None
     choose_outcome = dealer.choose
+    decisions = 0
 
     reported: GameState[Any] | None = None
     while True:
@@ -119,14 +120,15 @@ def play_out(
         chosen: dict[int, Any] = {}
         for seat in sorted(w.pending):
             attempt = 0
+            bot = bots[seat]
             while True:
                 key = prefixes[seat] + step_key + bytes((seat, attempt & 0xFF))
                 if reads_view[seat]:
                     view: Any = state.view(seat)
                 else:
                     view = LegalView(seat, step, state.legal_actions(seat))
-                action = bots[seat].choose(view, key)
-                run.decisions += 1
+                action = bot.choose(view, key)
+                decisions += 1
                 peek = getattr(action, "kind", "") == "peek"
                 if joint and not peek:
                     chosen[seat] = action  # apply_joint checks every card
@@ -150,6 +152,7 @@ def play_out(
             if state.knowledge_requests():
                 state = _serve_knowledge(state, dealer, history)
     run.state = state
+    run.decisions = decisions
     return run
 
 

@@ -91,13 +91,21 @@ def resolve_room(
     coins: Sequence[int],
     wounds: Sequence[int],
     supply: Sequence[int],
-) -> tuple[Resolution, tuple[int, ...]]:
+) -> tuple[Resolution, list[int]]:
     """Resolve one room.  Returns the resolution and the item supply after it (before keys and
     swords played here go back, which the caller does in the discard step).
 
     ``plays``/``followups`` are the revealed cards; the final card is the follow-up where there
     is one.  A crystal ball with no follow-up is the Necromancer escape.
     """
+    return _resolve_room(level, position, card_id, n_setup, plays, followups, coins, wounds,
+                         supply)
+
+
+def _resolve_room(level: int, position: int, card_id: str, n_setup: int,
+                  plays: Sequence[str], followups: Sequence[str], coins: Sequence[int],
+                  wounds: Sequence[int], supply: Sequence[int]
+                  ) -> tuple[Resolution, list[int]]:
     room = CARDS[card_id]
     data = room.data
     n = len(plays)
@@ -230,7 +238,7 @@ def resolve_room(
         tuple([a - b for a, b in zip(final_coins, coins, strict=True)]),
         tuple([a - b for a, b in zip(final_wounds, wounds, strict=True)]),
         tuple(gained), tuple(eliminated), tuple(notes))
-    return resolution, tuple(new_supply)
+    return resolution, new_supply
 
 
 def category_of(card_id: str) -> Category:

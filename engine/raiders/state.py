@@ -61,7 +61,7 @@ from engine.raiders.cards import (
     Boss,
     Category,
 )
-from engine.raiders.resolve import NO_CARD, Resolution, map_value, resolve_room
+from engine.raiders.resolve import NO_CARD, Resolution, _resolve_room, map_value
 
 VARIANTS = ("basic", "tactical")
 
@@ -187,6 +187,8 @@ class RaidersState(GameState[Action]):
     last: Resolution | None  # the latest room resolution
     outcome: Outcome | None
     knowledge: tuple[Knowledge, ...]  # private, per seat
+    _waiting: Waiting | None  # caches (not part of the value)
+    _legal: dict[int, tuple[Action, ...]] | None
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("RaidersState is immutable; transitions return new states")
@@ -271,14 +273,13 @@ class RaidersState(GameState[Action]):
 
     @property
     def waiting(self) -> Waiting:
-        # States are immutable, so what one waits for is computed once (copies start empty).
-        try:
-            cached: Waiting = self._waiting  # type: ignore[attr-defined]
-            return cached
-        except AttributeError:
+        # States are immutable, so what one waits for is computed once.  (Transitions build a
+        # fresh copy, whose caches start empty, and never read them before they finish.)
+        w = self._waiting
+        if w is None:
             w = self._compute_waiting()
             _set(self, "_waiting", w)
-            return w
+        return w
 
     def _compute_waiting(self) -> Waiting:
         phase = self.phase
@@ -342,7 +343,9 @@ class RaidersState(GameState[Action]):
             return False
         if self.tactical:
             return self._turn_seat() == seat
-        return seat in self._decision_seats() and not self.knowledge[seat].pending
+        if self.knowledge[seat].pending:
+            return False
+        return phase is Phase.PLAY or seat in self._decision_seats()
 
     def _illegal_reason(self, seat: Seat, action: Action) -> str:
         """Why ``action`` is illegal for ``seat`` now ("" if it is legal).  Assumes the seat
@@ -383,16 +386,14 @@ class RaidersState(GameState[Action]):
         return ""  # torch: legal everywhere (ruling 2)
 
     def legal_actions(self, seat: Seat) -> tuple[Action, ...]:
-        try:  # memo per state: a driver asks once per seat and apply_joint asks again
-            memo: dict[int, tuple[Action, ...]] = self._legal  # type: ignore[attr-defined]
-        except AttributeError:
+        memo = self._legal  # per state: a driver asks once per seat and apply_joint again
+        if memo is None:
             memo = {}
             _set(self, "_legal", memo)
-        try:
-            return memo[seat]
-        except KeyError:
+        legal = memo.get(seat)
+        if legal is None:
             legal = memo[seat] = self._legal_actions(seat)
-            return legal
+        return legal
 
     def _legal_actions(self, seat: Seat) -> tuple[Action, ...]:
         if not self._can_decide(seat):
@@ -451,7 +452,8 @@ class RaidersState(GameState[Action]):
         knowledge = list(self.knowledge)
         knowledge[seat] = Knowledge(card, knowledge[seat].owed, knowledge[seat].seen)
         if all(knowledge[s].pending for s in seats):
-            return self._reveal({s: knowledge[s].pending for s in sorted(seats)})
+            return self._reveal({s: knowledge[s].pending for s in sorted(seats)},
+                                held=len(seats) > 1)
         new = self._copy()
         _set(new, "knowledge", tuple(knowledge))
         return new
@@ -465,14 +467,14 @@ class RaidersState(GameState[Action]):
         if not isinstance(w, Simultaneous):
             raise self._no_decision(next(iter(actions), -1))
         pending = w.pending
-        if len(actions) != len(pending) or not all(s in pending for s in actions):
+        if actions.keys() != pending:
             missing = sorted(pending - set(actions))
             extra = sorted(set(actions) - pending)
             raise NotYourDecisionError(
                 "a joint decision needs exactly the pending seats"
                 + (f"; missing {missing}" if missing else "")
                 + (f"; not deciding {extra}" if extra else ""))
-        cards = {s: self.knowledge[s].pending for s in w.committed}
+        cards = {s: self.knowledge[s].pending for s in w.committed} if w.committed else {}
         for seat in sorted(actions):
             action = actions[seat]
             if not isinstance(action, Action) or action.kind != "play":
@@ -483,7 +485,7 @@ class RaidersState(GameState[Action]):
                 raise IllegalActionError(f"seat {seat}: illegal '{format_action(action)}': "
                                          f"{reason}")
             cards[seat] = action.card
-        return self._reveal(cards)
+        return self._reveal(cards, held=bool(w.committed))
 
     def _owe_peek(self, knowledge: list[Knowledge], seat: int) -> None:
         hidden = tuple(self.event_id(p) for p in self.hidden_positions())
@@ -507,24 +509,24 @@ class RaidersState(GameState[Action]):
         return new
 
     def _put_down(self, cards: Mapping[int, str], knowledge: list[Knowledge] | None, *,
-                  return_balls: bool) -> tuple[list[Player], list[int], list[Knowledge] | None]:
-        """Move revealed cards from hands to the table: the seats' players and the supply
-        after it.  Torches (and, in the basic game, crystal balls) go straight back to the
-        supply; a torch played as a card owes its user a peek if a face-down room remains
-        (ruling 2), which is added to ``knowledge`` (copied from the state if None)."""
-        players = list(self.players)
+                  return_balls: bool) -> tuple[list[list[Any]], list[int], list[Knowledge] | None]:
+        """Move revealed cards from hands to the table.  Returns the seats as mutable rows
+        ``[character, coins, wounds, items, used, eliminated]`` and the supply after it.
+        Torches (and, in the basic game, crystal balls) go straight back to the supply; a torch
+        played as a card owes its user a peek if a face-down room remains (ruling 2), which is
+        added to ``knowledge`` (copied from the state if None)."""
+        rows: list[list[Any]] = [list(p) for p in self.players]
         supply = list(self.supply)
         for seat, card in cards.items():
-            p = players[seat]
+            row = rows[seat]
             bit = _POWER_BIT.get(card)
             if bit is not None:
-                players[seat] = Player(p[0], p[1], p[2], p[3], p[4] | bit, p[5])
+                row[4] |= bit
                 continue
             i = ITEM_INDEX[card]
-            items = list(p[3])
+            items = list(row[3])
             items[i] -= 1
-            players[seat] = Player(p[0], p[1], p[2], (items[0], items[1], items[2], items[3]),
-                                   p[4], p[5])
+            row[3] = (items[0], items[1], items[2], items[3])
             if i == TORCH:
                 supply[TORCH] += 1
                 if knowledge is None:
@@ -532,13 +534,14 @@ class RaidersState(GameState[Action]):
                 self._owe_peek(knowledge, seat)
             elif i == CRYSTAL and return_balls:
                 supply[CRYSTAL] += 1
-        return players, supply, knowledge
+        return rows, supply, knowledge
 
-    def _reveal(self, cards: Mapping[int, str]) -> RaidersState:
-        """Every card of a simultaneous step is revealed together."""
+    def _reveal(self, cards: Mapping[int, str], *, held: bool) -> RaidersState:
+        """Every card of a simultaneous step is revealed together.  ``held``: some of the cards
+        were committed one by one and are pending in the seats' knowledge."""
         new = _copy_state(self)
         knowledge: list[Knowledge] | None = None
-        if any(k.pending for k in self.knowledge):
+        if held:
             knowledge = [Knowledge(NO_CARD, k.owed, k.seen) if k.pending else k
                          for k in self.knowledge]
         in_play = self.phase is Phase.PLAY
@@ -546,16 +549,16 @@ class RaidersState(GameState[Action]):
         for s, c in cards.items():
             slot[s] = c
         _set(new, "plays" if in_play else "followups", tuple(slot))
-        players, supply, knowledge = self._put_down(cards, knowledge, return_balls=True)
+        rows, supply, knowledge = self._put_down(cards, knowledge, return_balls=True)
         if knowledge is not None:
             _set(new, "knowledge", tuple(knowledge))
         if in_play and "crystal" in slot and not self._escapes_with_ball():
-            _set(new, "players", tuple(players))
+            _set(new, "players", tuple([Player(*r) for r in rows]))
             _set(new, "supply", (supply[0], supply[1], supply[2], supply[3]))
             _set(new, "phase", Phase.FOLLOWUP)
             _set(new, "turn", 0)
             return new
-        return new._resolve(players, supply)
+        return new._resolve(rows, supply)
 
     def _after_plays(self) -> RaidersState:
         """Tactical: every room card is down: go to the follow-ups or resolve (self is fresh)."""
@@ -564,7 +567,7 @@ class RaidersState(GameState[Action]):
             _set(self, "turn", 0)
             return self
         self._return_balls()
-        return self._resolve(list(self.players), list(self.supply))
+        return self._resolve([list(p) for p in self.players], list(self.supply))
 
     def _return_balls(self) -> None:
         balls = self.plays.count("crystal")
@@ -577,8 +580,8 @@ class RaidersState(GameState[Action]):
         slot = list(getattr(self, field))
         slot[seat] = card
         _set(new, field, tuple(slot))
-        players, supply, knowledge = self._put_down({seat: card}, None, return_balls=False)
-        _set(new, "players", tuple(players))
+        rows, supply, knowledge = self._put_down({seat: card}, None, return_balls=False)
+        _set(new, "players", tuple([Player(*r) for r in rows]))
         _set(new, "supply", (supply[0], supply[1], supply[2], supply[3]))
         if knowledge is not None:
             _set(new, "knowledge", tuple(knowledge))
@@ -589,41 +592,35 @@ class RaidersState(GameState[Action]):
         if self.phase is Phase.PLAY:
             return new._after_plays()
         new._return_balls()
-        return new._resolve(list(new.players), list(new.supply))
+        return new._resolve([list(p) for p in new.players], list(new.supply))
 
     # ------------------------------------------------------------------ resolution
 
-    def _resolve(self, players: list[Player], supply_before: list[int]) -> RaidersState:
-        """Resolve the current room, discard it and move on (self is a fresh copy; the
-        seats' players and the supply are passed in as they are after the cards went down)."""
+    def _resolve(self, rows: list[list[Any]], supply_before: list[int]) -> RaidersState:
+        """Resolve the current room, discard it and move on (self is a fresh copy; ``rows``
+        are the seats as ``_put_down`` left them, with the supply after the cards went down)."""
         plays = self.plays
         followups = self.followups
-        resolution, supply = resolve_room(
-            level=self.level,
-            position=self.room + 1,
-            card_id=self.row[self.room],
-            n_setup=self.n,
-            plays=plays,
-            followups=followups,
-            supply=supply_before,
-            coins=tuple([p[1] for p in players]),
-            wounds=tuple([p[2] for p in players]),
-        )
-        supply_l = list(supply)
+        resolution, supply = _resolve_room(
+            self.level, self.room + 1, self.row[self.room], self.n, plays, followups,
+            tuple([r[1] for r in rows]), tuple([r[2] for r in rows]), supply_before)
         coins, wounds, gained, eliminated = (resolution.coins, resolution.wounds,
                                              resolution.gained, resolution.eliminated)
         new_players = []
-        for s, p in enumerate(players):
-            items = p[3]
+        for s, r in enumerate(rows):
+            items = r[3]
             if gained[s]:
                 items = _add(items, ITEM_INDEX[gained[s]], 1)
-            for card in (plays[s], followups[s]):
-                if card == "key" or card == "sword":  # back to the supply after the room
-                    supply_l[ITEM_INDEX[card]] += 1
-            new_players.append(Player(p[0], coins[s], wounds[s], items, p[4],
-                                      p[5] or eliminated[s]))
+            card = plays[s]
+            if card == "key" or card == "sword":  # back to the supply after the room
+                supply[ITEM_INDEX[card]] += 1
+            card = followups[s]
+            if card == "key" or card == "sword":
+                supply[ITEM_INDEX[card]] += 1
+            new_players.append(Player(r[0], coins[s], wounds[s], items, r[4],
+                                      r[5] or eliminated[s]))
         _set(self, "players", tuple(new_players))
-        _set(self, "supply", (supply_l[0], supply_l[1], supply_l[2], supply_l[3]))
+        _set(self, "supply", (supply[0], supply[1], supply[2], supply[3]))
         _set(self, "last", resolution)
         if self.tactical and not (self.level == LEVELS and self.room == ROOMS_PER_LEVEL - 1):
             _set(self, "map", self._next_map_holder())
@@ -904,6 +901,8 @@ def make_state(**fields: Any) -> RaidersState:
     state = object.__new__(RaidersState)
     for name in _FIELDS:
         _set(state, name, fields[name])
+    _set(state, "_waiting", None)
+    _set(state, "_legal", None)
     return state
 
 
@@ -915,6 +914,9 @@ def _make_copier() -> Callable[[RaidersState], RaidersState]:
     # straight-line code through the slot descriptors is ~3x faster than a loop of setattr.
     names = {f"_s_{f}": getattr(RaidersState, f).__set__ for f in _FIELDS}
     body = "".join(f"    _s_{f}(new, old.{f})\n" for f in _FIELDS)
+    body += "    _s__waiting(new, None)\n    _s__legal(new, None)\n"
+    names["_s__waiting"] = vars(RaidersState)["_waiting"].__set__
+    names["_s__legal"] = vars(RaidersState)["_legal"].__set__
     src = f"def copy(old):\n    new = _new(_cls)\n{body}    return new\n"
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": RaidersState, **names}
     exec(src, namespace)
