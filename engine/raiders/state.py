@@ -147,6 +147,8 @@ def _key_ok(card: str) -> bool:
 
 
 _LEGAL: dict[int, tuple[Action, ...]] = {}
+_STEP_NAMES = [[{phase: f"L{level}.R{room + 1}.{phase.value}" for phase in Phase}
+                for room in range(ROOMS_PER_LEVEL)] for level in range(LEVELS + 1)]
 _NOBODY: frozenset[int] = frozenset()
 _KEY_OK = {card: int(_key_ok(card)) for card in CARDS}
 _SWORD_OK = {card: int(CARDS[card].category in (Category.MONSTER, Category.BOSS))
@@ -235,7 +237,7 @@ class RaidersState(GameState[Action]):
     @property
     def step(self) -> str:
         """A stable name for the current decision step (the protocol commits against it)."""
-        base = f"L{self.level}.R{self.room + 1}.{self.phase.value}"
+        base = _STEP_NAMES[self.level][self.room][self.phase]
         if self.tactical and self.phase in (Phase.PLAY, Phase.FOLLOWUP):
             return f"{base}.{self._turn_seat()}"
         return base
@@ -652,7 +654,8 @@ class RaidersState(GameState[Action]):
         return self
 
     def _end_level(self) -> RaidersState:
-        players = tuple(p.replace(used=0) if p.used else p for p in self.players)
+        players = tuple([Player(p[0], p[1], p[2], p[3], 0, p[5]) if p[4] else p
+                         for p in self.players])
         _set(self, "players", players)
         _set(self, "peeks", (0,) * self.n)
         _set(self, "knowledge", tuple(
