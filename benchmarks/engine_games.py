@@ -7,15 +7,19 @@ warm-up, and reports the median batch rate: ``games_per_s``.  Each game goes thr
 API (``apply_joint`` / ``apply`` / ``apply_chance``), as a peer does.  The machine's noise shows in
 ``games_per_s_runs``; ``baseline_loops_per_s`` is a fixed pure-Python loop timed in the same
 process, so the ratio ``games_per_s / baseline_loops_per_s`` compares runs across machines.
+``native`` says whether the engine's hot modules are the mypyc build (``CRYPTCRAWL_NATIVE=1``).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import platform
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from engine.core import get_game
 from engine.sim import Dealer, play_out
@@ -32,6 +36,24 @@ def _baseline(seconds: float = 0.2) -> float:
             total += i * i % 7
         count += 1
     return count / (time.perf_counter() - start)
+
+
+NATIVE_MODULES = ("engine.stream", "engine.sim", "engine.raiders.resolve",
+                  "engine.raiders.state", "engine.raiders.bots")
+
+
+def native_status() -> tuple[bool, list[str]]:
+    """Whether the engine's hot modules are the compiled (mypyc) build, and which compiled
+    modules are older than their source (a stale in-place build)."""
+    compiled, stale = [], []
+    for name in NATIVE_MODULES:
+        path = Path(importlib.import_module(name).__file__ or "")
+        if path.suffix in (".so", ".pyd"):
+            compiled.append(name)
+            source = path.with_name(path.name.split(".")[0] + ".py")
+            if source.exists() and source.stat().st_mtime > path.stat().st_mtime:
+                stale.append(name)
+    return len(compiled) == len(NATIVE_MODULES), stale
 
 
 def run_batch(game: str, players: int, variant: str, games: int, first_seed: int) -> float:
@@ -61,6 +83,11 @@ def main(argv: list[str]) -> int:
         parser.error(f"{spec.title} is for {min(spec.players)}-{max(spec.players)} players")
     if args.games < 1 or args.repeats < 1:
         parser.error("--games and --repeats must be at least 1")
+    native, stale = native_status()
+    if stale:
+        print(f"error: stale native build of {', '.join(stale)}: rebuild with "
+              "CRYPTCRAWL_NATIVE=1 pip install -e . or delete the .so files", file=sys.stderr)
+        return 1
     run_batch(args.game, args.players, args.variant, min(50, args.games), 10**9)  # warm-up
     baseline = _baseline()
     rates = []
@@ -80,6 +107,7 @@ def main(argv: list[str]) -> int:
         "games_per_s_runs": [round(r, 1) for r in rates],
         "baseline_loops_per_s": round(baseline, 1),
         "ratio_to_baseline": round(median / baseline, 4),
+        "native": native,
         "python": platform.python_version(),
     }))
     return 0

@@ -82,7 +82,7 @@ def format_action(action: Action) -> str:
     return f"play {action.card}" if action.kind == "play" else "torch"
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: object) -> Action:
     """Parse notation; raises :class:`InvalidActionError` for text that is no action."""
     if not isinstance(text, str):
         raise InvalidActionError(f"an action is text, not {type(text).__name__}")

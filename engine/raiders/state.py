@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import Any, ClassVar, NamedTuple, Self, cast
 
 from engine.core import (
     Chance,
@@ -159,12 +159,16 @@ _POWER_ACTIONS = tuple(tuple(PLAY[str(v)] for v in range(1, 6) if not used >> (v
                        for used in range(32))
 
 
-_set = object.__setattr__  # internal writes on a fresh copy (the class forbids setattr)
+_set = object.__setattr__  # internal writes, only ever on a fresh copy
 
 
 class RaidersState(GameState[Action]):
     """An immutable Dungeon Raiders state.  Build one with :func:`new_game` or
-    :meth:`from_position`; every transition returns a new state."""
+    :meth:`from_position`; every transition returns a new state.
+
+    Immutability is a contract, not a guard: this module writes only to fresh copies (through
+    ``_set``), and tests check that no transition changes its input.  (A ``__setattr__`` guard
+    would rule out compiling this module with mypyc; see docs/engine.md, "Speed".)"""
 
     game: ClassVar[str] = "raiders"
 
@@ -192,8 +196,6 @@ class RaidersState(GameState[Action]):
     _waiting: Waiting | None  # caches (not part of the value)
     _legal: dict[int, tuple[Action, ...]] | None
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("RaidersState is immutable; transitions return new states")
 
     def _copy(self) -> RaidersState:
         return _copy_state(self)
@@ -420,17 +422,23 @@ class RaidersState(GameState[Action]):
         row = self.row
         return any(layout[p] and not row[p] for p in range(self.room, ROOMS_PER_LEVEL))
 
-    def check(self, seat: Seat, action: Action) -> None:
+    # The entry points take ``object`` and check types themselves, so that bad input gets the
+    # engine's own errors whether this module runs interpreted or compiled (mypyc checks
+    # annotated argument types at the call and would raise TypeError instead).
+
+    def check(self, seat: object, action: object) -> None:
         """Raise the error that :meth:`apply` would raise, or return if the action is legal."""
         if not isinstance(action, Action):
-            raise IllegalActionError(f"{action!r} is not a Dungeon Raiders action")
+            raise IllegalActionError(f"{action!r:.40} is not a Dungeon Raiders action")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise NotYourDecisionError(f"{seat!r:.20} is not a seat")
         if not self._can_decide(seat):
             raise self._no_decision(seat)
         reason = self._illegal_reason(seat, action)
         if reason:
             raise IllegalActionError(f"illegal '{format_action(action)}': {reason}")
 
-    def parse_action(self, seat: Seat, text: str) -> Action:
+    def parse_action(self, seat: object, text: object) -> Action:
         action = parse_action(text)
         self.check(seat, action)
         return action
@@ -440,9 +448,9 @@ class RaidersState(GameState[Action]):
 
     # ------------------------------------------------------------------ decisions
 
-    def apply(self, seat: Seat, action: Action) -> RaidersState:
+    def apply(self, seat: object, action: object) -> RaidersState:
         self.check(seat, action)
-        return self._apply_unchecked(seat, action)
+        return self._apply_unchecked(cast(int, seat), cast(Action, action))
 
     def _apply_unchecked(self, seat: Seat, action: Action) -> RaidersState:
         if action.kind == "peek":
@@ -678,7 +686,7 @@ class RaidersState(GameState[Action]):
 
     # ------------------------------------------------------------------ chance
 
-    def apply_chance(self, event_id: str, outcome: str) -> RaidersState:
+    def apply_chance(self, event_id: object, outcome: object) -> RaidersState:
         w = self.waiting
         if not isinstance(w, Chance):
             raise InvalidChanceError(f"no chance event is pending (got {event_id!r})")
@@ -686,7 +694,7 @@ class RaidersState(GameState[Action]):
         if event_id != event.id:
             raise InvalidChanceError(f"the pending chance event is {event.id}, not {event_id!r}")
         if outcome not in event.outcomes:
-            raise InvalidChanceError(f"{outcome!r} is not a possible outcome of {event.id}")
+            raise InvalidChanceError(f"{outcome!r:.40} is not a possible outcome of {event.id}")
         return self._apply_chance_unchecked(outcome)
 
     def _apply_chance_unchecked(self, outcome: str) -> RaidersState:
@@ -759,8 +767,8 @@ class RaidersState(GameState[Action]):
     def knowledge_requests(self) -> tuple[KnowledgeRequest, ...]:
         return tuple(KnowledgeRequest(s, k.owed) for s, k in enumerate(self.knowledge) if k.owed)
 
-    def learn(self, seat: Seat, knowledge: Mapping[str, str]) -> RaidersState:
-        if not 0 <= seat < self.n:
+    def learn(self, seat: object, knowledge: Mapping[str, str]) -> RaidersState:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise InvalidKnowledgeError(f"there is no seat {seat}")
         k = self.knowledge[seat]
         if not k.owed:
@@ -901,7 +909,7 @@ def make_state(**fields: Any) -> RaidersState:
     missing = set(_FIELDS) - set(fields)
     if missing:
         raise TypeError(f"missing fields: {sorted(missing)}")
-    state = object.__new__(RaidersState)
+    state = RaidersState.__new__(RaidersState)
     for name in _FIELDS:
         _set(state, name, fields[name])
     _set(state, "_waiting", None)
@@ -921,7 +929,7 @@ def _make_copier() -> Callable[[RaidersState], RaidersState]:
     names["_s__waiting"] = vars(RaidersState)["_waiting"].__set__
     names["_s__legal"] = vars(RaidersState)["_legal"].__set__
     src = f"def copy(old):\n    new = _new(_cls)\n{body}    return new\n"
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": RaidersState, **names}
+    namespace: dict[str, Any] = {"_new": RaidersState.__new__, "_cls": RaidersState, **names}
     exec(src, namespace)
     copier: Callable[[RaidersState], RaidersState] = namespace["copy"]
     return copier
