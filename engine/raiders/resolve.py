@@ -232,12 +232,12 @@ def _resolve_room(level: int, position: int, card_id: str, n_setup: int,
     final_coins = tuple([c if 0 <= c <= COIN_CAP else (0 if c < 0 else COIN_CAP)
                          for c in new_coins])
     final_wounds = tuple([w if w >= 0 else 0 for w in new_wounds])
-    resolution = Resolution(
+    resolution = tuple.__new__(Resolution, (  # Resolution(...) without its interpreted __new__
         level, position, card_id, tuple(plays), tuple(followups), tuple(values), total,
         strength, defeated, tuple(attacked), final_coins, final_wounds,
         tuple([a - b for a, b in zip(final_coins, coins, strict=True)]),
         tuple([a - b for a, b in zip(final_wounds, wounds, strict=True)]),
-        tuple(gained), tuple(eliminated), tuple(notes))
+        tuple(gained), tuple(eliminated), tuple(notes)))
     return resolution, new_supply
 
 

@@ -114,6 +114,26 @@ class Knowledge(NamedTuple):
 
 NO_KNOWLEDGE = Knowledge()
 
+
+def _new_player(fields: tuple[str, int, int, tuple[int, int, int, int], int, bool]) -> Player:
+    """``Player(*fields)`` through tuple.__new__: a named tuple's own __new__ is interpreted
+    Python even in the compiled build, and this is the hot path."""
+    return tuple.__new__(Player, fields)
+
+
+def _event(event_id: str, outcomes: tuple[str, ...], visibility: Visibility) -> ChanceEvent:
+    """A public or hidden ChanceEvent for the hot path (valid by construction: the pools a
+    draw is made from are never empty), without the interpreted validating __new__."""
+    return tuple.__new__(ChanceEvent, (event_id, outcomes, visibility, None))
+
+
+def _new_simultaneous(fields: tuple[str, frozenset[int], frozenset[int]]) -> Simultaneous:
+    return tuple.__new__(Simultaneous, fields)
+
+
+def _new_chance(fields: tuple[ChanceEvent]) -> Chance:
+    return tuple.__new__(Chance, fields)
+
 _FIELDS = (
     "n", "tactical", "phase", "players", "supply", "level", "level_cards", "layout", "row",
     "room", "rooms", "plays", "followups", "map", "turn", "peeks", "last", "outcome",
@@ -294,11 +314,11 @@ class RaidersState(GameState[Action]):
             knowledge = self.knowledge
             committed = frozenset([s for s in seats if knowledge[s].pending]) if any(
                 [k.pending for k in knowledge]) else _NOBODY
-            return Simultaneous(self.step, seats, committed)
+            return _new_simultaneous((self.step, seats, committed))
         if phase is Phase.OVER:
             assert self.outcome is not None
             return Over(self.outcome)
-        return Chance(self._chance_event())
+        return _new_chance((self._chance_event(),))
 
     def _chance_event(self) -> ChanceEvent:
         phase = self.phase
@@ -311,12 +331,12 @@ class RaidersState(GameState[Action]):
             return ChanceEvent("setup.map", tuple(str(s) for s in range(self.n)),
                                Visibility.PUBLIC)
         if phase is Phase.LEVEL:
-            return ChanceEvent(f"L{self.level + 1}.level", self.level_cards, Visibility.PUBLIC)
+            return _event(f"L{self.level + 1}.level", self.level_cards, Visibility.PUBLIC)
         if phase is Phase.DEAL:
             p = self._next_deal()
-            return ChanceEvent(self.event_id(p), self._pool(p), Visibility.PUBLIC)
+            return _event(self.event_id(p), self._pool(p), Visibility.PUBLIC)
         assert phase is Phase.ENTER
-        return ChanceEvent(self.event_id(self.room), self._pool(self.room), Visibility.HIDDEN)
+        return _event(self.event_id(self.room), self._pool(self.room), Visibility.HIDDEN)
 
     def _next_deal(self) -> int:
         layout = LEVEL_CARDS[self.layout]
@@ -627,8 +647,8 @@ class RaidersState(GameState[Action]):
             card = followups[s]
             if card == "key" or card == "sword":
                 supply[ITEM_INDEX[card]] += 1
-            new_players.append(Player(r[0], coins[s], wounds[s], items, r[4],
-                                      r[5] or eliminated[s]))
+            new_players.append(_new_player((r[0], coins[s], wounds[s], items, r[4],
+                                            r[5] or eliminated[s])))
         _set(self, "players", tuple(new_players))
         _set(self, "supply", (supply[0], supply[1], supply[2], supply[3]))
         _set(self, "last", resolution)
@@ -662,7 +682,7 @@ class RaidersState(GameState[Action]):
         return self
 
     def _end_level(self) -> RaidersState:
-        players = tuple([Player(p[0], p[1], p[2], p[3], 0, p[5]) if p[4] else p
+        players = tuple([_new_player((p[0], p[1], p[2], p[3], 0, p[5])) if p[4] else p
                          for p in self.players])
         _set(self, "players", players)
         _set(self, "peeks", (0,) * self.n)
@@ -920,19 +940,43 @@ def make_state(**fields: Any) -> RaidersState:
 FIELDS = _FIELDS
 
 
-def _make_copier() -> Callable[[RaidersState], RaidersState]:
-    # Generated once, like dataclasses' __init__: copying a 19-slot state field by field in
-    # straight-line code through the slot descriptors is ~3x faster than a loop of setattr.
-    names = {f"_s_{f}": getattr(RaidersState, f).__set__ for f in _FIELDS}
-    body = "".join(f"    _s_{f}(new, old.{f})\n" for f in _FIELDS)
-    body += "    _s__waiting(new, None)\n    _s__legal(new, None)\n"
-    names["_s__waiting"] = vars(RaidersState)["_waiting"].__set__
-    names["_s__legal"] = vars(RaidersState)["_legal"].__set__
-    src = f"def copy(old):\n    new = _new(_cls)\n{body}    return new\n"
-    namespace: dict[str, Any] = {"_new": RaidersState.__new__, "_cls": RaidersState, **names}
-    exec(src, namespace)
-    copier: Callable[[RaidersState], RaidersState] = namespace["copy"]
-    return copier
+def _copy_state(old: RaidersState) -> RaidersState:
+    """A fresh copy to build the next state in (caches empty).  Straight-line code: the
+    fastest copy of a slot object, interpreted or compiled.  Keep it in step with _FIELDS."""
+    new = RaidersState.__new__(RaidersState)
+    new.n = old.n
+    new.tactical = old.tactical
+    new.phase = old.phase
+    new.players = old.players
+    new.supply = old.supply
+    new.level = old.level
+    new.level_cards = old.level_cards
+    new.layout = old.layout
+    new.row = old.row
+    new.room = old.room
+    new.rooms = old.rooms
+    new.plays = old.plays
+    new.followups = old.followups
+    new.map = old.map
+    new.turn = old.turn
+    new.peeks = old.peeks
+    new.last = old.last
+    new.outcome = old.outcome
+    new.knowledge = old.knowledge
+    new._waiting = None
+    new._legal = None
+    return new
 
 
-_copy_state = _make_copier()
+def _check_copier() -> None:
+    # The copier is written out by hand (it must compile); prove at import that it copies
+    # every field — a field it misses would be unset in the copy — so one added to the state
+    # cannot be silently dropped.
+    original = new_game(4)
+    copied = _copy_state(original)
+    for name in _FIELDS:
+        if not hasattr(copied, name) or getattr(copied, name) != getattr(original, name):
+            raise AssertionError(f"_copy_state does not copy {name!r}")
+
+
+_check_copier()
