@@ -21,8 +21,13 @@ NATIVE_MODULES = [
 ]
 
 if os.environ.get("CRYPTCRAWL_NATIVE") == "1":
-    from mypyc.build import mypycify
-
-    setup(ext_modules=mypycify(NATIVE_MODULES, opt_level="3"))
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        # The build frontend is asking for the build requirements (PEP 517): the native
+        # build needs mypy, which brings mypyc.  The pure build needs nothing beyond setuptools.
+        setup(setup_requires=["mypy>=1.10"])
+    else:
+        setup(ext_modules=mypycify(NATIVE_MODULES, opt_level="3"))
 else:
     setup()
