@@ -18,6 +18,7 @@ NATIVE_MODULES = [
     "engine/raiders/resolve.py",
     "engine/raiders/state.py",
     "engine/raiders/bots.py",
+    "engine/raiders/cards.py",
 ]
 
 if os.environ.get("CRYPTCRAWL_NATIVE") == "1":

@@ -47,8 +47,9 @@ class Dealer:
         self._prefix = stream_key(b"cryptcrawl/dealer/v1", seed)
 
     def choose(self, event: ChanceEvent) -> str:
-        key = self._prefix + stream_key(event.id)
-        return event.outcomes[sample_index(key, len(event.outcomes))]
+        outcomes = event[1]  # (id, outcomes, visibility, seat)
+        key = self._prefix + stream_key(event[0])
+        return outcomes[sample_index(key, len(outcomes))]
 
 
 @dataclass
@@ -114,7 +115,7 @@ def play_out(
         if isinstance(w, Over):
             break
         assert isinstance(w, Simultaneous | Turn)
-        step = w.step
+        step = w[0]  # Simultaneous and Turn: (step, ...)
         step_key = stream_key(step)
         joint = on_state is None and type(w) is Simultaneous
         chosen: dict[int, Any] = {}

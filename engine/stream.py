@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
-SAMPLER_VERSION = "sha256-ctr/v1"
+SAMPLER_VERSION: Final = "sha256-ctr/v1"
 
 _T = TypeVar("_T")
-_TWO64 = 1 << 64
-_ZERO8 = bytes(8)
+_TWO64: Final = 1 << 64
+_ZERO8: Final = bytes(8)
 _sha256 = hashlib.sha256
+_LIMITS: Final[dict[int, int]] = {}  # n -> the rejection limit 2**64 - 2**64 % n
 
 
 class HashStream:
@@ -72,8 +73,13 @@ def sample_index(key: bytes, n: int) -> int:
     word is accepted with probability > 1 - 2**-56 for any n < 256)."""
     if n <= 0:
         raise ValueError("cannot choose among zero outcomes")
+    limit = _LIMITS.get(n)
+    if limit is None:
+        limit = _TWO64 - (_TWO64 % n)
+        if n < 4096:  # the outcome counts of card games: a small, bounded cache
+            _LIMITS[n] = limit
     word = int.from_bytes(_sha256(key + _ZERO8).digest()[:8], "big")
-    if word < _TWO64 - (_TWO64 % n):
+    if word < limit:
         return word % n
     return HashStream(key).below(n)
 

@@ -10,18 +10,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 # --------------------------------------------------------------------------- cards in hand
 
-POWER_CARDS: tuple[str, ...] = ("1", "2", "3", "4", "5")
-ITEMS: tuple[str, ...] = ("torch", "crystal", "key", "sword")
-TORCH, CRYSTAL, KEY, SWORD = range(4)  # indexes into item tuples
-ITEM_INDEX: dict[str, int] = {name: i for i, name in enumerate(ITEMS)}
-ITEM_COPIES = 6  # per type (R)
-COIN_CAP = 20  # (R)
-ROOMS_PER_LEVEL = 5
-LEVELS = 5
-PLAYER_COUNTS = (3, 4, 5)
+POWER_CARDS: Final[tuple[str, ...]] = ("1", "2", "3", "4", "5")
+ITEMS: Final[tuple[str, ...]] = ("torch", "crystal", "key", "sword")
+TORCH: Final = 0  # indexes into item tuples
+CRYSTAL: Final = 1
+KEY: Final = 2
+SWORD: Final = 3
+ITEM_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(ITEMS)}
+ITEM_COPIES: Final = 6  # per type (R)
+COIN_CAP: Final = 20  # (R)
+ROOMS_PER_LEVEL: Final = 5
+LEVELS: Final = 5
+PLAYER_COUNTS: Final = (3, 4, 5)
 
 
 class Category(Enum):
@@ -201,7 +205,7 @@ CHARACTER_BY_KIND: dict[str, Character] = {c.kind: c for c in CHARACTERS}
 # --------------------------------------------------------------------------- level cards (7)
 
 # True = face down ("d"), False = face up ("U").  Source: EVB only (D1).
-LEVEL_CARDS: dict[str, tuple[bool, bool, bool, bool, bool]] = {
+LEVEL_CARDS: Final[dict[str, tuple[bool, bool, bool, bool, bool]]] = {
     "L1": (False, True, False, True, True),
     "L2": (False, True, True, False, True),
     "L3": (False, False, False, False, True),
@@ -245,11 +249,12 @@ def _build_deck() -> tuple[RoomCard, ...]:
     return tuple(cards)
 
 
-ROOM_DECK: tuple[RoomCard, ...] = _build_deck()
-BOSS_CARDS: tuple[RoomCard, ...] = tuple(RoomCard(b.kind, Category.BOSS, b) for b in BOSSES)
-CARDS: dict[str, RoomCard] = {c.id: c for c in ROOM_DECK + BOSS_CARDS}
-ROOM_IDS: tuple[str, ...] = tuple(c.id for c in ROOM_DECK)
-BOSS_IDS: tuple[str, ...] = tuple(c.id for c in BOSS_CARDS)
+ROOM_DECK: Final[tuple[RoomCard, ...]] = _build_deck()
+BOSS_CARDS: Final[tuple[RoomCard, ...]] = tuple(RoomCard(b.kind, Category.BOSS, b)
+                                                for b in BOSSES)
+CARDS: Final[dict[str, RoomCard]] = {c.id: c for c in ROOM_DECK + BOSS_CARDS}
+ROOM_IDS: Final[tuple[str, ...]] = tuple(c.id for c in ROOM_DECK)
+BOSS_IDS: Final[tuple[str, ...]] = tuple(c.id for c in BOSS_CARDS)
 ROOMS_USED = 24
 
 assert len(ROOM_DECK) == 30

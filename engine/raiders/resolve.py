@@ -8,7 +8,7 @@ player (the log of the terminal UI reads it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engine.raiders.cards import (
     CARDS,
@@ -22,8 +22,8 @@ from engine.raiders.cards import (
     Vault,
 )
 
-NO_CARD = ""
-ESCAPED = -1  # the value of a player who escaped a boss
+NO_CARD: Final = ""
+ESCAPED: Final = -1  # the value of a player who escaped a boss
 
 
 class Resolution(NamedTuple):
@@ -63,7 +63,7 @@ def card_value(card: str, data: object) -> int:
     return int(card)
 
 
-_PLAIN_VALUE = {"1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "key": 5, "sword": 5, "torch": 0,
+_PLAIN_VALUE: Final = {"1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "key": 5, "sword": 5, "torch": 0,
                 "crystal": 0, NO_CARD: 0}
 
 
@@ -98,14 +98,15 @@ def resolve_room(
     ``plays``/``followups`` are the revealed cards; the final card is the follow-up where there
     is one.  A crystal ball with no follow-up is the Necromancer escape.
     """
-    return _resolve_room(level, position, card_id, n_setup, plays, followups, coins, wounds,
-                         supply)
+    return _resolve_room(level, position, card_id, n_setup, tuple(plays), tuple(followups),
+                         tuple(coins), tuple(wounds), list(supply))
 
 
 def _resolve_room(level: int, position: int, card_id: str, n_setup: int,
-                  plays: Sequence[str], followups: Sequence[str], coins: Sequence[int],
-                  wounds: Sequence[int], supply: Sequence[int]
+                  plays: tuple[str, ...], followups: tuple[str, ...], coins: tuple[int, ...],
+                  wounds: tuple[int, ...], supply: list[int]
                   ) -> tuple[Resolution, list[int]]:
+    # Concrete argument types (not Sequence): the compiled build indexes them directly.
     room = CARDS[card_id]
     data = room.data
     n = len(plays)
@@ -119,7 +120,7 @@ def _resolve_room(level: int, position: int, card_id: str, n_setup: int,
     attacked = [False] * n
     eliminated = [False] * n
     notes: list[str] = []
-    new_supply = list(supply)
+    new_supply = supply  # the caller's own list, updated in place
     total = 0
     strength = 0
     defeated = False
@@ -233,7 +234,7 @@ def _resolve_room(level: int, position: int, card_id: str, n_setup: int,
                          for c in new_coins])
     final_wounds = tuple([w if w >= 0 else 0 for w in new_wounds])
     resolution = tuple.__new__(Resolution, (  # Resolution(...) without its interpreted __new__
-        level, position, card_id, tuple(plays), tuple(followups), tuple(values), total,
+        level, position, card_id, plays, followups, tuple(values), total,
         strength, defeated, tuple(attacked), final_coins, final_wounds,
         tuple([a - b for a, b in zip(final_coins, coins, strict=True)]),
         tuple([a - b for a, b in zip(final_wounds, wounds, strict=True)]),

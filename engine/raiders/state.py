@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import Any, ClassVar, NamedTuple, Self, cast
+from typing import Any, ClassVar, Final, NamedTuple, Self, cast
 
 from engine.core import (
     Chance,
@@ -63,7 +63,7 @@ from engine.raiders.cards import (
 )
 from engine.raiders.resolve import NO_CARD, Resolution, _resolve_room, map_value
 
-VARIANTS = ("basic", "tactical")
+VARIANTS: Final = ("basic", "tactical")
 
 
 class Phase(Enum):
@@ -74,6 +74,26 @@ class Phase(Enum):
     PLAY = "play"
     FOLLOWUP = "followup"
     OVER = "over"
+
+
+# Module-level constants (Final): the compiled build reads them without a lookup.
+_SETUP: Final = Phase.SETUP
+_LEVEL: Final = Phase.LEVEL
+_DEAL: Final = Phase.DEAL
+_ENTER: Final = Phase.ENTER
+_PLAY: Final = Phase.PLAY
+_FOLLOWUP: Final = Phase.FOLLOWUP
+_OVER: Final = Phase.OVER
+_PUBLIC: Final = Visibility.PUBLIC
+# Field indexes of the hot named tuples (index access skips the attribute lookup on the type).
+_CHAR: Final = 0
+_COINS: Final = 1
+_WOUNDS: Final = 2
+_ITEMS: Final = 3
+_USED: Final = 4
+_ELIM: Final = 5
+_PENDING: Final = 0
+_HIDDEN: Final = Visibility.HIDDEN
 
 
 class Player(NamedTuple):
@@ -134,12 +154,12 @@ def _new_simultaneous(fields: tuple[str, frozenset[int], frozenset[int]]) -> Sim
 def _new_chance(fields: tuple[ChanceEvent]) -> Chance:
     return tuple.__new__(Chance, fields)
 
-_FIELDS = (
+_FIELDS: Final = (
     "n", "tactical", "phase", "players", "supply", "level", "level_cards", "layout", "row",
     "room", "rooms", "plays", "followups", "map", "turn", "peeks", "last", "outcome",
     "knowledge",
 )
-_ALL_SEATS = {n: frozenset(range(n)) for n in PLAYER_COUNTS}
+_ALL_SEATS: Final = {n: frozenset(range(n)) for n in PLAYER_COUNTS}
 def _legal_for(key: int) -> tuple[Action, ...]:
     """The legal actions for a legal_actions() key (see there)."""
     used = key & 0b11111
@@ -166,19 +186,20 @@ def _key_ok(card: str) -> bool:
         isinstance(data, Boss) and data.escape == "key")
 
 
-_LEGAL: dict[int, tuple[Action, ...]] = {}
-_STEP_NAMES = [[{phase: f"L{level}.R{room + 1}.{phase.value}" for phase in Phase}
+_LEGAL: Final[dict[int, tuple[Action, ...]]] = {}
+_STEP_NAMES: Final = [[{phase: f"L{level}.R{room + 1}.{phase.value}" for phase in Phase}
                 for room in range(ROOMS_PER_LEVEL)] for level in range(LEVELS + 1)]
-_NOBODY: frozenset[int] = frozenset()
-_KEY_OK = {card: int(_key_ok(card)) for card in CARDS}
-_SWORD_OK = {card: int(CARDS[card].category in (Category.MONSTER, Category.BOSS))
+_NOBODY: Final[frozenset[int]] = frozenset()
+_KEY_OK: Final = {card: int(_key_ok(card)) for card in CARDS}
+_SWORD_OK: Final = {card: int(CARDS[card].category in (Category.MONSTER, Category.BOSS))
              for card in CARDS}
-_POWER_BIT = {str(v): 1 << (v - 1) for v in range(1, 6)}
-_EMPTY_PLAYS = {n: (NO_CARD,) * n for n in PLAYER_COUNTS}
-_POWER_ACTIONS = tuple(tuple(PLAY[str(v)] for v in range(1, 6) if not used >> (v - 1) & 1)
+_POWER_BIT: Final = {str(v): 1 << (v - 1) for v in range(1, 6)}
+_EMPTY_PLAYS: Final = {n: (NO_CARD,) * n for n in PLAYER_COUNTS}
+_POWER_ACTIONS: Final = tuple(tuple(PLAY[str(v)] for v in range(1, 6) if not used >> (v - 1) & 1)
                        for used in range(32))
 
 
+Hands = tuple[list[int], list[tuple[int, int, int, int]]]  # power cards used, items; per seat
 _set = object.__setattr__  # internal writes, only ever on a fresh copy
 
 
@@ -248,7 +269,7 @@ class RaidersState(GameState[Action]):
 
     def hidden_positions(self) -> tuple[int, ...]:
         """Positions of the current row whose card is still face down (dealt, not turned)."""
-        if not self.layout or self.phase in (Phase.LEVEL, Phase.SETUP, Phase.OVER):
+        if not self.layout or self.phase in (_LEVEL, _SETUP, _OVER):
             return ()
         layout = LEVEL_CARDS[self.layout]
         return tuple(p for p in range(ROOMS_PER_LEVEL) if layout[p] and not self.row[p])
@@ -260,7 +281,7 @@ class RaidersState(GameState[Action]):
     def step(self) -> str:
         """A stable name for the current decision step (the protocol commits against it)."""
         base = _STEP_NAMES[self.level][self.room][self.phase]
-        if self.tactical and self.phase in (Phase.PLAY, Phase.FOLLOWUP):
+        if self.tactical and self.phase in (_PLAY, _FOLLOWUP):
             return f"{base}.{self._turn_seat()}"
         return base
 
@@ -275,7 +296,7 @@ class RaidersState(GameState[Action]):
         return BOSS_IDS if self._is_boss_slot(position) else self.rooms
 
     def _decision_seats(self) -> frozenset[int]:
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             return _ALL_SEATS[self.n]
         return frozenset(s for s in range(self.n) if self.plays[s] == "crystal"
                          and self.followups[s] == NO_CARD and not self._escapes_with_ball())
@@ -286,7 +307,7 @@ class RaidersState(GameState[Action]):
 
     def _turn_order(self) -> tuple[int, ...]:
         order = tuple((self.map + i) % self.n for i in range(self.n))
-        if self.phase is Phase.FOLLOWUP:
+        if self.phase is _FOLLOWUP:
             return tuple(s for s in order if self.plays[s] == "crystal")
         return order
 
@@ -307,36 +328,36 @@ class RaidersState(GameState[Action]):
 
     def _compute_waiting(self) -> Waiting:
         phase = self.phase
-        if phase is Phase.PLAY or phase is Phase.FOLLOWUP:
+        if phase is _PLAY or phase is _FOLLOWUP:
             if self.tactical:
                 return Turn(self.step, self._turn_seat())
             seats = self._decision_seats()
             knowledge = self.knowledge
-            committed = frozenset([s for s in seats if knowledge[s].pending]) if any(
-                [k.pending for k in knowledge]) else _NOBODY
+            committed = frozenset([s for s in seats if knowledge[s][_PENDING]]) if any(
+                [k[_PENDING] for k in knowledge]) else _NOBODY
             return _new_simultaneous((self.step, seats, committed))
-        if phase is Phase.OVER:
+        if phase is _OVER:
             assert self.outcome is not None
             return Over(self.outcome)
         return _new_chance((self._chance_event(),))
 
     def _chance_event(self) -> ChanceEvent:
         phase = self.phase
-        if phase is Phase.SETUP:
+        if phase is _SETUP:
             for s, player in enumerate(self.players):
                 if not player.character:
                     taken = {q.character for q in self.players}
                     left = tuple(c.kind for c in CHARACTERS if c.kind not in taken)
-                    return ChanceEvent(f"setup.character.{s}", left, Visibility.PUBLIC)
+                    return ChanceEvent(f"setup.character.{s}", left, _PUBLIC)
             return ChanceEvent("setup.map", tuple(str(s) for s in range(self.n)),
-                               Visibility.PUBLIC)
-        if phase is Phase.LEVEL:
-            return _event(f"L{self.level + 1}.level", self.level_cards, Visibility.PUBLIC)
-        if phase is Phase.DEAL:
+                               _PUBLIC)
+        if phase is _LEVEL:
+            return _event(f"L{self.level + 1}.level", self.level_cards, _PUBLIC)
+        if phase is _DEAL:
             p = self._next_deal()
-            return _event(self.event_id(p), self._pool(p), Visibility.PUBLIC)
-        assert phase is Phase.ENTER
-        return _event(self.event_id(self.room), self._pool(self.room), Visibility.HIDDEN)
+            return _event(self.event_id(p), self._pool(p), _PUBLIC)
+        assert phase is _ENTER
+        return _event(self.event_id(self.room), self._pool(self.room), _HIDDEN)
 
     def _next_deal(self) -> int:
         layout = LEVEL_CARDS[self.layout]
@@ -361,15 +382,15 @@ class RaidersState(GameState[Action]):
 
     def _can_decide(self, seat: Seat) -> bool:
         phase = self.phase
-        if phase is not Phase.PLAY and phase is not Phase.FOLLOWUP:
+        if phase is not _PLAY and phase is not _FOLLOWUP:
             return False
         if not 0 <= seat < self.n:
             return False
         if self.tactical:
             return self._turn_seat() == seat
-        if self.knowledge[seat].pending:
+        if self.knowledge[seat][_PENDING]:
             return False
-        return phase is Phase.PLAY or seat in self._decision_seats()
+        return phase is _PLAY or seat in self._decision_seats()
 
     def _illegal_reason(self, seat: Seat, action: Action) -> str:
         """Why ``action`` is illegal for ``seat`` now ("" if it is legal).  Assumes the seat
@@ -391,7 +412,7 @@ class RaidersState(GameState[Action]):
             return f"you have no {'crystal ball' if card == 'crystal' else card}"
         category = CARDS[self.row[self.room]].category
         if card == "crystal":
-            if self.phase is Phase.FOLLOWUP:
+            if self.phase is _FOLLOWUP:
                 return "a follow-up cannot be another crystal ball (ruling 3)"
             if player.used == 0b11111 and not items[TORCH] and not (
                     items[KEY] and _KEY_OK[self.row[self.room]]) and not (
@@ -423,12 +444,12 @@ class RaidersState(GameState[Action]):
         if not self._can_decide(seat):
             return ()
         player = self.players[seat]
-        items = player.items
+        items = player[_ITEMS]
         card = self.row[self.room]
         # The legal set depends on a handful of bits only; it is built once per combination.
-        key = (player.used | (items[TORCH] > 0) << 5 | (items[CRYSTAL] > 0) << 6
+        key = (player[_USED] | (items[TORCH] > 0) << 5 | (items[CRYSTAL] > 0) << 6
                | (items[KEY] > 0) << 7 | (items[SWORD] > 0) << 8 | _KEY_OK[card] << 9
-               | _SWORD_OK[card] << 10 | (self.phase is Phase.PLAY) << 11)
+               | _SWORD_OK[card] << 10 | (self.phase is _PLAY) << 11)
         if items[TORCH] and self._any_face_down():
             key |= 1 << 12
         try:
@@ -496,7 +517,7 @@ class RaidersState(GameState[Action]):
             return self.apply(w.seat, actions[w.seat])
         if not isinstance(w, Simultaneous):
             raise self._no_decision(next(iter(actions), -1))
-        pending = w.pending
+        pending = w[1] - w[2]  # seats - committed
         if actions.keys() != pending:
             missing = sorted(pending - set(actions))
             extra = sorted(set(actions) - pending)
@@ -504,18 +525,18 @@ class RaidersState(GameState[Action]):
                 "a joint decision needs exactly the pending seats"
                 + (f"; missing {missing}" if missing else "")
                 + (f"; not deciding {extra}" if extra else ""))
-        cards = {s: self.knowledge[s].pending for s in w.committed} if w.committed else {}
+        cards = {s: self.knowledge[s][_PENDING] for s in w[2]} if w[2] else {}
         for seat in sorted(actions):
             action = actions[seat]
-            if not isinstance(action, Action) or action.kind != "play":
+            if not isinstance(action, Action) or action[0] != "play":
                 raise IllegalActionError(
                     f"seat {seat}: a joint decision holds cards only; peek beforehand")
             if action not in self.legal_actions(seat):
                 reason = self._illegal_reason(seat, action) or "not allowed now"
                 raise IllegalActionError(f"seat {seat}: illegal '{format_action(action)}': "
                                          f"{reason}")
-            cards[seat] = action.card
-        return self._reveal(cards, held=bool(w.committed))
+            cards[seat] = action[1]
+        return self._reveal(cards, held=bool(w[2]))
 
     def _owe_peek(self, knowledge: list[Knowledge], seat: int) -> None:
         hidden = tuple(self.event_id(p) for p in self.hidden_positions())
@@ -539,24 +560,24 @@ class RaidersState(GameState[Action]):
         return new
 
     def _put_down(self, cards: Mapping[int, str], knowledge: list[Knowledge] | None, *,
-                  return_balls: bool) -> tuple[list[list[Any]], list[int], list[Knowledge] | None]:
-        """Move revealed cards from hands to the table.  Returns the seats as mutable rows
-        ``[character, coins, wounds, items, used, eliminated]`` and the supply after it.
-        Torches (and, in the basic game, crystal balls) go straight back to the supply; a torch
-        played as a card owes its user a peek if a face-down room remains (ruling 2), which is
-        added to ``knowledge`` (copied from the state if None)."""
-        rows: list[list[Any]] = [list(p) for p in self.players]
+                  return_balls: bool) -> tuple[Hands, list[int], list[Knowledge] | None]:
+        """Move revealed cards from hands to the table.  Returns the seats' hands after it
+        (power cards used and items, as lists) and the supply.  Torches (and, in the basic
+        game, crystal balls) go straight back to the supply; a torch played as a card owes its
+        user a peek if a face-down room remains (ruling 2), which is added to ``knowledge``
+        (copied from the state if None)."""
+        used = [p[_USED] for p in self.players]
+        items = [p[_ITEMS] for p in self.players]
         supply = list(self.supply)
         for seat, card in cards.items():
-            row = rows[seat]
-            bit = _POWER_BIT.get(card)
-            if bit is not None:
-                row[4] |= bit
+            bit = _POWER_BIT.get(card, 0)
+            if bit:
+                used[seat] |= bit
                 continue
             i = ITEM_INDEX[card]
-            items = list(row[3])
-            items[i] -= 1
-            row[3] = (items[0], items[1], items[2], items[3])
+            held = list(items[seat])
+            held[i] -= 1
+            items[seat] = (held[0], held[1], held[2], held[3])
             if i == TORCH:
                 supply[TORCH] += 1
                 if knowledge is None:
@@ -564,7 +585,12 @@ class RaidersState(GameState[Action]):
                 self._owe_peek(knowledge, seat)
             elif i == CRYSTAL and return_balls:
                 supply[CRYSTAL] += 1
-        return rows, supply, knowledge
+        return (used, items), supply, knowledge
+
+    def _with_hands(self, hands: Hands) -> tuple[Player, ...]:
+        used, items = hands
+        return tuple([_new_player((p[_CHAR], p[_COINS], p[_WOUNDS], items[s], used[s],
+                                   p[_ELIM])) for s, p in enumerate(self.players)])
 
     def _reveal(self, cards: Mapping[int, str], *, held: bool) -> RaidersState:
         """Every card of a simultaneous step is revealed together.  ``held``: some of the cards
@@ -574,30 +600,30 @@ class RaidersState(GameState[Action]):
         if held:
             knowledge = [Knowledge(NO_CARD, k.owed, k.seen) if k.pending else k
                          for k in self.knowledge]
-        in_play = self.phase is Phase.PLAY
+        in_play = self.phase is _PLAY
         slot = list(self.plays if in_play else self.followups)
         for s, c in cards.items():
             slot[s] = c
         _set(new, "plays" if in_play else "followups", tuple(slot))
-        rows, supply, knowledge = self._put_down(cards, knowledge, return_balls=True)
+        hands, supply, knowledge = self._put_down(cards, knowledge, return_balls=True)
         if knowledge is not None:
             _set(new, "knowledge", tuple(knowledge))
         if in_play and "crystal" in slot and not self._escapes_with_ball():
-            _set(new, "players", tuple([Player(*r) for r in rows]))
+            _set(new, "players", self._with_hands(hands))
             _set(new, "supply", (supply[0], supply[1], supply[2], supply[3]))
-            _set(new, "phase", Phase.FOLLOWUP)
+            _set(new, "phase", _FOLLOWUP)
             _set(new, "turn", 0)
             return new
-        return new._resolve(rows, supply)
+        return new._resolve(hands, supply)
 
     def _after_plays(self) -> RaidersState:
         """Tactical: every room card is down: go to the follow-ups or resolve (self is fresh)."""
         if "crystal" in self.plays and not self._escapes_with_ball():
-            _set(self, "phase", Phase.FOLLOWUP)
+            _set(self, "phase", _FOLLOWUP)
             _set(self, "turn", 0)
             return self
         self._return_balls()
-        return self._resolve([list(p) for p in self.players], list(self.supply))
+        return self._resolve(self._hands(), list(self.supply))
 
     def _return_balls(self) -> None:
         balls = self.plays.count("crystal")
@@ -606,12 +632,12 @@ class RaidersState(GameState[Action]):
 
     def _play_in_turn(self, seat: int, card: str) -> RaidersState:
         new = self._copy()
-        field = "plays" if self.phase is Phase.PLAY else "followups"
+        field = "plays" if self.phase is _PLAY else "followups"
         slot = list(getattr(self, field))
         slot[seat] = card
         _set(new, field, tuple(slot))
-        rows, supply, knowledge = self._put_down({seat: card}, None, return_balls=False)
-        _set(new, "players", tuple([Player(*r) for r in rows]))
+        hands, supply, knowledge = self._put_down({seat: card}, None, return_balls=False)
+        _set(new, "players", self._with_hands(hands))
         _set(new, "supply", (supply[0], supply[1], supply[2], supply[3]))
         if knowledge is not None:
             _set(new, "knowledge", tuple(knowledge))
@@ -619,36 +645,42 @@ class RaidersState(GameState[Action]):
         if self.turn + 1 < len(order):
             _set(new, "turn", self.turn + 1)
             return new
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             return new._after_plays()
         new._return_balls()
-        return new._resolve([list(p) for p in new.players], list(new.supply))
+        return new._resolve(new._hands(), list(new.supply))
 
     # ------------------------------------------------------------------ resolution
 
-    def _resolve(self, rows: list[list[Any]], supply_before: list[int]) -> RaidersState:
-        """Resolve the current room, discard it and move on (self is a fresh copy; ``rows``
-        are the seats as ``_put_down`` left them, with the supply after the cards went down)."""
+    def _hands(self) -> Hands:
+        return [p.used for p in self.players], [p.items for p in self.players]
+
+    def _resolve(self, hands: Hands, supply_before: list[int]) -> RaidersState:
+        """Resolve the current room, discard it and move on (self is a fresh copy; ``hands``
+        and the supply are as ``_put_down`` left them)."""
         plays = self.plays
         followups = self.followups
+        players = self.players
         resolution, supply = _resolve_room(
             self.level, self.room + 1, self.row[self.room], self.n, plays, followups,
-            tuple([r[1] for r in rows]), tuple([r[2] for r in rows]), supply_before)
-        coins, wounds, gained, eliminated = (resolution.coins, resolution.wounds,
-                                             resolution.gained, resolution.eliminated)
+            tuple([p[_COINS] for p in players]), tuple([p[_WOUNDS] for p in players]),
+            supply_before)
+        coins, wounds, gained, eliminated = (resolution[10], resolution[11], resolution[14],
+                                             resolution[15])
+        used, items = hands
         new_players = []
-        for s, r in enumerate(rows):
-            items = r[3]
+        for s, p in enumerate(players):
+            held = items[s]
             if gained[s]:
-                items = _add(items, ITEM_INDEX[gained[s]], 1)
+                held = _add(held, ITEM_INDEX[gained[s]], 1)
             card = plays[s]
             if card == "key" or card == "sword":  # back to the supply after the room
                 supply[ITEM_INDEX[card]] += 1
             card = followups[s]
             if card == "key" or card == "sword":
                 supply[ITEM_INDEX[card]] += 1
-            new_players.append(_new_player((r[0], coins[s], wounds[s], items, r[4],
-                                            r[5] or eliminated[s])))
+            new_players.append(_new_player((p[_CHAR], coins[s], wounds[s], held, used[s],
+                                            p[_ELIM] or eliminated[s])))
         _set(self, "players", tuple(new_players))
         _set(self, "supply", (supply[0], supply[1], supply[2], supply[3]))
         _set(self, "last", resolution)
@@ -676,9 +708,9 @@ class RaidersState(GameState[Action]):
     def _enter(self) -> RaidersState:
         """Enter the current room: turn it if it is face down (a hidden chance event)."""
         if self.face_down(self.room):
-            _set(self, "phase", Phase.ENTER)
+            _set(self, "phase", _ENTER)
         else:
-            _set(self, "phase", Phase.PLAY)
+            _set(self, "phase", _PLAY)
         return self
 
     def _end_level(self) -> RaidersState:
@@ -690,14 +722,14 @@ class RaidersState(GameState[Action]):
             Knowledge(k.pending, (), ()) if (k.owed or k.seen) else k for k in self.knowledge))
         if self.level == LEVELS:
             return self._finish()
-        _set(self, "phase", Phase.LEVEL)
+        _set(self, "phase", _LEVEL)
         _set(self, "layout", "")
         _set(self, "row", (NO_CARD,) * ROOMS_PER_LEVEL)
         _set(self, "room", 0)
         return self
 
     def _finish(self) -> RaidersState:
-        _set(self, "phase", Phase.OVER)
+        _set(self, "phase", _OVER)
         _set(self, "layout", "")
         _set(self, "row", (NO_CARD,) * ROOMS_PER_LEVEL)
         _set(self, "room", 0)
@@ -720,7 +752,7 @@ class RaidersState(GameState[Action]):
     def _apply_chance_unchecked(self, outcome: str) -> RaidersState:
         new = self._copy()
         phase = self.phase
-        if phase is Phase.SETUP:
+        if phase is _SETUP:
             missing = [s for s, p in enumerate(self.players) if not p.character]
             if missing:
                 s = missing[0]
@@ -734,15 +766,15 @@ class RaidersState(GameState[Action]):
                     return new
             else:
                 _set(new, "map", int(outcome))
-            _set(new, "phase", Phase.LEVEL)
+            _set(new, "phase", _LEVEL)
             return new
-        if phase is Phase.LEVEL:
+        if phase is _LEVEL:
             _set(new, "level", self.level + 1)
             _set(new, "layout", outcome)
             _set(new, "level_cards", tuple(c for c in self.level_cards if c != outcome))
-            _set(new, "phase", Phase.DEAL)
+            _set(new, "phase", _DEAL)
             return new
-        position = self._next_deal() if phase is Phase.DEAL else self.room
+        position = self._next_deal() if phase is _DEAL else self.room
         row = list(self.row)
         row[position] = outcome
         _set(new, "row", tuple(row))
@@ -750,7 +782,7 @@ class RaidersState(GameState[Action]):
             rooms = self.rooms
             i = rooms.index(outcome)
             _set(new, "rooms", rooms[:i] + rooms[i + 1:])
-        if phase is Phase.ENTER:
+        if phase is _ENTER:
             # The turned room is public now: drop it from what torches showed or are owed.
             event = self.event_id(position)
             if any(k.seen or k.owed for k in self.knowledge):
@@ -758,7 +790,7 @@ class RaidersState(GameState[Action]):
                     Knowledge(k.pending, tuple(e for e in k.owed if e != event),
                               tuple(e for e in k.seen if e[0] != event))
                     if (k.seen or k.owed) else k for k in self.knowledge))
-            _set(new, "phase", Phase.PLAY)
+            _set(new, "phase", _PLAY)
             return new
         layout = LEVEL_CARDS[self.layout]
         if any(not layout[p] and not row[p] for p in range(ROOMS_PER_LEVEL)):
@@ -772,7 +804,7 @@ class RaidersState(GameState[Action]):
         out: dict[str, str] = {}
         for p in self.hidden_positions():
             outcomes = self._pool(p) if self._is_boss_slot(p) else pool
-            event = ChanceEvent(self.event_id(p), outcomes, Visibility.HIDDEN)
+            event = ChanceEvent(self.event_id(p), outcomes, _HIDDEN)
             card = choose(event)
             if card not in outcomes:
                 raise InvalidChanceError(f"{card!r} is not a possible outcome of {event.id}")
@@ -904,7 +936,7 @@ def new_game(players: int = 4, variant: str = "basic") -> RaidersState:
     return make_state(
         n=players,
         tactical=variant == "tactical",
-        phase=Phase.SETUP,
+        phase=_SETUP,
         players=tuple(Player("", 0, 0, (0, 0, 0, 0)) for _ in range(players)),
         supply=(ITEM_COPIES,) * 4,
         level=0,
