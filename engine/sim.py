@@ -95,6 +95,7 @@ def play_out(
         derive_key(b"cryptcrawl/bot-seed", dealer.seed, str(s)) for s in range(len(bots))]
     prefixes = [stream_key(b"cryptcrawl/bot/v1", seed) for seed in seeds]
     reads_view = [getattr(bot, "reads_view", True) for bot in bots]
+    choosers = [bot.choose for bot in bots]  # bound once: a method lookup per call is costly
     run = GameRun(state)
     history = run.history if record else None
     choose_outcome = dealer.choose
@@ -121,14 +122,14 @@ def play_out(
         chosen: dict[int, Any] = {}
         for seat in sorted(w.pending):
             attempt = 0
-            bot = bots[seat]
+            choose = choosers[seat]
             while True:
                 key = prefixes[seat] + step_key + bytes((seat, attempt & 0xFF))
                 if reads_view[seat]:
                     view: Any = state.view(seat)
                 else:
                     view = LegalView(seat, step, state.legal_actions(seat))
-                action = bot.choose(view, key)
+                action = choose(view, key)
                 decisions += 1
                 peek = getattr(action, "kind", "") == "peek"
                 if joint and not peek:

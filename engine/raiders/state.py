@@ -200,16 +200,16 @@ _POWER_ACTIONS: Final = tuple(tuple(PLAY[str(v)] for v in range(1, 6) if not use
 
 
 Hands = tuple[list[int], list[tuple[int, int, int, int]]]  # power cards used, items; per seat
-_set = object.__setattr__  # internal writes, only ever on a fresh copy
 
 
 class RaidersState(GameState[Action]):
     """An immutable Dungeon Raiders state.  Build one with :func:`new_game` or
     :meth:`from_position`; every transition returns a new state.
 
-    Immutability is a contract, not a guard: this module writes only to fresh copies (through
-    ``_set``), and tests check that no transition changes its input.  (A ``__setattr__`` guard
-    would rule out compiling this module with mypyc; see docs/engine.md, "Speed".)"""
+    Immutability is a contract, not a guard: this module writes only to fresh copies (see
+    ``_copy_state``), and tests check that no transition changes its input.  (A
+    ``__setattr__`` guard would rule out compiling this module with mypyc; see
+    docs/engine.md, "Speed".)"""
 
     game: ClassVar[str] = "raiders"
 
@@ -323,7 +323,7 @@ class RaidersState(GameState[Action]):
         w = self._waiting
         if w is None:
             w = self._compute_waiting()
-            _set(self, "_waiting", w)
+            self._waiting = w
         return w
 
     def _compute_waiting(self) -> Waiting:
@@ -434,7 +434,7 @@ class RaidersState(GameState[Action]):
         memo = self._legal  # per state: a driver asks once per seat and apply_joint again
         if memo is None:
             memo = {}
-            _set(self, "_legal", memo)
+            self._legal = memo
         legal = memo.get(seat)
         if legal is None:
             legal = memo[seat] = self._legal_actions(seat)
@@ -506,7 +506,7 @@ class RaidersState(GameState[Action]):
             return self._reveal({s: knowledge[s].pending for s in sorted(seats)},
                                 held=len(seats) > 1)
         new = self._copy()
-        _set(new, "knowledge", tuple(knowledge))
+        new.knowledge = tuple(knowledge)
         return new
 
     def apply_joint(self, actions: Mapping[Seat, Action]) -> RaidersState:
@@ -553,10 +553,10 @@ class RaidersState(GameState[Action]):
         self._owe_peek(knowledge, seat)
         peeks = list(self.peeks)
         peeks[seat] += 1
-        _set(new, "players", tuple(players))
-        _set(new, "supply", _add(self.supply, TORCH, 1))
-        _set(new, "knowledge", tuple(knowledge))
-        _set(new, "peeks", tuple(peeks))
+        new.players = tuple(players)
+        new.supply = _add(self.supply, TORCH, 1)
+        new.knowledge = tuple(knowledge)
+        new.peeks = tuple(peeks)
         return new
 
     def _put_down(self, cards: Mapping[int, str], knowledge: list[Knowledge] | None, *,
@@ -604,23 +604,26 @@ class RaidersState(GameState[Action]):
         slot = list(self.plays if in_play else self.followups)
         for s, c in cards.items():
             slot[s] = c
-        _set(new, "plays" if in_play else "followups", tuple(slot))
+        if in_play:
+            new.plays = tuple(slot)
+        else:
+            new.followups = tuple(slot)
         hands, supply, knowledge = self._put_down(cards, knowledge, return_balls=True)
         if knowledge is not None:
-            _set(new, "knowledge", tuple(knowledge))
+            new.knowledge = tuple(knowledge)
         if in_play and "crystal" in slot and not self._escapes_with_ball():
-            _set(new, "players", self._with_hands(hands))
-            _set(new, "supply", (supply[0], supply[1], supply[2], supply[3]))
-            _set(new, "phase", _FOLLOWUP)
-            _set(new, "turn", 0)
+            new.players = self._with_hands(hands)
+            new.supply = (supply[0], supply[1], supply[2], supply[3])
+            new.phase = _FOLLOWUP
+            new.turn = 0
             return new
         return new._resolve(hands, supply)
 
     def _after_plays(self) -> RaidersState:
         """Tactical: every room card is down: go to the follow-ups or resolve (self is fresh)."""
         if "crystal" in self.plays and not self._escapes_with_ball():
-            _set(self, "phase", _FOLLOWUP)
-            _set(self, "turn", 0)
+            self.phase = _FOLLOWUP
+            self.turn = 0
             return self
         self._return_balls()
         return self._resolve(self._hands(), list(self.supply))
@@ -628,22 +631,25 @@ class RaidersState(GameState[Action]):
     def _return_balls(self) -> None:
         balls = self.plays.count("crystal")
         if balls:
-            _set(self, "supply", _add(self.supply, CRYSTAL, balls))
+            self.supply = _add(self.supply, CRYSTAL, balls)
 
     def _play_in_turn(self, seat: int, card: str) -> RaidersState:
         new = self._copy()
-        field = "plays" if self.phase is _PLAY else "followups"
-        slot = list(getattr(self, field))
+        in_play = self.phase is _PLAY
+        slot = list(self.plays if in_play else self.followups)
         slot[seat] = card
-        _set(new, field, tuple(slot))
+        if in_play:
+            new.plays = tuple(slot)
+        else:
+            new.followups = tuple(slot)
         hands, supply, knowledge = self._put_down({seat: card}, None, return_balls=False)
-        _set(new, "players", self._with_hands(hands))
-        _set(new, "supply", (supply[0], supply[1], supply[2], supply[3]))
+        new.players = self._with_hands(hands)
+        new.supply = (supply[0], supply[1], supply[2], supply[3])
         if knowledge is not None:
-            _set(new, "knowledge", tuple(knowledge))
+            new.knowledge = tuple(knowledge)
         order = self._turn_order()
         if self.turn + 1 < len(order):
-            _set(new, "turn", self.turn + 1)
+            new.turn = self.turn + 1
             return new
         if self.phase is _PLAY:
             return new._after_plays()
@@ -681,17 +687,17 @@ class RaidersState(GameState[Action]):
                 supply[ITEM_INDEX[card]] += 1
             new_players.append(_new_player((p[_CHAR], coins[s], wounds[s], held, used[s],
                                             p[_ELIM] or eliminated[s])))
-        _set(self, "players", tuple(new_players))
-        _set(self, "supply", (supply[0], supply[1], supply[2], supply[3]))
-        _set(self, "last", resolution)
+        self.players = tuple(new_players)
+        self.supply = (supply[0], supply[1], supply[2], supply[3])
+        self.last = resolution
         if self.tactical and not (self.level == LEVELS and self.room == ROOMS_PER_LEVEL - 1):
-            _set(self, "map", self._next_map_holder())
+            self.map = self._next_map_holder()
         empty = _EMPTY_PLAYS[self.n]
-        _set(self, "plays", empty)
-        _set(self, "followups", empty)
-        _set(self, "turn", 0)
+        self.plays = empty
+        self.followups = empty
+        self.turn = 0
         if self.room + 1 < ROOMS_PER_LEVEL:
-            _set(self, "room", self.room + 1)
+            self.room = self.room + 1
             return self._enter()
         return self._end_level()
 
@@ -708,32 +714,32 @@ class RaidersState(GameState[Action]):
     def _enter(self) -> RaidersState:
         """Enter the current room: turn it if it is face down (a hidden chance event)."""
         if self.face_down(self.room):
-            _set(self, "phase", _ENTER)
+            self.phase = _ENTER
         else:
-            _set(self, "phase", _PLAY)
+            self.phase = _PLAY
         return self
 
     def _end_level(self) -> RaidersState:
         players = tuple([_new_player((p[0], p[1], p[2], p[3], 0, p[5])) if p[4] else p
                          for p in self.players])
-        _set(self, "players", players)
-        _set(self, "peeks", (0,) * self.n)
-        _set(self, "knowledge", tuple(
-            Knowledge(k.pending, (), ()) if (k.owed or k.seen) else k for k in self.knowledge))
+        self.players = players
+        self.peeks = (0,) * self.n
+        self.knowledge = tuple(
+            Knowledge(k.pending, (), ()) if (k.owed or k.seen) else k for k in self.knowledge)
         if self.level == LEVELS:
             return self._finish()
-        _set(self, "phase", _LEVEL)
-        _set(self, "layout", "")
-        _set(self, "row", (NO_CARD,) * ROOMS_PER_LEVEL)
-        _set(self, "room", 0)
+        self.phase = _LEVEL
+        self.layout = ""
+        self.row = (NO_CARD,) * ROOMS_PER_LEVEL
+        self.room = 0
         return self
 
     def _finish(self) -> RaidersState:
-        _set(self, "phase", _OVER)
-        _set(self, "layout", "")
-        _set(self, "row", (NO_CARD,) * ROOMS_PER_LEVEL)
-        _set(self, "room", 0)
-        _set(self, "outcome", score(self.n, self.players))
+        self.phase = _OVER
+        self.layout = ""
+        self.row = (NO_CARD,) * ROOMS_PER_LEVEL
+        self.room = 0
+        self.outcome = score(self.n, self.players)
         return self
 
     # ------------------------------------------------------------------ chance
@@ -759,38 +765,39 @@ class RaidersState(GameState[Action]):
                 c = CHARACTER_BY_KIND[outcome]
                 players = list(self.players)
                 players[s] = Player(c.kind, c.coins, c.wounds, c.items)
-                _set(new, "players", tuple(players))
-                _set(new, "supply", tuple(a - b for a, b in zip(self.supply, c.items,
-                                                                strict=True)))
+                new.players = tuple(players)
+                supply = self.supply
+                new.supply = (supply[0] - c.items[0], supply[1] - c.items[1],
+                              supply[2] - c.items[2], supply[3] - c.items[3])
                 if len(missing) > 1 or self.tactical:
                     return new
             else:
-                _set(new, "map", int(outcome))
-            _set(new, "phase", _LEVEL)
+                new.map = int(outcome)
+            new.phase = _LEVEL
             return new
         if phase is _LEVEL:
-            _set(new, "level", self.level + 1)
-            _set(new, "layout", outcome)
-            _set(new, "level_cards", tuple(c for c in self.level_cards if c != outcome))
-            _set(new, "phase", _DEAL)
+            new.level = self.level + 1
+            new.layout = outcome
+            new.level_cards = tuple(c for c in self.level_cards if c != outcome)
+            new.phase = _DEAL
             return new
         position = self._next_deal() if phase is _DEAL else self.room
         row = list(self.row)
         row[position] = outcome
-        _set(new, "row", tuple(row))
+        new.row = tuple(row)
         if not self._is_boss_slot(position):
             rooms = self.rooms
             i = rooms.index(outcome)
-            _set(new, "rooms", rooms[:i] + rooms[i + 1:])
+            new.rooms = rooms[:i] + rooms[i + 1:]
         if phase is _ENTER:
             # The turned room is public now: drop it from what torches showed or are owed.
             event = self.event_id(position)
             if any(k.seen or k.owed for k in self.knowledge):
-                _set(new, "knowledge", tuple(
+                new.knowledge = tuple(
                     Knowledge(k.pending, tuple(e for e in k.owed if e != event),
                               tuple(e for e in k.seen if e[0] != event))
-                    if (k.seen or k.owed) else k for k in self.knowledge))
-            _set(new, "phase", _PLAY)
+                    if (k.seen or k.owed) else k for k in self.knowledge)
+            new.phase = _PLAY
             return new
         layout = LEVEL_CARDS[self.layout]
         if any(not layout[p] and not row[p] for p in range(ROOMS_PER_LEVEL)):
@@ -842,14 +849,14 @@ class RaidersState(GameState[Action]):
         new = self._copy()
         all_k = list(self.knowledge)
         all_k[seat] = Knowledge(k.pending, (), ordered)
-        _set(new, "knowledge", tuple(all_k))
+        new.knowledge = tuple(all_k)
         return new
 
     def public(self) -> RaidersState:
         if all(k == NO_KNOWLEDGE for k in self.knowledge):
             return self
         new = self._copy()
-        _set(new, "knowledge", (NO_KNOWLEDGE,) * self.n)
+        new.knowledge = (NO_KNOWLEDGE,) * self.n
         return new
 
     # ------------------------------------------------------------------ views and positions
@@ -963,9 +970,9 @@ def make_state(**fields: Any) -> RaidersState:
         raise TypeError(f"missing fields: {sorted(missing)}")
     state = RaidersState.__new__(RaidersState)
     for name in _FIELDS:
-        _set(state, name, fields[name])
-    _set(state, "_waiting", None)
-    _set(state, "_legal", None)
+        setattr(state, name, fields[name])
+    state._waiting = None
+    state._legal = None
     return state
 
 
