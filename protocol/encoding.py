@@ -1,0 +1,112 @@
+"""Canonical encoding: msgpack of positional arrays, and nothing else.
+
+Allowed values: ``None``, ``bool``, ``int`` (-2**63 .. 2**64 - 1), ``str`` (UTF-8), ``bytes``
+(msgpack bin) and ``tuple``/``list`` of allowed values (msgpack array; decoded as ``tuple``).
+No maps, no floats, no extension types.  Every value has exactly one encoding — msgpack's
+smallest form — and :func:`decode` accepts only that form: it decodes, checks every value, and
+re-encodes, and the bytes must be identical.  So two peers that agree on a value agree on its
+bytes, which is what signatures and hashes are computed over.
+
+Limits: a frame is at most :data:`MAX_FRAME` bytes (64 KiB), nesting at most
+:data:`MAX_DEPTH` arrays deep.  Anything else raises :class:`~protocol.errors.BadMessage`
+(one error type for all bad input).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import msgpack  # type: ignore[import-untyped]
+
+from protocol.errors import BadMessage
+
+MAX_FRAME: Final = 64 * 1024
+MAX_DEPTH: Final = 8
+
+Value = Any  # None | bool | int | str | bytes | tuple[Value, ...]
+
+_INT_MIN: Final = -(2**63)
+_INT_MAX: Final = 2**64 - 1
+
+
+def _check(value: object, depth: int) -> None:
+    if value is None or isinstance(value, bool | str | bytes):
+        return
+    if isinstance(value, int):
+        if not _INT_MIN <= value <= _INT_MAX:
+            raise BadMessage(f"integer out of range: {value}")
+        return
+    if isinstance(value, tuple | list):
+        if depth >= MAX_DEPTH:
+            raise BadMessage(f"arrays nested deeper than {MAX_DEPTH}")
+        for item in value:
+            _check(item, depth + 1)
+        return
+    raise BadMessage(f"{type(value).__name__} values are not allowed (arrays of "
+                     "nil, bool, int, str and bytes only)")
+
+
+def encode(value: Value) -> bytes:
+    """The canonical bytes of ``value``; raises BadMessage for values outside the model."""
+    _check(value, 0)
+    data: bytes = msgpack.packb(value, use_bin_type=True)
+    if len(data) > MAX_FRAME:
+        raise BadMessage(f"encoded value is {len(data)} bytes, over the {MAX_FRAME}-byte cap")
+    return data
+
+
+def _freeze(value: Any) -> Value:
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def decode(data: bytes, *, max_size: int = MAX_FRAME) -> Value:
+    """Decode canonical bytes; raise BadMessage for anything else (never another error)."""
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise BadMessage(f"a frame is bytes, not {type(data).__name__}")
+    data = bytes(data)
+    if len(data) > max_size:
+        raise BadMessage(f"frame of {len(data)} bytes is over the {max_size}-byte cap")
+    if not data:
+        raise BadMessage("empty frame")
+    try:
+        value = msgpack.unpackb(
+            data, raw=False, use_list=True, strict_map_key=True,
+            max_str_len=max_size, max_bin_len=max_size,
+            max_array_len=max_size, max_map_len=0, max_ext_len=0,
+        )
+    except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError,
+            msgpack.StackError, UnicodeDecodeError, OverflowError) as exc:
+        raise BadMessage(f"malformed frame: {type(exc).__name__}") from None
+    except Exception as exc:  # msgpack may raise others on hostile input; never let them out
+        raise BadMessage(f"malformed frame: {type(exc).__name__}") from None
+    if isinstance(value, float):
+        raise BadMessage("floats are not allowed")
+    try:
+        _check_decoded(value, 0)
+    except RecursionError:
+        raise BadMessage("arrays nested too deep") from None
+    if msgpack.packb(value, use_bin_type=True) != data:
+        raise BadMessage("not the canonical encoding of its value")
+    return _freeze(value)
+
+
+def _check_decoded(value: object, depth: int) -> None:
+    if isinstance(value, float):
+        raise BadMessage("floats are not allowed")
+    if isinstance(value, dict):
+        raise BadMessage("maps are not allowed")
+    _check_types_only(value, depth)
+
+
+def _check_types_only(value: object, depth: int) -> None:
+    if value is None or isinstance(value, bool | str | bytes | int):
+        return
+    if isinstance(value, list):
+        if depth >= MAX_DEPTH:
+            raise BadMessage(f"arrays nested deeper than {MAX_DEPTH}")
+        for item in value:
+            _check_decoded(item, depth + 1)
+        return
+    raise BadMessage(f"{type(value).__name__} values are not allowed")
