@@ -1,0 +1,474 @@
+"""Signed protocol messages: the envelope, the body of each kind, signing and verification.
+
+A message is one canonical msgpack array (see :mod:`protocol.encoding`)::
+
+    [version, match_id, seat, seq, prev, kind, state, body, sig]
+
+* ``match_id`` (32 bytes) binds the message to one match, so nothing signed for one match can
+  be replayed into another;
+* ``seq`` and ``prev`` put it in its sender's *feed*, a hash chain: ``prev`` is the
+  :attr:`Message.hash` of the sender's previous message, or the match id itself for seq 0;
+* ``state`` is the digest of the sender's **public** engine state when it sent the message, so
+  two peers that diverge notice at once (``bytes(32)`` before play);
+* ``sig`` is Ed25519 over :data:`SIGNATURE_DOMAIN` + the encoding of every other field, so a
+  signature made for a message can never be taken for a signature over anything else.
+
+A :class:`Message` is validated when it is constructed — envelope *and* body — so an invalid
+one cannot exist: whatever :meth:`Message.decode` returns can be handed to the state machine.
+Every bad input raises :class:`~protocol.errors.BadMessage` and nothing else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import ClassVar, Final
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+from protocol.encoding import Value, decode, encode
+from protocol.errors import BadMessage, LocalProtocolError
+
+__all__ = [
+    "DIGEST_SIZE",
+    "MAX_ACTION",
+    "MAX_BATCH",
+    "MAX_EVENT_ID",
+    "MAX_LEVEL",
+    "MAX_SEAT",
+    "MAX_STEP",
+    "PROTOCOL_VERSION",
+    "PUBLIC_KEY_SIZE",
+    "SIGNATURE_DOMAIN",
+    "SIGNATURE_SIZE",
+    "ActBody",
+    "Body",
+    "ChanceCommitBody",
+    "ChanceDigestBody",
+    "ChanceRevealBody",
+    "CommitBody",
+    "EndBody",
+    "Kind",
+    "Message",
+    "RevealBody",
+    "check_body",
+    "parse_body",
+    "sign_message",
+]
+
+PROTOCOL_VERSION: Final = 1
+SIGNATURE_DOMAIN: Final = b"cryptcrawl/msg/v1\x00"
+"""Prefixed to the encoded fields before signing (domain separation for every signature)."""
+
+DIGEST_SIZE: Final = 32
+"""Match ids, hashes, digests, commitments, salts and secrets are all 32 bytes."""
+SIGNATURE_SIZE: Final = 64
+PUBLIC_KEY_SIZE: Final = 32
+MAX_SEAT: Final = 7
+
+MAX_STEP: Final = 64
+"""Longest step name, in characters (the engine's names look like ``L2.R3.play``)."""
+MAX_ACTION: Final = 32
+"""Longest action, in characters (the engine's notation, such as ``play 4``)."""
+MAX_EVENT_ID: Final = 64
+MAX_BATCH: Final = 64
+"""Most chance entries in one CHANCE_COMMIT or CHANCE_REVEAL (a level has far fewer)."""
+MAX_LEVEL: Final = 5
+
+_FIELD_COUNT: Final = 9
+
+
+class Kind(enum.IntEnum):
+    """What a message is for.  Numbers 8 and up are reserved (torch deliveries, absent seats)."""
+
+    COMMIT = 1
+    """A play commitment for a simultaneous step."""
+    REVEAL = 2
+    """Opens the sender's commitment for a step."""
+    CHANCE_COMMIT = 3
+    """A batch of commitments to chance secrets."""
+    CHANCE_REVEAL = 4
+    """A batch of chance secrets."""
+    CHANCE_DIGEST = 5
+    """A seat's signature over the chance commitments it holds for a level."""
+    ACT = 6
+    """An open action: a tactical-variant turn, or a free action such as a torch peek."""
+    END = 7
+    """Final agreement on the result and the transcript."""
+
+
+# --- field checks -------------------------------------------------------------------------------
+# Each raises BadMessage naming the field, so a verdict can say what was wrong.
+
+
+def _int(value: object, what: str, low: int, high: int | None = None) -> int:
+    # bool is an int subclass in Python; on the wire True is not 1, and we never accept it.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadMessage(f"{what} must be an integer, not {type(value).__name__}")
+    if value < low or (high is not None and value > high):
+        bound = f"{low}..{high}" if high is not None else f">= {low}"
+        raise BadMessage(f"{what} {value} is out of range ({bound})")
+    return value
+
+
+def _sized(value: object, what: str, size: int) -> bytes:
+    if not isinstance(value, bytes):
+        raise BadMessage(f"{what} must be bytes, not {type(value).__name__}")
+    if len(value) != size:
+        raise BadMessage(f"{what} is {len(value)} bytes, not {size}")
+    return value
+
+
+def _text(value: object, what: str, longest: int) -> str:
+    if not isinstance(value, str):
+        raise BadMessage(f"{what} must be a string, not {type(value).__name__}")
+    if not value:
+        raise BadMessage(f"{what} is empty")
+    if len(value) > longest:
+        raise BadMessage(f"{what} is {len(value)} characters, over the {longest}-character cap")
+    return value
+
+
+def _array(value: object, what: str, length: int | None = None) -> tuple[Value, ...]:
+    if not isinstance(value, tuple):
+        raise BadMessage(f"{what} must be an array, not {type(value).__name__}")
+    if length is not None and len(value) != length:
+        raise BadMessage(f"{what} has {len(value)} fields, not {length}")
+    return value
+
+
+# --- bodies -------------------------------------------------------------------------------------
+# One frozen dataclass per kind, validated on construction; ``as_body`` gives the wire array and
+# ``from_body`` reads it back (checking its shape first).
+
+
+@dataclass(frozen=True)
+class CommitBody:
+    """``[step, commitment]``: the sender's commitment to its play for ``step``."""
+
+    KIND: ClassVar[Kind] = Kind.COMMIT
+    step: str
+    commitment: bytes
+
+    def __post_init__(self) -> None:
+        _text(self.step, "COMMIT step", MAX_STEP)
+        _sized(self.commitment, "COMMIT commitment", DIGEST_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.step, self.commitment)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> CommitBody:
+        step, commitment = _array(body, "COMMIT body", 2)
+        return cls(step, commitment)
+
+
+@dataclass(frozen=True)
+class RevealBody:
+    """``[step, action, salt, commit_set]``: opens the sender's commitment for ``step``.
+
+    ``commit_set`` is the digest of every commitment the sender held for the step when it
+    revealed: a seat that showed different commitments to different peers is caught by it.
+    """
+
+    KIND: ClassVar[Kind] = Kind.REVEAL
+    step: str
+    action: str
+    salt: bytes
+    commit_set: bytes
+
+    def __post_init__(self) -> None:
+        _text(self.step, "REVEAL step", MAX_STEP)
+        _text(self.action, "REVEAL action", MAX_ACTION)
+        _sized(self.salt, "REVEAL salt", DIGEST_SIZE)
+        _sized(self.commit_set, "REVEAL commit set", DIGEST_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.step, self.action, self.salt, self.commit_set)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> RevealBody:
+        step, action, salt, commit_set = _array(body, "REVEAL body", 4)
+        return cls(step, action, salt, commit_set)
+
+
+def _check_batch(entries: object, name: str, value_name: str) -> None:
+    """A batch is 1..MAX_BATCH ``(event id, 32 bytes)`` pairs with distinct event ids."""
+    batch = _array(entries, f"{name} body")
+    if not 1 <= len(batch) <= MAX_BATCH:
+        raise BadMessage(f"{name} body has {len(batch)} entries, not 1..{MAX_BATCH}")
+    seen: set[str] = set()
+    for index, entry in enumerate(batch):
+        event_id, value = _array(entry, f"{name} entry {index}", 2)
+        _text(event_id, f"{name} entry {index} event id", MAX_EVENT_ID)
+        _sized(value, f"{name} entry {index} {value_name}", DIGEST_SIZE)
+        if event_id in seen:
+            raise BadMessage(f"{name} body has duplicate event id {event_id!r}")
+        seen.add(event_id)
+
+
+@dataclass(frozen=True)
+class ChanceCommitBody:
+    """``[[event_id, commitment], ...]``: commitments to chance secrets, batched."""
+
+    KIND: ClassVar[Kind] = Kind.CHANCE_COMMIT
+    commitments: tuple[tuple[str, bytes], ...]
+
+    def __post_init__(self) -> None:
+        _check_batch(self.commitments, "CHANCE_COMMIT", "commitment")
+
+    def as_body(self) -> tuple[Value, ...]:
+        return self.commitments
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ChanceCommitBody:
+        return cls(body)
+
+
+@dataclass(frozen=True)
+class ChanceRevealBody:
+    """``[[event_id, secret], ...]``: the sender's chance secrets, batched."""
+
+    KIND: ClassVar[Kind] = Kind.CHANCE_REVEAL
+    secrets: tuple[tuple[str, bytes], ...]
+
+    def __post_init__(self) -> None:
+        _check_batch(self.secrets, "CHANCE_REVEAL", "secret")
+
+    def as_body(self) -> tuple[Value, ...]:
+        return self.secrets
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ChanceRevealBody:
+        return cls(body)
+
+
+@dataclass(frozen=True)
+class ChanceDigestBody:
+    """``[level, digest]``: the sender's signature over the chance commitments it holds for a
+    level, sent before the level's first decision so a forked hidden-card commitment shows
+    before anyone could profit from it."""
+
+    KIND: ClassVar[Kind] = Kind.CHANCE_DIGEST
+    level: int
+    digest: bytes
+
+    def __post_init__(self) -> None:
+        _int(self.level, "CHANCE_DIGEST level", 0, MAX_LEVEL)
+        _sized(self.digest, "CHANCE_DIGEST digest", DIGEST_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.level, self.digest)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ChanceDigestBody:
+        level, digest = _array(body, "CHANCE_DIGEST body", 2)
+        return cls(level, digest)
+
+
+@dataclass(frozen=True)
+class ActBody:
+    """``[step, action]``: an open action (a tactical turn, or a free action such as a peek)."""
+
+    KIND: ClassVar[Kind] = Kind.ACT
+    step: str
+    action: str
+
+    def __post_init__(self) -> None:
+        _text(self.step, "ACT step", MAX_STEP)
+        _text(self.action, "ACT action", MAX_ACTION)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.step, self.action)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ActBody:
+        step, action = _array(body, "ACT body", 2)
+        return cls(step, action)
+
+
+@dataclass(frozen=True)
+class EndBody:
+    """``[final_state, transcript]``: the sender's agreement on the final public state and on
+    the transcript (header and every feed's head before the END messages)."""
+
+    KIND: ClassVar[Kind] = Kind.END
+    final_state: bytes
+    transcript: bytes
+
+    def __post_init__(self) -> None:
+        _sized(self.final_state, "END final state", DIGEST_SIZE)
+        _sized(self.transcript, "END transcript", DIGEST_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.final_state, self.transcript)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> EndBody:
+        final_state, transcript = _array(body, "END body", 2)
+        return cls(final_state, transcript)
+
+
+Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
+        | ActBody | EndBody)
+
+_BODY_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
+    Kind.COMMIT: CommitBody.from_body,
+    Kind.REVEAL: RevealBody.from_body,
+    Kind.CHANCE_COMMIT: ChanceCommitBody.from_body,
+    Kind.CHANCE_REVEAL: ChanceRevealBody.from_body,
+    Kind.CHANCE_DIGEST: ChanceDigestBody.from_body,
+    Kind.ACT: ActBody.from_body,
+    Kind.END: EndBody.from_body,
+}
+
+
+def _kind(value: object) -> Kind:
+    number = _int(value, "message kind", 0)
+    try:
+        return Kind(number)
+    except ValueError:
+        raise BadMessage(f"unknown message kind {value}") from None
+
+
+def parse_body(kind: int, body: object) -> Body:
+    """The typed body of a message of ``kind``; raises BadMessage if it has the wrong shape."""
+    return _BODY_PARSERS[_kind(kind)](_array(body, "message body"))
+
+
+def check_body(kind: int, body: object) -> None:
+    """Raise BadMessage, with the reason, unless ``body`` is a valid body for ``kind``."""
+    parse_body(kind, body)
+
+
+# --- the envelope -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Message:
+    """One signed message of one sender's feed (fields in wire order).
+
+    Construction validates every field and the body, raising BadMessage; it does *not* check
+    the signature, which needs the sender's key: call :meth:`verify` (a
+    :class:`~protocol.feed.Feed` does, before it stores anything).
+    """
+
+    version: int
+    match_id: bytes
+    seat: int
+    seq: int
+    prev: bytes
+    kind: Kind
+    state: bytes
+    body: tuple[Value, ...]
+    sig: bytes
+
+    def __post_init__(self) -> None:
+        version = _int(self.version, "protocol version", 0)
+        if version != PROTOCOL_VERSION:
+            raise BadMessage(f"unsupported protocol version {version} "
+                             f"(this is version {PROTOCOL_VERSION})")
+        _sized(self.match_id, "match id", DIGEST_SIZE)
+        _int(self.seat, "seat", 0, MAX_SEAT)
+        _int(self.seq, "sequence number", 0)
+        _sized(self.prev, "prev", DIGEST_SIZE)
+        object.__setattr__(self, "kind", _kind(self.kind))
+        _sized(self.state, "state", DIGEST_SIZE)
+        check_body(self.kind, self.body)
+        _sized(self.sig, "signature", SIGNATURE_SIZE)
+
+    def _fields(self) -> tuple[Value, ...]:
+        return (self.version, self.match_id, self.seat, self.seq, self.prev, int(self.kind),
+                self.state, self.body)
+
+    def signed_bytes(self) -> bytes:
+        """The bytes the signature is over: the domain, then the encoding of fields 0–7."""
+        return SIGNATURE_DOMAIN + encode(self._fields())
+
+    @cached_property
+    def _wire(self) -> bytes:
+        return encode((*self._fields(), self.sig))
+
+    def encode(self) -> bytes:
+        """The canonical encoding of the whole message, signature included."""
+        return self._wire
+
+    @cached_property
+    def hash(self) -> bytes:
+        """SHA-256 of :meth:`encode`: what the sender's next message names as ``prev``."""
+        return hashlib.sha256(self._wire).digest()
+
+    @cached_property
+    def content(self) -> Body:
+        """The body as its typed dataclass (already validated on construction)."""
+        return parse_body(self.kind, self.body)
+
+    @classmethod
+    def decode(cls, data: bytes) -> Message:
+        """Read one message; raises BadMessage for anything malformed (never another error).
+
+        The signature is not checked here (see :meth:`verify`).
+        """
+        value = decode(data)
+        fields = _array(value, "message")
+        if len(fields) != _FIELD_COUNT:
+            raise BadMessage(f"a message has {_FIELD_COUNT} fields, not {len(fields)}")
+        return cls(*fields)
+
+    def verify(self, public_key: bytes | Ed25519PublicKey) -> None:
+        """Raise BadMessage unless ``sig`` is the signature of ``public_key`` over
+        :meth:`signed_bytes`.  ``public_key`` is the raw 32-byte Ed25519 key (or the key object);
+        a key of another size is the caller's mistake (LocalProtocolError)."""
+        key = _public_key(public_key)
+        try:
+            key.verify(self.sig, self.signed_bytes())
+        except InvalidSignature:
+            raise BadMessage(f"bad signature on seat {self.seat}'s message {self.seq}") from None
+
+
+def _public_key(public_key: bytes | Ed25519PublicKey) -> Ed25519PublicKey:
+    if isinstance(public_key, Ed25519PublicKey):
+        return public_key
+    if not isinstance(public_key, bytes) or len(public_key) != PUBLIC_KEY_SIZE:
+        raise LocalProtocolError("a public key is 32 raw Ed25519 bytes")
+    try:
+        return Ed25519PublicKey.from_public_bytes(public_key)
+    except ValueError as exc:
+        raise LocalProtocolError(f"not an Ed25519 public key: {exc}") from None
+
+
+def _freeze(value: object) -> Value:
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(item) for item in value)
+    return value
+
+
+def sign_message(private_key: Ed25519PrivateKey, *, match_id: bytes, seat: int, seq: int,
+                 prev: bytes, kind: Kind, state: bytes,
+                 body: Body | Sequence[Value]) -> Message:
+    """A new message, signed with ``private_key``.
+
+    ``body`` is a body dataclass of ``kind`` or its wire array (lists are accepted and frozen to
+    tuples).  Fields that would make an invalid message raise LocalProtocolError: they come
+    from this program, not from a peer.
+    """
+    if isinstance(body, Body):
+        if kind != body.KIND:
+            raise LocalProtocolError(f"a {type(body).__name__} is not a body of kind {kind!r}")
+        fields: Value = body.as_body()
+    else:
+        fields = _freeze(body)
+    try:
+        unsigned = Message(PROTOCOL_VERSION, match_id, seat, seq, prev, kind, state, fields,
+                           bytes(SIGNATURE_SIZE))
+    except BadMessage as exc:
+        raise LocalProtocolError(f"cannot sign an invalid message: {exc}") from None
+    return dataclasses.replace(unsigned, sig=private_key.sign(unsigned.signed_bytes()))

@@ -1,0 +1,372 @@
+"""Messages: round trips per kind, one table of malformed envelopes and bodies, tampering with
+every byte, foreign signatures, and the fuzz invariant (any bytes decode or raise BadMessage)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from protocol.encoding import Value, decode, encode
+from protocol.errors import BadMessage, LocalProtocolError
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    SIGNATURE_DOMAIN,
+    ActBody,
+    ChanceCommitBody,
+    ChanceDigestBody,
+    ChanceRevealBody,
+    CommitBody,
+    EndBody,
+    Kind,
+    Message,
+    RevealBody,
+    check_body,
+    parse_body,
+    sign_message,
+)
+
+MATCH = hashlib.sha256(b"test match").digest()
+OTHER_MATCH = hashlib.sha256(b"another match").digest()
+D1 = hashlib.sha256(b"one").digest()
+D2 = hashlib.sha256(b"two").digest()
+STATE = hashlib.sha256(b"public state").digest()
+KEY = Ed25519PrivateKey.generate()
+
+
+def raw(key: Ed25519PrivateKey) -> bytes:
+    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+PUBLIC = raw(KEY)
+
+VALID_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
+    (Kind.COMMIT, ("L1.R1.play", D1), CommitBody),
+    (Kind.REVEAL, ("L1.R1.play", "play 4", D1, D2), RevealBody),
+    (Kind.CHANCE_COMMIT, (("L1.level", D1), ("L1.R1", D2)), ChanceCommitBody),
+    (Kind.CHANCE_REVEAL, (("L1.R1", D2),), ChanceRevealBody),
+    (Kind.CHANCE_DIGEST, (5, D1), ChanceDigestBody),
+    (Kind.ACT, ("L1.R2.turn", "torch 3"), ActBody),
+    (Kind.END, (STATE, D2), EndBody),
+]
+assert {kind for kind, _, _ in VALID_BODIES} == set(Kind)
+
+
+def make(kind: Kind = Kind.COMMIT, body: tuple[Value, ...] | None = None, *, seat: int = 2,
+         seq: int = 0, key: Ed25519PrivateKey = KEY) -> Message:
+    if body is None:
+        body = dict((k, b) for k, b, _ in VALID_BODIES)[kind]
+    return sign_message(key, match_id=MATCH, seat=seat, seq=seq, prev=MATCH, kind=kind,
+                        state=STATE, body=body)
+
+
+# --- round trips ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "body", "content_type"), VALID_BODIES,
+                         ids=[k.name for k, _, _ in VALID_BODIES])
+def test_round_trip_per_kind(kind: Kind, body: tuple[Value, ...], content_type: type) -> None:
+    message = make(kind, body, seq=3)
+    data = message.encode()
+    again = Message.decode(data)
+    assert again == message
+    assert again.encode() == data
+    assert again.hash == message.hash == hashlib.sha256(data).digest()
+    assert again.kind is kind
+    again.verify(PUBLIC)
+    assert isinstance(again.content, content_type)
+    assert again.content.as_body() == body
+    assert type(again.content).from_body(body) == again.content
+    check_body(kind, body)
+
+
+def test_wire_layout() -> None:
+    message = make(Kind.ACT, seq=7)
+    assert decode(message.encode()) == (PROTOCOL_VERSION, MATCH, 2, 7, MATCH, 6, STATE,
+                                        ("L1.R2.turn", "torch 3"), message.sig)
+    signed = message.signed_bytes()
+    assert signed == SIGNATURE_DOMAIN + encode((1, MATCH, 2, 7, MATCH, 6, STATE,
+                                                ("L1.R2.turn", "torch 3")))
+    assert SIGNATURE_DOMAIN == b"cryptcrawl/msg/v1\x00"
+    assert message.sig not in signed
+
+
+def test_kind_numbers_are_the_wire_format() -> None:
+    assert {k.name: int(k) for k in Kind} == {
+        "COMMIT": 1, "REVEAL": 2, "CHANCE_COMMIT": 3, "CHANCE_REVEAL": 4, "CHANCE_DIGEST": 5,
+        "ACT": 6, "END": 7,
+    }
+
+
+def test_signing_is_deterministic_and_accepts_body_objects_and_lists() -> None:
+    by_tuple = make(Kind.CHANCE_COMMIT)
+    by_object = sign_message(KEY, match_id=MATCH, seat=2, seq=0, prev=MATCH,
+                             kind=Kind.CHANCE_COMMIT, state=STATE,
+                             body=ChanceCommitBody((("L1.level", D1), ("L1.R1", D2))))
+    by_list = sign_message(KEY, match_id=MATCH, seat=2, seq=0, prev=MATCH,
+                           kind=Kind.CHANCE_COMMIT, state=STATE,
+                           body=[["L1.level", D1], ["L1.R1", D2]])
+    assert by_tuple.encode() == by_object.encode() == by_list.encode()
+
+
+def test_typed_bodies_validate_on_construction() -> None:
+    with pytest.raises(BadMessage, match="step is 65 characters"):
+        CommitBody("x" * 65, D1)
+    with pytest.raises(BadMessage, match="level 6 is out of range"):
+        ChanceDigestBody(6, D1)
+    with pytest.raises(BadMessage, match="duplicate event id"):
+        ChanceRevealBody((("e", D1), ("e", D2)))
+
+
+# --- malformed envelopes ----------------------------------------------------------------------
+
+
+def fields(**changes: object) -> list[Value]:
+    """The wire fields of a valid message, with some replaced."""
+    message = make(Kind.COMMIT)
+    names = ["version", "match_id", "seat", "seq", "prev", "kind", "state", "body", "sig"]
+    values: list[Value] = list(decode(message.encode()))
+    for name, value in changes.items():
+        values[names.index(name)] = value
+    return values
+
+
+BAD_ENVELOPES: list[tuple[str, Value, str]] = [
+    ("wrong version", fields(version=2), "unsupported protocol version 2"),
+    ("version 0", fields(version=0), "unsupported protocol version 0"),
+    ("version as bool", fields(version=True), "version must be an integer"),
+    ("short match id", fields(match_id=bytes(31)), "match id is 31 bytes, not 32"),
+    ("match id as str", fields(match_id="x" * 32), "match id must be bytes"),
+    ("seat 9", fields(seat=9), "seat 9 is out of range"),
+    ("seat 8", fields(seat=8), "seat 8 is out of range"),
+    ("negative seat", fields(seat=-1), "seat -1 is out of range"),
+    ("seat as str", fields(seat="0"), "seat must be an integer"),
+    ("negative seq", fields(seq=-1), "sequence number -1 is out of range"),
+    ("seq as nil", fields(seq=None), "sequence number must be an integer"),
+    ("long prev", fields(prev=bytes(33)), "prev is 33 bytes"),
+    ("unknown kind", fields(kind=99), "unknown message kind 99"),
+    ("kind 0", fields(kind=0), "unknown message kind 0"),
+    ("reserved kind 8", fields(kind=8), "unknown message kind 8"),
+    ("negative kind", fields(kind=-1), "kind -1 is out of range"),
+    ("short state", fields(state=b""), "state is 0 bytes"),
+    ("body not an array", fields(body=5), "body must be an array"),
+    ("body of wrong shape", fields(body=("L1.R1.play",)), "COMMIT body has 1 fields, not 2"),
+    ("short signature", fields(sig=bytes(63)), "signature is 63 bytes, not 64"),
+    ("missing signature", fields()[:8], "9 fields, not 8"),
+    ("extra trailing field", [*fields(), 0], "9 fields, not 10"),
+    ("not an array", 5, "message must be an array"),
+    ("empty array", [], "9 fields, not 0"),
+]
+
+
+@pytest.mark.parametrize(("value", "reason"), [(v, r) for _, v, r in BAD_ENVELOPES],
+                         ids=[name for name, _, _ in BAD_ENVELOPES])
+def test_malformed_envelope(value: Value, reason: str) -> None:
+    with pytest.raises(BadMessage, match=reason):
+        Message.decode(encode(value))
+
+
+def test_malformed_frames() -> None:
+    for data in (b"", b"\x81\xa1a\x01", b"\xc1", make().encode() + b"\x00",
+                 make().encode()[:-1]):
+        with pytest.raises(BadMessage):
+            Message.decode(data)
+    with pytest.raises(BadMessage):
+        Message.decode("not bytes")  # type: ignore[arg-type]
+
+
+def test_direct_construction_is_validated() -> None:
+    good = make()
+    with pytest.raises(BadMessage, match="seat 9"):
+        Message(1, MATCH, 9, 0, MATCH, Kind.COMMIT, STATE, good.body, good.sig)
+    with pytest.raises(BadMessage, match="body must be an array"):
+        Message(1, MATCH, 0, 0, MATCH, Kind.COMMIT, STATE, list(good.body), good.sig)  # type: ignore[arg-type]
+
+
+# --- malformed bodies -------------------------------------------------------------------------
+
+BATCH_65 = tuple((f"e{i}", D1) for i in range(65))
+BATCH_64 = tuple((f"e{i}", D1) for i in range(64))
+
+BAD_BODIES: list[tuple[Kind, Value, str]] = [
+    (Kind.COMMIT, (), "COMMIT body has 0 fields, not 2"),
+    (Kind.COMMIT, ("s", D1, 1), "COMMIT body has 3 fields, not 2"),
+    (Kind.COMMIT, ("x" * 65, D1), "COMMIT step is 65 characters, over the 64"),
+    (Kind.COMMIT, ("", D1), "COMMIT step is empty"),
+    (Kind.COMMIT, (1, D1), "COMMIT step must be a string"),
+    (Kind.COMMIT, ("s", D1[:31]), "COMMIT commitment is 31 bytes, not 32"),
+    (Kind.COMMIT, ("s", D1.hex()), "COMMIT commitment must be bytes"),
+    (Kind.REVEAL, ("s", "a", D1), "REVEAL body has 3 fields, not 4"),
+    (Kind.REVEAL, ("s", "a", D1, D2, D2), "REVEAL body has 5 fields, not 4"),
+    (Kind.REVEAL, ("s", "a" * 33, D1, D2), "REVEAL action is 33 characters, over the 32"),
+    (Kind.REVEAL, ("s" * 65, "a", D1, D2), "REVEAL step is 65 characters"),
+    (Kind.REVEAL, ("s", "a", bytes(16), D2), "REVEAL salt is 16 bytes"),
+    (Kind.REVEAL, ("s", "a", D1, None), "REVEAL commit set must be bytes"),
+    (Kind.CHANCE_COMMIT, (), "CHANCE_COMMIT body has 0 entries, not 1..64"),
+    (Kind.CHANCE_COMMIT, BATCH_65, "CHANCE_COMMIT body has 65 entries, not 1..64"),
+    (Kind.CHANCE_COMMIT, (("e", D1), ("f", D2), ("e", D2)),
+     "CHANCE_COMMIT body has duplicate event id 'e'"),
+    (Kind.CHANCE_COMMIT, ("e", D1), "CHANCE_COMMIT entry 0 must be an array"),
+    (Kind.CHANCE_COMMIT, (("e", D1, 0),), "CHANCE_COMMIT entry 0 has 3 fields, not 2"),
+    (Kind.CHANCE_COMMIT, (("e", D1), ("x" * 65, D1)),
+     "CHANCE_COMMIT entry 1 event id is 65 characters"),
+    (Kind.CHANCE_COMMIT, ((b"e", D1),), "CHANCE_COMMIT entry 0 event id must be a string"),
+    (Kind.CHANCE_COMMIT, (("e", D1[:1]),), "CHANCE_COMMIT entry 0 commitment is 1 bytes"),
+    (Kind.CHANCE_REVEAL, (("e", D1), ("e", D1)), "CHANCE_REVEAL body has duplicate event id"),
+    (Kind.CHANCE_REVEAL, BATCH_65, "CHANCE_REVEAL body has 65 entries"),
+    (Kind.CHANCE_REVEAL, (("e", bytes(33)),), "CHANCE_REVEAL entry 0 secret is 33 bytes"),
+    (Kind.CHANCE_DIGEST, (6, D1), "CHANCE_DIGEST level 6 is out of range"),
+    (Kind.CHANCE_DIGEST, (-1, D1), "CHANCE_DIGEST level -1 is out of range"),
+    (Kind.CHANCE_DIGEST, (True, D1), "CHANCE_DIGEST level must be an integer"),
+    (Kind.CHANCE_DIGEST, ("1", D1), "CHANCE_DIGEST level must be an integer"),
+    (Kind.CHANCE_DIGEST, (1, D1, D1), "CHANCE_DIGEST body has 3 fields"),
+    (Kind.CHANCE_DIGEST, (1, bytes(31)), "CHANCE_DIGEST digest is 31 bytes"),
+    (Kind.ACT, ("s",), "ACT body has 1 fields, not 2"),
+    (Kind.ACT, ("s", "a" * 33), "ACT action is 33 characters"),
+    (Kind.ACT, ("s", "a", "extra"), "ACT body has 3 fields"),
+    (Kind.ACT, ("s", ""), "ACT action is empty"),
+    (Kind.END, (STATE,), "END body has 1 fields, not 2"),
+    (Kind.END, (STATE, D1, D2), "END body has 3 fields"),
+    (Kind.END, (STATE, bytes(31)), "END transcript is 31 bytes"),
+    (Kind.END, (None, D1), "END final state must be bytes"),
+]
+
+
+@pytest.mark.parametrize(("kind", "body", "reason"), BAD_BODIES,
+                         ids=[f"{k.name}-{i}" for i, (k, _, _) in enumerate(BAD_BODIES)])
+def test_malformed_body(kind: Kind, body: Value, reason: str) -> None:
+    with pytest.raises(BadMessage, match=reason):
+        check_body(kind, body)
+    with pytest.raises(BadMessage, match=reason):
+        Message.decode(encode(fields(kind=int(kind), body=body)))
+    with pytest.raises(LocalProtocolError, match=reason):
+        sign_message(KEY, match_id=MATCH, seat=0, seq=0, prev=MATCH, kind=kind, state=STATE,
+                     body=body)
+
+
+def test_body_limits_are_inclusive() -> None:
+    check_body(Kind.CHANCE_COMMIT, BATCH_64)
+    check_body(Kind.REVEAL, ("s" * 64, "a" * 32, D1, D2))
+    check_body(Kind.CHANCE_DIGEST, (0, D1))
+    assert Message.decode(make(Kind.CHANCE_REVEAL, BATCH_64).encode()).content == \
+        ChanceRevealBody(BATCH_64)
+    assert parse_body(Kind.ACT, ("é" * 64, "ü" * 32)) == ActBody("é" * 64, "ü" * 32)
+
+
+def test_check_body_refuses_unknown_kinds() -> None:
+    with pytest.raises(BadMessage, match="unknown message kind 8"):
+        check_body(8, ())
+
+
+def test_sign_message_refuses_a_body_object_of_another_kind() -> None:
+    with pytest.raises(LocalProtocolError, match="not a body of kind"):
+        sign_message(KEY, match_id=MATCH, seat=0, seq=0, prev=MATCH, kind=Kind.REVEAL,
+                     state=STATE, body=CommitBody("s", D1))
+    with pytest.raises(LocalProtocolError, match="seat 8"):
+        make(seat=8)
+
+
+# --- signatures and tampering -----------------------------------------------------------------
+
+
+def test_a_signature_by_another_key_fails() -> None:
+    other = Ed25519PrivateKey.generate()
+    message = make(key=other)
+    message.verify(raw(other))
+    message.verify(other.public_key())
+    with pytest.raises(BadMessage, match="bad signature"):
+        message.verify(PUBLIC)
+
+
+def test_a_signature_moved_to_other_content_fails() -> None:
+    message = make(Kind.ACT)
+    for changed in (fields(seq=1), fields(seat=3), fields(match_id=OTHER_MATCH),
+                    fields(state=D1), fields(prev=D2)):
+        forged = [*changed[:8], message.sig]
+        forged[5], forged[7] = int(Kind.ACT), ("L1.R2.turn", "torch 3")
+        with pytest.raises(BadMessage, match="bad signature"):
+            Message.decode(encode(forged)).verify(PUBLIC)
+
+
+def test_verify_refuses_a_key_of_the_wrong_size() -> None:
+    with pytest.raises(LocalProtocolError):
+        make().verify(PUBLIC[:31])
+
+
+def rejected(data: bytes) -> bool:
+    """True if ``data`` does not decode to a message validly signed by KEY."""
+    try:
+        Message.decode(data).verify(PUBLIC)
+    except BadMessage:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("mask", [0x01, 0x80, 0xFF])
+def test_flipping_any_single_byte_is_caught(mask: int) -> None:
+    data = make(Kind.REVEAL, seq=12).encode()
+    for position in range(len(data)):
+        tampered = bytearray(data)
+        tampered[position] ^= mask
+        assert rejected(bytes(tampered)), f"byte {position} flipped with {mask:#x} went unseen"
+
+
+# --- fuzz -------------------------------------------------------------------------------------
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.binary(max_size=400))
+def test_fuzz_any_bytes_decode_or_raise_bad_message(data: bytes) -> None:
+    try:
+        message = Message.decode(data)
+    except BadMessage:
+        return
+    assert message.encode() == data
+
+
+SEEDS = [make(kind, body, seq=5).encode() for kind, body, _ in VALID_BODIES]
+
+mutation = st.one_of(
+    st.tuples(st.just("flip"), st.integers(0, 10_000), st.integers(1, 255)),
+    st.tuples(st.just("truncate"), st.integers(0, 10_000), st.just(0)),
+    st.tuples(st.just("insert"), st.integers(0, 10_000), st.integers(0, 255)),
+    st.tuples(st.just("delete"), st.integers(0, 10_000), st.just(0)),
+    st.tuples(st.just("set"), st.integers(0, 10_000), st.integers(0, 255)),
+)
+
+
+def mutate(data: bytes, steps: list[tuple[str, int, int]]) -> bytes:
+    out = bytearray(data)
+    for op, where, value in steps:
+        at = where % (len(out) + 1)
+        if op == "flip" and at < len(out):
+            out[at] ^= value
+        elif op == "set" and at < len(out):
+            out[at] = value
+        elif op == "truncate":
+            del out[at:]
+        elif op == "insert":
+            out.insert(at, value)
+        elif op == "delete" and at < len(out):
+            del out[at]
+    return bytes(out)
+
+
+@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SEEDS), st.lists(mutation, min_size=1, max_size=4))
+def test_fuzz_mutated_messages(seed: bytes, steps: list[tuple[str, int, int]]) -> None:
+    data = mutate(seed, steps)
+    try:
+        message = Message.decode(data)
+    except BadMessage:
+        return
+    assert message.encode() == data
+    try:
+        message.verify(PUBLIC)
+    except BadMessage:
+        return
+    assert data == seed  # only the untouched message carries a valid signature
