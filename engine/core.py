@@ -244,6 +244,13 @@ class GameState(ABC, Generic[A]):
     def apply_chance(self, event_id: str, outcome: str) -> Self:
         """Checked: resolve the chance event the state waits for."""
 
+    def upcoming_events(self) -> tuple[str, ...]:
+        """Ids of the chance events to commit to now, together: the pending event and those the
+        game will pose (or keep hidden) before its next decision.  The protocol batches the
+        seats' commitments to them, so hidden events are committed before anyone decides."""
+        w = self.waiting
+        return (w.event.id,) if isinstance(w, Chance) else ()
+
     def preview_hidden(self, choose: Callable[[ChanceEvent], str]) -> dict[str, str]:
         """The outcomes of the still-hidden events a peek would show, in the order they will be
         turned, each posed exactly as it will be when turned and answered by ``choose``."""

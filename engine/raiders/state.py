@@ -804,6 +804,25 @@ class RaidersState(GameState[Action]):
             return new
         return new._enter()
 
+    def upcoming_events(self) -> tuple[str, ...]:
+        """At setup, every setup draw; before a level, its level card and all five room events
+        (face-up ones are drawn at once, face-down ones and the boss when turned, but all are
+        committed together before the level's first decision); else the pending event."""
+        phase = self.phase
+        if phase is _SETUP:
+            events = [f"setup.character.{s}" for s, p in enumerate(self.players)
+                      if not p.character]
+            if self.tactical:
+                events.append("setup.map")
+            return tuple(events)
+        if phase is _LEVEL:
+            level = self.level + 1
+            return (f"L{level}.level",
+                    *(f"L{level}.R{p + 1}" for p in range(ROOMS_PER_LEVEL)))
+        if phase is _DEAL or phase is _ENTER:
+            return (self._chance_event().id,)
+        return ()
+
     def preview_hidden(self, choose: Callable[[ChanceEvent], str]) -> dict[str, str]:
         """What the row's face-down rooms are, asking ``choose`` for each hidden event exactly as
         it will be posed when turned (in position order; nothing else is drawn in between)."""

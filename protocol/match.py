@@ -1,0 +1,528 @@
+"""The match: signed feeds in, one engine state out, the same on every honest peer.
+
+:class:`MatchCore` is fed verified messages in any arrival order and consumes them in a
+**canonical order**: it always knows what the engine waits for, and takes from each seat's feed,
+in sequence, only the message that the current step expects of that seat.  So every honest peer
+holds the same public state, whatever order the network delivered things in.  The same rules
+apply to every seat, the local one included (h11's rule: no special treatment of our own
+messages); :class:`Seat` only adds what the local seat must *send*.
+
+What each engine state expects (``Expect``):
+
+=====================  ==========================================================================
+engine waits for       every seat's next message must be
+=====================  ==========================================================================
+Chance(event)          CHANCE_COMMIT of exactly ``state.upcoming_events()`` if the seat has not
+                       committed to the event yet; then CHANCE_REVEAL of that one event, once
+                       every seat's commitment is held
+a decision, with new   CHANCE_DIGEST over every chance commitment held (the round number as its
+chance commitments     level), before anything else of that step
+Simultaneous(step)     optional ACT(step, free action) — a torch peek — then COMMIT(step), then,
+                       once every deciding seat's commitment is held, REVEAL(step, action, salt,
+                       digest of the commitments held)
+Turn(step, seat)       ACT(step, action) from that seat (a free action keeps the turn)
+Over                   nothing (the END round is protocol core II)
+=====================  ==========================================================================
+
+A message that cannot be what its seat owes makes that seat **misbehave**: a
+:class:`PeerMisbehaved` event with the offending message as evidence, and its feed is not read
+further.  Nothing here raises on bad input from a peer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.core import (
+    Chance,
+    EngineError,
+    GameState,
+    Over,
+    Simultaneous,
+    Turn,
+    get_game,
+)
+from protocol.crypto import (
+    SeatSecrets,
+    chance_commitment,
+    chance_outcome,
+    chance_set_digest,
+    commit_set_digest,
+    play_commitment,
+)
+from protocol.errors import BadMessage, LocalProtocolError
+from protocol.feed import Equivocation, Feed
+from protocol.header import SignedHeader
+from protocol.messages import (
+    ActBody,
+    ChanceCommitBody,
+    ChanceDigestBody,
+    ChanceRevealBody,
+    CommitBody,
+    Kind,
+    Message,
+    RevealBody,
+    sign_message,
+)
+
+NO_STATE: Final = bytes(32)
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class ChanceResolved:
+    event: str
+    outcome: str
+
+
+@dataclass(frozen=True)
+class PlayCommitted:
+    step: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class PlayRevealed:
+    step: str
+    seat: int
+    action: str
+
+
+@dataclass(frozen=True)
+class ActionTaken:
+    step: str
+    seat: int
+    action: str
+
+
+@dataclass(frozen=True)
+class PeerMisbehaved:
+    """``seat`` broke the rules; ``evidence`` holds the signed message(s) that prove it."""
+
+    seat: int
+    reason: str
+    evidence: tuple[Message, ...]
+
+
+@dataclass(frozen=True)
+class MatchEnded:
+    winners: tuple[int, ...]
+    digest: bytes
+
+
+Event = ChanceResolved | PlayCommitted | PlayRevealed | ActionTaken | PeerMisbehaved | MatchEnded
+
+
+def new_game_state(header: SignedHeader) -> GameState[Any]:
+    """The engine state a header describes (its game and options)."""
+    spec = get_game(header.header.game)
+    options = dict(header.header.options)
+    try:
+        return spec.new(**options)
+    except (TypeError, ValueError) as exc:
+        raise BadMessage(f"the header's options do not suit {spec.title}: {exc}") from None
+
+
+# --------------------------------------------------------------------------- the core
+
+
+@dataclass
+class _Step:
+    """Commit–reveal bookkeeping of one decision step."""
+
+    name: str
+    seats: frozenset[int]
+    commitments: dict[int, bytes] = field(default_factory=dict)
+    reveals: dict[int, tuple[str, Message]] = field(default_factory=dict)
+
+
+class MatchCore:
+    """Consumes every seat's feed in canonical order and drives the engine."""
+
+    def __init__(self, header: SignedHeader) -> None:
+        self.header = header
+        self.match_id = header.match_id
+        self.keys = tuple(seat.key for seat in header.header.seats)
+        self.n = len(self.keys)
+        self.state = new_game_state(header)
+        self.feeds = [Feed(s, key, self.match_id) for s, key in enumerate(self.keys)]
+        self.cursor = [0] * self.n  # next unconsumed message per feed
+        self.blocked: dict[int, PeerMisbehaved] = {}
+        self.chance_commitments: dict[str, dict[int, bytes]] = {}
+        self.chance_secrets: dict[str, dict[int, bytes]] = {}
+        self.digest_rounds = 0  # CHANCE_DIGEST rounds completed
+        self.covered = 0  # chance commitments covered by the last digest round
+        self.digests: dict[int, bytes] = {}  # this round's digests, per seat
+        self.step: _Step | None = None
+        self.step_state = NO_STATE  # public digest at the start of the current step
+        self.events: list[Event] = []
+        self.equivocations: list[Equivocation] = []
+        self.ended = False
+
+    # ------------------------------------------------------------------ input
+
+    def receive(self, message: Message) -> list[Event]:
+        """Add a verified message to its feed and advance as far as the feeds allow.
+        Returns the events this caused (misbehaviour included); never raises for bad input."""
+        start = len(self.events)
+        if not 0 <= message.seat < self.n:
+            return []
+        try:
+            result = self.feeds[message.seat].add(message)
+        except BadMessage as exc:
+            self._misbehave(message.seat, str(exc), message, stop=False)
+            return self.events[start:]
+        if result.equivocation is not None:
+            self.equivocations.append(result.equivocation)
+            pair = (result.equivocation.first, result.equivocation.second)
+            self._misbehave(message.seat, f"equivocation at sequence number {message.seq}",
+                            *pair)
+        self.advance()
+        return self.events[start:]
+
+    # ------------------------------------------------------------------ helpers
+
+    def _misbehave(self, seat: int, reason: str, *evidence: Message, stop: bool = True) -> None:
+        event = PeerMisbehaved(seat, reason, tuple(evidence))
+        self.events.append(event)
+        if stop and seat not in self.blocked:
+            self.blocked[seat] = event
+
+    def _next(self, seat: int) -> Message | None:
+        if seat in self.blocked:
+            return None
+        messages = self.feeds[seat].messages
+        i = self.cursor[seat]
+        return messages[i] if i < len(messages) else None
+
+    def _take(self, seat: int) -> None:
+        self.cursor[seat] += 1
+
+    def public_digest(self) -> bytes:
+        return self.state.digest()
+
+    def expects(self, seat: int) -> Kind | None:
+        """What the state waits for from ``seat`` next (None: nothing now)."""
+        w = self.state.waiting
+        if isinstance(w, Over):
+            return None
+        if isinstance(w, Chance):
+            event = w.event.id
+            if seat not in self.chance_commitments.get(event, {}):
+                return Kind.CHANCE_COMMIT
+            if len(self.chance_commitments[event]) < self.n:
+                return None
+            if seat not in self.chance_secrets.get(event, {}):
+                return Kind.CHANCE_REVEAL
+            return None
+        if self._digest_due() and seat not in self.digests:
+            return Kind.CHANCE_DIGEST
+        if self._digest_due():
+            return None
+        if isinstance(w, Turn):
+            return Kind.ACT if w.seat == seat else None
+        assert isinstance(w, Simultaneous)
+        step = self._current_step(w)
+        if seat not in step.seats:
+            return None
+        if seat not in step.commitments:
+            return Kind.COMMIT
+        if len(step.commitments) < len(step.seats):
+            return None
+        return Kind.REVEAL if seat not in step.reveals else None
+
+    def _chance_count(self) -> int:
+        return sum(len(v) for v in self.chance_commitments.values())
+
+    def _digest_due(self) -> bool:
+        return self._chance_count() > self.covered
+
+    def _current_step(self, w: Simultaneous) -> _Step:
+        if self.step is None or self.step.name != w.step:
+            self.step = _Step(w.step, w.seats)
+            self.step_state = self.public_digest()
+        return self.step
+
+    def chance_digest(self) -> bytes:
+        entries = [(event, seat, c) for event, by_seat in self.chance_commitments.items()
+                   for seat, c in by_seat.items()]
+        return chance_set_digest(self.match_id, min(self.digest_rounds + 1, 5), entries)
+
+    # ------------------------------------------------------------------ the canonical loop
+
+    def advance(self) -> None:
+        """Consume every message that fits the current state, seat by seat, until none does."""
+        progress = True
+        while progress and not self.ended:
+            progress = False
+            for seat in range(self.n):
+                message = self._next(seat)
+                if message is None:
+                    continue
+                expected = self.expects(seat)
+                if expected is None:
+                    continue
+                if self._consume(seat, message, expected):
+                    progress = True
+                    self._settle()
+                    if self.ended:
+                        return
+
+    def _consume(self, seat: int, message: Message, expected: Kind) -> bool:
+        kind = message.kind
+        body = message.content
+        w = self.state.waiting
+        # A free action (an ACT in a simultaneous step, before the seat commits).
+        if kind is Kind.ACT and expected is Kind.COMMIT and isinstance(w, Simultaneous):
+            assert isinstance(body, ActBody)
+            return self._act(seat, message, body, w.step)
+        if kind is not expected:
+            self._misbehave(seat, f"sent {kind.name} where {expected.name} was due", message)
+            return False
+        if isinstance(body, ChanceCommitBody):
+            return self._chance_commit(seat, message, body)
+        if isinstance(body, ChanceRevealBody):
+            assert isinstance(w, Chance)
+            return self._chance_reveal(seat, message, body, w.event.id)
+        if isinstance(body, ChanceDigestBody):
+            return self._chance_digest(seat, message, body)
+        if isinstance(body, ActBody):
+            assert isinstance(w, Turn)
+            return self._act(seat, message, body, w.step)
+        if isinstance(body, CommitBody):
+            assert isinstance(w, Simultaneous)
+            return self._commit(seat, message, body, w.step)
+        if isinstance(body, RevealBody):
+            assert isinstance(w, Simultaneous)
+            return self._reveal(seat, message, body, w.step)
+        self._misbehave(seat, f"{kind.name} is not expected in a match yet", message)
+        return False
+
+    def _chance_commit(self, seat: int, message: Message, body: ChanceCommitBody) -> bool:
+        wanted = set(self.state.upcoming_events())
+        events = [e for e, _ in body.commitments]
+        if set(events) != wanted:
+            self._misbehave(seat, f"committed to {sorted(events)}, not {sorted(wanted)}", message)
+            return False
+        for event in events:
+            if seat in self.chance_commitments.get(event, {}):
+                self._misbehave(seat, f"committed twice to {event}", message)
+                return False
+        for event, commitment in body.commitments:
+            self.chance_commitments.setdefault(event, {})[seat] = commitment
+        self._take(seat)
+        return True
+
+    def _chance_reveal(self, seat: int, message: Message, body: ChanceRevealBody,
+                       event: str) -> bool:
+        if [e for e, _ in body.secrets] != [event]:
+            self._misbehave(seat, f"revealed {[e for e, _ in body.secrets]}, not [{event!r}]",
+                            message)
+            return False
+        secret = body.secrets[0][1]
+        expected = chance_commitment(self.match_id, event, self.keys[seat], secret)
+        if expected != self.chance_commitments[event][seat]:
+            self._misbehave(seat, f"its secret for {event} does not open its commitment",
+                            message)
+            return False
+        self.chance_secrets.setdefault(event, {})[seat] = secret
+        self._take(seat)
+        return True
+
+    def _chance_digest(self, seat: int, message: Message, body: ChanceDigestBody) -> bool:
+        mine = self.chance_digest()
+        if body.digest != mine:
+            self._misbehave(seat, "signed a digest of chance commitments other than those "
+                            "in the feeds (it saw different commitments)", message)
+            return False
+        self.digests[seat] = body.digest
+        self._take(seat)
+        return True
+
+    def _act(self, seat: int, message: Message, body: ActBody, step: str) -> bool:
+        if body.step != step:
+            self._misbehave(seat, f"acted in step {body.step!r} during {step!r}", message)
+            return False
+        try:
+            action = self.state.parse_action(seat, body.action)
+            new_state = self.state.apply(seat, action)
+        except EngineError as exc:
+            self._misbehave(seat, f"illegal action {body.action!r}: {exc}", message)
+            return False
+        w = self.state.waiting
+        if isinstance(w, Simultaneous) and not isinstance(new_state.waiting, Simultaneous):
+            self._misbehave(seat, "played a card in the open in a simultaneous step", message)
+            return False
+        if isinstance(w, Simultaneous) and new_state.waiting != w and seat not in getattr(
+                new_state.waiting, "pending", ()):
+            self._misbehave(seat, "an open action in a simultaneous step must be a free "
+                            "action (it committed a card without a commitment)", message)
+            return False
+        self.state = new_state
+        self._take(seat)
+        self.events.append(ActionTaken(step, seat, body.action))
+        return True
+
+    def _commit(self, seat: int, message: Message, body: CommitBody, step: str) -> bool:
+        if body.step != step:
+            self._misbehave(seat, f"committed for step {body.step!r} during {step!r}", message)
+            return False
+        assert self.step is not None
+        self.step.commitments[seat] = body.commitment
+        self._take(seat)
+        self.events.append(PlayCommitted(step, seat))
+        return True
+
+    def _reveal(self, seat: int, message: Message, body: RevealBody, step: str) -> bool:
+        assert self.step is not None
+        if body.step != step:
+            self._misbehave(seat, f"revealed for step {body.step!r} during {step!r}", message)
+            return False
+        held = commit_set_digest(self.match_id, step,
+                                 [self.step.commitments.get(s) for s in range(self.n)])
+        if body.commit_set != held:
+            # The revealer holds other commitments than we do: someone showed different
+            # commitments to different peers.  Who is not known yet — the two signed versions
+            # will meet in some feed (relays forward every verified message) and prove it — so
+            # nobody is blamed here; the reveal waits.
+            return False
+        commitment = play_commitment(self.match_id, step, self.keys[seat], body.action,
+                                     body.salt)
+        if commitment != self.step.commitments[seat]:
+            self._misbehave(seat, "its reveal does not open its commitment", message)
+            return False
+        try:
+            self.state.parse_action(seat, body.action)
+        except EngineError as exc:
+            self._misbehave(seat, f"revealed an illegal action {body.action!r}: {exc}",
+                            message)
+            return False
+        self.step.reveals[seat] = (body.action, message)
+        self._take(seat)
+        self.events.append(PlayRevealed(step, seat, body.action))
+        return True
+
+    # ------------------------------------------------------------------ completing a step
+
+    def _settle(self) -> None:
+        """Apply whatever is now complete: a chance outcome, a digest round, a joint reveal."""
+        while True:
+            w = self.state.waiting
+            if isinstance(w, Over):
+                if not self.ended:
+                    self.ended = True
+                    self.events.append(MatchEnded(tuple(sorted(w.outcome.winners)),
+                                                  self.public_digest()))
+                return
+            if isinstance(w, Chance):
+                event = w.event
+                secrets = self.chance_secrets.get(event.id, {})
+                if len(secrets) < self.n:
+                    return
+                outcome = chance_outcome(event, [secrets[s] for s in range(self.n)])
+                self.state = self.state.apply_chance(event.id, outcome)
+                self.events.append(ChanceResolved(event.id, outcome))
+                continue
+            if self._digest_due():
+                if len(self.digests) < self.n:
+                    return
+                self.digest_rounds += 1
+                self.covered = self._chance_count()
+                self.digests = {}
+                continue
+            if isinstance(w, Simultaneous):
+                step = self._current_step(w)
+                if len(step.reveals) < len(step.seats):
+                    return
+                actions = {s: self.state.parse_action(s, a) for s, (a, _) in step.reveals.items()}
+                try:
+                    self.state = self.state.apply_joint(actions)
+                except EngineError as exc:  # legal one by one, illegal together: impossible
+                    raise AssertionError(f"joint reveal refused: {exc}") from exc
+                self.step = None
+                continue
+            return
+
+
+# --------------------------------------------------------------------------- a local seat
+
+
+Decide = Any  # Callable[[GameState, int], str]: the local seat's choice, in notation
+
+
+class LocalSeat:
+    """The local seat: what it must send next, persisted by the caller before sending."""
+
+    def __init__(self, core: MatchCore, seat: int, private_key: Ed25519PrivateKey,
+                 seed: bytes, decide: Decide) -> None:
+        self.core = core
+        self.seat = seat
+        self.key = private_key
+        self.secrets = SeatSecrets(seed, core.match_id, core.keys[seat])
+        self.decide = decide
+        self.sent: list[Message] = []
+        self.pending_reveal: dict[str, tuple[str, bytes]] = {}
+
+    def _sign(self, kind: Kind, body: Any) -> Message:
+        prev = self.sent[-1].hash if self.sent else self.core.match_id
+        state = self.core.step_state if self.core.step is not None else self.core.public_digest()
+        message = sign_message(self.key, match_id=self.core.match_id, seat=self.seat,
+                               seq=len(self.sent), prev=prev, kind=kind, state=state, body=body)
+        self.sent.append(message)
+        return message
+
+    def messages_to_send(self) -> list[Message]:
+        """The messages the local seat owes now (each to be persisted, then sent to all and
+        fed back to the core like any other)."""
+        core = self.core
+        seat = self.seat
+        if len(core.feeds[seat].messages) < len(self.sent):
+            return []  # our last message has not been fed back yet
+        expected = core.expects(seat)
+        if expected is None or core.cursor[seat] < len(core.feeds[seat].messages):
+            return []
+        w = core.state.waiting
+        if expected is Kind.CHANCE_COMMIT:
+            body = ChanceCommitBody(tuple(
+                (e, chance_commitment(core.match_id, e, core.keys[seat],
+                                      self.secrets.chance_secret(e)))
+                for e in core.state.upcoming_events()))
+            return [self._sign(Kind.CHANCE_COMMIT, body)]
+        if expected is Kind.CHANCE_REVEAL:
+            assert isinstance(w, Chance)
+            e = w.event.id
+            return [self._sign(Kind.CHANCE_REVEAL,
+                               ChanceRevealBody(((e, self.secrets.chance_secret(e)),)))]
+        if expected is Kind.CHANCE_DIGEST:
+            level = min(core.digest_rounds + 1, 5)
+            return [self._sign(Kind.CHANCE_DIGEST, ChanceDigestBody(level, core.chance_digest()))]
+        if expected is Kind.ACT:
+            assert isinstance(w, Turn)
+            action = self.decide(core.state, seat)
+            return [self._sign(Kind.ACT, ActBody(w.step, action))]
+        if expected is Kind.COMMIT:
+            assert isinstance(w, Simultaneous)
+            action = self.decide(core.state, seat)
+            parsed = core.state.parse_action(seat, action)
+            if not core.state.legal_actions(seat) or parsed not in core.state.legal_actions(seat):
+                raise LocalProtocolError(f"the local seat chose an illegal action {action!r}")
+            if getattr(parsed, "kind", "") == "peek":
+                return [self._sign(Kind.ACT, ActBody(w.step, action))]
+            salt = self.secrets.salt_for(w.step)
+            self.pending_reveal[w.step] = (action, salt)
+            commitment = play_commitment(core.match_id, w.step, core.keys[seat], action, salt)
+            return [self._sign(Kind.COMMIT, CommitBody(w.step, commitment))]
+        if expected is Kind.REVEAL:
+            assert isinstance(w, Simultaneous)
+            action, salt = self.pending_reveal.pop(w.step)
+            step = core.step
+            assert step is not None
+            held = commit_set_digest(core.match_id, w.step,
+                                     [step.commitments.get(s) for s in range(core.n)])
+            return [self._sign(Kind.REVEAL, RevealBody(w.step, action, salt, held))]
+        return []
