@@ -9,6 +9,7 @@ import sys
 BENCHMARKS = {
     "engine": "benchmarks.engine_games",
     "bots": "benchmarks.bot_strength",
+    "verify": "benchmarks.verify_match",
 }
 
 

@@ -154,12 +154,13 @@ class MatchCore:
         self.cursor = [0] * self.n  # next unconsumed message per feed
         self.blocked: dict[int, PeerMisbehaved] = {}
         self.chance_commitments: dict[str, dict[int, bytes]] = {}
+        self.chance_count = 0  # chance commitments held, in all
         self.chance_secrets: dict[str, dict[int, bytes]] = {}
         self.digest_rounds = 0  # CHANCE_DIGEST rounds completed
         self.covered = 0  # chance commitments covered by the last digest round
         self.digests: dict[int, bytes] = {}  # this round's digests, per seat
         self.step: _Step | None = None
-        self.step_state = NO_STATE  # public digest at the start of the current step
+        self._step_start: GameState[Any] | None = None  # the state when the step began
         self.events: list[Event] = []
         self.equivocations: list[Equivocation] = []
         self.ended = False
@@ -182,6 +183,18 @@ class MatchCore:
             pair = (result.equivocation.first, result.equivocation.second)
             self._misbehave(message.seat, f"equivocation at sequence number {message.seq}",
                             *pair)
+        self.advance()
+        return self.events[start:]
+
+    def adopt(self, feeds: dict[int, Feed]) -> list[Event]:
+        """Take over feeds that were already verified (a match file read by the transcript
+        reader) instead of receiving their messages one by one, and advance."""
+        for seat, feed in feeds.items():
+            if feed.match_id != self.match_id or feed.seat != seat or (
+                    not 0 <= seat < self.n or feed.public_key != self.keys[seat]):
+                raise LocalProtocolError(f"feed of seat {seat} is not one of this match")
+            self.feeds[seat] = feed
+        start = len(self.events)
         self.advance()
         return self.events[start:]
 
@@ -236,17 +249,21 @@ class MatchCore:
             return None
         return Kind.REVEAL if seat not in step.reveals else None
 
-    def _chance_count(self) -> int:
-        return sum(len(v) for v in self.chance_commitments.values())
-
     def _digest_due(self) -> bool:
-        return self._chance_count() > self.covered
+        return self.chance_count > self.covered
 
     def _current_step(self, w: Simultaneous) -> _Step:
         if self.step is None or self.step.name != w.step:
             self.step = _Step(w.step, w.seats)
-            self.step_state = self.public_digest()
+            self._step_start = self.state
         return self.step
+
+    @property
+    def step_state(self) -> bytes:
+        """The public digest at the start of the current step (what messages of the step carry,
+        the same on every honest peer whatever free actions arrived since)."""
+        start = self._step_start if self.step is not None else None
+        return (start if start is not None else self.state).digest()
 
     def chance_digest(self) -> bytes:
         entries = [(event, seat, c) for event, by_seat in self.chance_commitments.items()
@@ -315,6 +332,7 @@ class MatchCore:
                 return False
         for event, commitment in body.commitments:
             self.chance_commitments.setdefault(event, {})[seat] = commitment
+        self.chance_count += len(body.commitments)
         self._take(seat)
         return True
 
@@ -432,7 +450,7 @@ class MatchCore:
                 if len(self.digests) < self.n:
                     return
                 self.digest_rounds += 1
-                self.covered = self._chance_count()
+                self.covered = self.chance_count
                 self.digests = {}
                 continue
             if isinstance(w, Simultaneous):
@@ -470,7 +488,7 @@ class LocalSeat:
 
     def _sign(self, kind: Kind, body: Any) -> Message:
         prev = self.sent[-1].hash if self.sent else self.core.match_id
-        state = self.core.step_state if self.core.step is not None else self.core.public_digest()
+        state = self.core.step_state
         message = sign_message(self.key, match_id=self.core.match_id, seat=self.seat,
                                seq=len(self.sent), prev=prev, kind=kind, state=state, body=body)
         self.sent.append(message)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import Over
+from protocol.local import Network
 from protocol.match import ChanceResolved, MatchEnded, PeerMisbehaved
 from protocol.messages import (
     ChanceRevealBody,
@@ -14,7 +15,6 @@ from protocol.messages import (
     RevealBody,
     sign_message,
 )
-from tests.protocol.harness import Network
 
 
 @pytest.mark.parametrize(("players", "variant"), [(3, "basic"), (4, "tactical"), (5, "basic")])

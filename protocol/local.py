@@ -1,6 +1,8 @@
-"""An in-memory N-peer harness: every peer runs its own MatchCore and LocalSeat; a bus delivers
-every sent message to every peer (its sender included), in an order the test chooses.  No
-sockets, no sleeps, no clocks."""
+"""An in-memory mesh of N peers, for tests and benchmarks: every peer runs its own MatchCore
+and LocalSeat, and a bus delivers every sent message to every peer (its sender included), in
+order.  No sockets, no sleeps, no clocks.  Keys, nonces and seeds are derived from a tag, so a
+run is reproducible — which is exactly what a real match must never do: real peers draw them
+from the operating system's randomness."""
 
 from __future__ import annotations
 

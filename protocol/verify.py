@@ -1,0 +1,119 @@
+"""The strict verifier: a match file in, a verdict out.
+
+``verify(data)`` reads the file leniently (``protocol.transcript``), then replays every feed
+through a fresh :class:`~protocol.match.MatchCore` — the same rules the peers ran — which
+re-checks every signature and chain, every play and chance commitment, every chance outcome
+(recomputed from the revealed secrets with the header's sampler), the legality of every action
+through the engine, and the result.
+
+Verdicts:
+
+* ``valid`` — the file is whole, every check passed and the match reached its end;
+* ``invalid`` — something is wrong: the first bad entry (record number), the seat at fault and
+  the reason;
+* ``incomplete`` — nothing wrong was found, but the match stops before its end (a torn last
+  record, a missing message, or a match still in progress): what was checked, and where it
+  stops.
+
+(All seats' final signatures on the result come with protocol core II; until then a match that
+reached its end is valid.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from engine.core import Over
+from protocol.match import MatchCore, MatchEnded, PeerMisbehaved
+from protocol.transcript import Transcript, read_transcript
+
+VALID = "valid"
+INVALID = "invalid"
+INCOMPLETE = "incomplete"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str  # valid / invalid / incomplete
+    reason: str
+    seat: int | None = None  # the seat at fault (invalid)
+    record: int | None = None  # the first bad record (invalid), counting the file record as 0
+    messages: int = 0  # messages checked
+    winners: tuple[int, ...] = ()
+    final_digest: bytes = b""
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def valid(self) -> bool:
+        return self.status == VALID
+
+
+def verify(data: bytes) -> Verdict:
+    """Verify a whole match file (see the module docstring); never raises on bad content."""
+    t = read_transcript(data)
+    return verify_transcript(t, _record_numbers(data))
+
+
+def _record_numbers(data: bytes) -> dict[bytes, int]:
+    """Message hash -> record number, to name the first bad entry.  A message's hash is the
+    SHA-256 of its record's payload, so nothing needs decoding twice."""
+    from protocol.transcript import split_records
+
+    numbers: dict[bytes, int] = {}
+    for index, (_offset, payload, _problem) in enumerate(split_records(bytes(data))):
+        if payload is not None and index >= 2:
+            numbers[hashlib.sha256(payload).digest()] = index
+    return numbers
+
+
+def verify_transcript(t: Transcript, records: dict[bytes, int] | None = None) -> Verdict:
+    records = records or {}
+    notes = tuple(str(p) for p in t.problems)
+    if t.header is None:
+        reason = t.problems[0].reason if t.problems else "no header"
+        return Verdict(INVALID, f"unreadable header: {reason}", record=1, notes=notes)
+    # Content problems (a bad signature, a broken chain, a foreign message, equivocation) make
+    # the file invalid; a torn tail only makes it incomplete.
+    for problem in t.problems:
+        if t.torn and problem is t.problems[-1]:
+            continue
+        return Verdict(INVALID, problem.reason, seat=problem.seat, record=problem.record,
+                       messages=t.messages, notes=notes)
+    core = MatchCore(t.header)
+    # The reader already verified every signature and chain: the core takes the feeds over
+    # and consumes them in canonical order.
+    checked = t.messages
+    for event in core.adopt(t.feeds):
+        if isinstance(event, PeerMisbehaved):
+            culprit = event.evidence[0] if event.evidence else None
+            return Verdict(INVALID, event.reason, seat=event.seat,
+                           record=records.get(culprit.hash) if culprit else None,
+                           messages=checked, notes=notes)
+    ended = [e for e in core.events if isinstance(e, MatchEnded)]
+    if ended and isinstance(core.state.waiting, Over):
+        unread = sum(len(f.messages) - core.cursor[s] for s, f in enumerate(core.feeds))
+        if unread:
+            return Verdict(INVALID, f"{unread} message(s) after the end of the match",
+                           messages=checked, notes=notes)
+        end = ended[0]
+        if t.torn:
+            return Verdict(INCOMPLETE, "the match ended, but the file's last record is torn",
+                           messages=checked, winners=end.winners, final_digest=end.digest,
+                           notes=notes)
+        return Verdict(VALID, "every check passed; the match reached its end",
+                       messages=checked, winners=end.winners, final_digest=end.digest,
+                       notes=notes)
+    where = core.state.waiting
+    missing = t.missing()
+    reason = "the match stops before its end"
+    if t.torn:
+        reason += " (the last record is torn)"
+    if missing:
+        reason += "; missing: " + ", ".join(
+            f"seat {s} messages {r.start}..{r.stop - 1}" for s, r in missing.items())
+    reason += f"; it waits for {type(where).__name__.lower()}"
+    step = getattr(where, "step", None) or getattr(getattr(where, "event", None), "id", None)
+    if step:
+        reason += f" {step}"
+    return Verdict(INCOMPLETE, reason, messages=checked, notes=notes)

@@ -1,0 +1,83 @@
+"""The verifier over whole match files written by in-memory peers: valid, tampered (flip a
+byte, drop, reorder, truncate), cheating seats named, and unfinished matches incomplete."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol.local import Network
+from protocol.transcript import file_start, frame
+from protocol.verify import INCOMPLETE, INVALID, VALID, verify
+from tests.protocol.test_match import Cheater
+
+
+def match_file(net: Network, order: list | None = None) -> bytes:
+    msgs = net.log if order is None else order
+    return file_start(net.header) + b"".join(frame(m.encode()) for m in msgs)
+
+
+@pytest.fixture(scope="module")
+def finished() -> Network:
+    net = Network(3, tag=b"verify")
+    net.pump()
+    return net
+
+
+def test_valid_match(finished: Network) -> None:
+    verdict = verify(match_file(finished))
+    assert verdict.status == VALID, verdict
+    assert verdict.final_digest == finished.cores[0].public_digest()
+    assert verdict.messages == len(finished.log)
+
+
+def test_any_interleaving_of_feeds_verifies(finished: Network) -> None:
+    by_seat = sorted(finished.log, key=lambda m: (m.seat, m.seq))
+    assert verify(match_file(finished, by_seat)).status == VALID
+
+
+def test_truncated_file_is_incomplete(finished: Network) -> None:
+    data = match_file(finished)
+    verdict = verify(data[:-7])
+    assert verdict.status == INCOMPLETE
+    assert "torn" in verdict.reason
+
+
+def test_unfinished_match_is_incomplete() -> None:
+    net = Network(3, tag=b"half")
+    net.pump(limit=100, partial=True)
+    verdict = verify(match_file(net))
+    assert verdict.status == INCOMPLETE and "stops before its end" in verdict.reason
+
+
+def test_dropped_message_is_incomplete_and_says_which(finished: Network) -> None:
+    dropped = [m for m in finished.log if not (m.seat == 2 and m.seq == 5)]
+    verdict = verify(match_file(finished, dropped))
+    assert verdict.status == INCOMPLETE
+    assert "seat 2 messages 5..5" in verdict.reason
+
+
+def test_flipped_byte_is_invalid_with_its_record(finished: Network) -> None:
+    data = bytearray(match_file(finished))
+    start = len(file_start(finished.header))
+    record = frame(finished.log[10].encode())
+    offset = start + sum(len(frame(m.encode())) for m in finished.log[:10])
+    assert data[offset:offset + len(record)] == record
+    data[offset + len(record) - 3] ^= 0x20  # inside the signature
+    verdict = verify(bytes(data))
+    assert verdict.status == INVALID
+    assert verdict.record == 12 and verdict.seat == finished.log[10].seat
+
+
+def test_cheating_reveal_is_invalid_naming_the_seat() -> None:
+    net = Network(3, tag=b"verify-cheat")
+    Cheater.rewrite_reveal_action(net, 2, "play 5")
+    net.pump()
+    verdict = verify(match_file(net))
+    assert verdict.status == INVALID and verdict.seat == 2
+    assert "does not open its commitment" in verdict.reason
+    assert verdict.record is not None and verdict.record >= 2
+
+
+def test_not_a_match_file() -> None:
+    assert verify(b"hello world").status == INVALID
+    assert verify(b"").status == INVALID
