@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from engine.core import GameState
 from engine.raiders.bots import RandomBot
 from engine.sim import bot_key
+from engine.stream import HashStream
 from protocol.crypto import public_key_bytes
 from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
 from protocol.match import Event, LocalSeat, MatchCore
@@ -61,21 +62,38 @@ class Network:
         self.log: list[Message] = []
         self.events: list[list[Event]] = [[] for _ in range(n)]
 
-    def pump(self, limit: int = 200_000, *, partial: bool = False) -> int:
+    def pump(self, limit: int = 200_000, *, partial: bool = False,
+             scramble: bytes | None = None) -> int:
         """Run until nobody has anything to send and nothing is in flight (or, with
-        ``partial``, stop quietly after ``limit`` deliveries)."""
+        ``partial``, stop quietly after ``limit`` deliveries).  With ``scramble`` (a seed),
+        every peer gets every message in its own pseudo-random order, delayed arbitrarily:
+        reordering and delay on every link."""
+        stream = HashStream(scramble) if scramble is not None else None
+        inboxes: list[list[Message]] = [[] for _ in self.cores]
         steps = 0
         while steps < limit:
             steps += 1
             for seat in self.seats:
                 for message in seat.messages_to_send():
-                    self.queue.append(message)
                     self.log.append(message)
-            if not self.queue:
+                    if stream is None:
+                        self.queue.append(message)
+                    else:
+                        for inbox in inboxes:
+                            inbox.append(message)
+            if stream is None:
+                if not self.queue:
+                    return steps
+                message = self.queue.pop(0)
+                for i, core in enumerate(self.cores):
+                    self.events[i].extend(core.receive(message))
+                continue
+            waiting = [i for i, inbox in enumerate(inboxes) if inbox]
+            if not waiting:
                 return steps
-            message = self.queue.pop(0)
-            for i, core in enumerate(self.cores):
-                self.events[i].extend(core.receive(message))
+            i = waiting[stream.below(len(waiting))]
+            message = inboxes[i].pop(stream.below(len(inboxes[i])))
+            self.events[i].extend(self.cores[i].receive(message))
         if partial:
             return steps
         raise AssertionError("the network did not settle")

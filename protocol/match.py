@@ -526,9 +526,10 @@ class LocalSeat:
         if expected is Kind.COMMIT:
             assert isinstance(w, Simultaneous)
             action = self.decide(core.state, seat)
-            parsed = core.state.parse_action(seat, action)
-            if not core.state.legal_actions(seat) or parsed not in core.state.legal_actions(seat):
-                raise LocalProtocolError(f"the local seat chose an illegal action {action!r}")
+            try:
+                parsed = core.state.parse_action(seat, action)
+            except EngineError as exc:
+                raise LocalProtocolError(f"the local seat chose an illegal action: {exc}") from exc
             if getattr(parsed, "kind", "") == "peek":
                 return [self._sign(Kind.ACT, ActBody(w.step, action))]
             salt = self.secrets.salt_for(w.step)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from engine.core import Over
+from engine.core import Chance, Over, Visibility
+from protocol.crypto import play_commitment
+from protocol.errors import LocalProtocolError
 from protocol.local import Network
 from protocol.match import ChanceResolved, MatchEnded, PeerMisbehaved
 from protocol.messages import (
+    ChanceCommitBody,
     ChanceRevealBody,
     CommitBody,
     Kind,
@@ -151,3 +156,133 @@ def test_message_from_another_match_is_refused() -> None:
     events = net.cores[0].receive(stray)
     assert [e.seat for e in events if isinstance(e, PeerMisbehaved)] == [stray.seat]
     assert "another match" in next(e for e in events if isinstance(e, PeerMisbehaved)).reason
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_reordered_and_delayed_delivery_still_agrees(players: int) -> None:
+    """Every peer receives every message in its own random order: the canonical consumption
+    still brings every peer to the same public state."""
+    calm = Network(players, tag=b"order")
+    calm.pump()
+    stormy = Network(players, tag=b"order")
+    stormy.pump(scramble=b"storm%d" % players)
+    digests = {core.public_digest() for core in stormy.cores}
+    assert digests == {calm.cores[0].public_digest()}
+    assert not misbehaving(stormy)
+
+
+def test_illegal_revealed_action_is_blamed() -> None:
+    net = Network(3, tag=b"illegal")
+    # Seat 0 commits to and reveals a key in a room where keys are illegal (or holds none).
+    local = net.seats[0]
+    original = local.decide
+
+    def decide(state: Any, seat: int) -> str:
+        if "done" not in local.__dict__ and state.waiting.step.endswith(".play"):
+            local.__dict__["done"] = True
+            return "play key"
+        return original(state, seat)
+    local.decide = decide
+    with pytest.raises(LocalProtocolError):
+        net.pump()  # our own seat refuses to send an illegal action
+    # A modified client sends it anyway: every honest peer blames it.
+    net2 = Network(3, tag=b"illegal2")
+    cheat = net2.seats[0]
+    original2 = cheat.messages_to_send
+
+    def send() -> list[Message]:
+        out = []
+        for message in original2():
+            body = message.content
+            if isinstance(body, CommitBody) and "done" not in cheat.__dict__:
+                cheat.__dict__["done"] = True
+                cheat.sent.pop()
+                state = cheat.core.state
+                legal = {state.format_action(a) for a in state.legal_actions(0)}
+                bad = next(a for a in ("play sword", "play key", "play crystal", "play torch")
+                           if a not in legal)
+                salt = cheat.secrets.salt_for(body.step)
+                cheat.pending_reveal[body.step] = (bad, salt)
+                commitment = play_commitment(cheat.core.match_id, body.step,
+                                             cheat.core.keys[0], bad, salt)
+                message = cheat._sign(Kind.COMMIT, CommitBody(body.step, commitment))
+            out.append(message)
+        return out
+    cheat.messages_to_send = send  # type: ignore[method-assign]
+    net2.pump()
+    blamed = [e for e in net2.events[1] if isinstance(e, PeerMisbehaved)]
+    assert [e.seat for e in blamed] == [0] and "illegal" in blamed[0].reason
+
+
+def test_skipped_sequence_number_waits_for_the_gap() -> None:
+    net = Network(3, tag=b"gap")
+    net.pump(limit=30, partial=True)
+    late = [m for m in net.log if m.seat == 1]
+    fresh = Network(3, tag=b"gap")
+    core = fresh.cores[0]
+    for m in net.log:
+        if m is not late[0]:
+            core.receive(m)
+    before = core.public_digest()
+    assert core.feeds[1].missing() == range(0, 1)
+    core.receive(late[0])
+    assert core.feeds[1].missing() == range(0, 0)
+    assert core.public_digest() != before or core.cursor[1] > 0
+
+
+def test_forged_signature_is_refused_and_blames_no_honest_seat() -> None:
+    net = Network(3, tag=b"forge")
+    net.pump(limit=20, partial=True)
+    impostor = sign_message(net.keys[2], match_id=net.header.match_id, seat=1, seq=0,
+                            prev=net.header.match_id, kind=Kind.ACT, state=bytes(32),
+                            body=("L1.R1.play", "play 1"))
+    fresh = Network(3, tag=b"forge")
+    events = fresh.cores[0].receive(impostor)
+    assert [(e.seat, "signature" in e.reason) for e in events
+            if isinstance(e, PeerMisbehaved)] == [(1, True)]
+    # The forged message is not in seat 1's feed, and seat 1 is not blocked for it.
+    assert fresh.cores[0].feeds[1].messages == ()
+    assert 1 not in fresh.cores[0].blocked
+
+
+def test_chance_commitment_equivocation_shows_at_the_digest_round() -> None:
+    """Seat 2 shows peer 0 one chance commitment and peers 1, 2 another (a fork of its feed).
+    The fork is caught as equivocation as soon as both versions meet in any peer's feed."""
+    net = Network(3, tag=b"chancefork")
+    net.pump(limit=1, partial=True)
+    first = next(m for m in net.log if m.seat == 2)
+    assert first.kind is Kind.CHANCE_COMMIT
+    body = first.content
+    assert isinstance(body, ChanceCommitBody)
+    forked_body = ChanceCommitBody(tuple((e, bytes(32)) for e, _ in body.commitments))
+    fork = sign_message(net.keys[2], match_id=first.match_id, seat=2, seq=first.seq,
+                        prev=first.prev, kind=first.kind, state=first.state, body=forked_body)
+    observer = Network(3, tag=b"chancefork").cores[0]
+    observer.receive(first)
+    events = observer.receive(fork)
+    proof = [e for e in events if isinstance(e, PeerMisbehaved)]
+    assert proof and proof[0].seat == 2 and len(proof[0].evidence) == 2
+
+
+def test_knowledge_no_face_down_room_before_it_is_turned() -> None:
+    """A peer that records every byte it receives cannot name a face-down room before it is
+    turned: every secret of a hidden event first appears on the wire when the engine turns that
+    room (replayed here message by message), and no earlier byte contains it; before that, the
+    room is fixed by commitments that are SHA-256 hashes of 32 random bytes."""
+    net = Network(4, tag=b"knowledge")
+    net.pump()
+    replay = Network(4, tag=b"knowledge").cores[0]
+    hidden_turned = 0
+    seen = b""
+    for message in net.log:
+        body = message.content
+        if isinstance(body, ChanceRevealBody):
+            (event, secret), = body.secrets
+            w = replay.state.waiting
+            assert isinstance(w, Chance) and w.event.id == event  # only when it is due
+            assert secret not in seen  # never on the wire before
+            if w.event.visibility is Visibility.HIDDEN:
+                hidden_turned += 1
+        seen += message.encode()
+        replay.receive(message)
+    assert hidden_turned >= 5 * 4  # every face-down room and the boss, from all 4 seats
