@@ -286,3 +286,13 @@ def test_knowledge_no_face_down_room_before_it_is_turned() -> None:
         seen += message.encode()
         replay.receive(message)
     assert hidden_turned >= 5 * 4  # every face-down room and the boss, from all 4 seats
+
+
+def test_docs_show_the_transition_table() -> None:
+    from pathlib import Path
+
+    from protocol.match import describe_transitions
+
+    docs = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    assert describe_transitions() in docs, (
+        "docs/protocol.md must show the table describe_transitions() generates")
