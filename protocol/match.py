@@ -112,12 +112,24 @@ class PeerMisbehaved:
 
 
 @dataclass(frozen=True)
+class SeatsOverdue:
+    """``seats`` owe a message for ``step`` since ``since`` and the turn timeout has passed.
+    (Protocol core II acts on it: request the message from every peer, then the absent-seat
+    procedure.)"""
+
+    seats: tuple[int, ...]
+    step: str
+    since: float
+
+
+@dataclass(frozen=True)
 class MatchEnded:
     winners: tuple[int, ...]
     digest: bytes
 
 
-Event = ChanceResolved | PlayCommitted | PlayRevealed | ActionTaken | PeerMisbehaved | MatchEnded
+Event = (ChanceResolved | PlayCommitted | PlayRevealed | ActionTaken | PeerMisbehaved
+         | SeatsOverdue | MatchEnded)
 
 
 def new_game_state(header: SignedHeader) -> GameState[Any]:
@@ -146,8 +158,13 @@ class _Step:
 class MatchCore:
     """Consumes every seat's feed in canonical order and drives the engine."""
 
-    def __init__(self, header: SignedHeader) -> None:
+    def __init__(self, header: SignedHeader, *, turn_timeout: float = 90.0) -> None:
         self.header = header
+        self.turn_timeout = turn_timeout
+        self.now = 0.0
+        self._wait_key: tuple[object, ...] = ()
+        self._wait_since = 0.0
+        self._overdue_reported: tuple[object, ...] = ()
         self.match_id = header.match_id
         self.keys = tuple(seat.key for seat in header.header.seats)
         self.n = len(self.keys)
@@ -169,9 +186,12 @@ class MatchCore:
 
     # ------------------------------------------------------------------ input
 
-    def receive(self, message: Message) -> list[Event]:
+    def receive(self, message: Message, now: float | None = None) -> list[Event]:
         """Add a verified message to its feed and advance as far as the feeds allow.
-        Returns the events this caused (misbehaviour included); never raises for bad input."""
+        Returns the events this caused (misbehaviour included); never raises for bad input.
+        ``now`` (any monotonic clock, in seconds) dates what the match waits for."""
+        if now is not None:
+            self.now = now
         start = len(self.events)
         if not 0 <= message.seat < self.n:
             return []
@@ -187,6 +207,42 @@ class MatchCore:
                             *pair)
         self.advance()
         return self.events[start:]
+
+    # ------------------------------------------------------------------ the timer
+
+    def owing(self) -> tuple[int, ...]:
+        """The seats the match waits for now (their next message is due and not in hand)."""
+        return tuple(s for s in range(self.n) if s not in self.blocked
+                     and self.expects(s) is not None and self._next(s) is None)
+
+    def _wait_state(self) -> tuple[object, ...]:
+        w = self.state.waiting
+        where = getattr(w, "step", None) or getattr(getattr(w, "event", None), "id", "")
+        return (self.phase(), where, self.owing())
+
+    def _note_wait(self) -> None:
+        key = self._wait_state()
+        if key != self._wait_key:
+            self._wait_key = key
+            self._wait_since = self.now
+
+    def get_timer(self) -> float | None:
+        """When the seats the match waits for become overdue (None: it waits for nobody)."""
+        if self.ended or not self._wait_key or not self._wait_key[2]:
+            return None
+        return self._wait_since + self.turn_timeout
+
+    def handle_timer(self, now: float) -> list[Event]:
+        """Report overdue seats once per wait (a :class:`SeatsOverdue` event)."""
+        self.now = now
+        deadline = self.get_timer()
+        if deadline is None or now < deadline or self._overdue_reported == self._wait_key:
+            return []
+        self._overdue_reported = self._wait_key
+        _phase, where, seats = self._wait_key
+        event = SeatsOverdue(tuple(seats), str(where), self._wait_since)  # type: ignore[arg-type]
+        self.events.append(event)
+        return [event]
 
     def adopt(self, feeds: dict[int, Feed]) -> list[Event]:
         """Take over feeds that were already verified (a match file read by the transcript
@@ -306,6 +362,11 @@ class MatchCore:
 
     def advance(self) -> None:
         """Consume every message that fits the current state, seat by seat, until none does."""
+        self._consume_all()
+        if not self.ended:
+            self._note_wait()
+
+    def _consume_all(self) -> None:
         progress = True
         while progress and not self.ended:
             progress = False
@@ -570,6 +631,35 @@ class LocalSeat:
         self.decide = decide
         self.sent: list[Message] = []
         self.pending_reveal: dict[str, tuple[str, bytes]] = {}
+
+    def restore(self, persisted: list[Message]) -> list[Message]:
+        """After a restart: take back the messages this seat persisted (its own feed, from
+        the match file) and return them to be sent again — the same bytes, so peers see
+        harmless duplicates, never a second message under a sequence number.  A commitment
+        whose reveal is still owed is reopened without storing the choice anywhere: the salt
+        derives from the seed, and the action is found among the step's legal actions."""
+        for i, message in enumerate(persisted):
+            if message.seat != self.seat or message.seq != i:
+                raise LocalProtocolError("the persisted feed is not this seat's, in order")
+        self.sent = list(persisted)
+        self.pending_reveal = {}
+        revealed = {m.content.step for m in persisted if isinstance(m.content, RevealBody)}
+        for message in persisted:
+            body = message.content
+            if isinstance(body, CommitBody) and body.step not in revealed:
+                self.pending_reveal[body.step] = self._reopen(body)
+        return list(persisted)
+
+    def _reopen(self, body: CommitBody) -> tuple[str, bytes]:
+        salt = self.secrets.salt_for(body.step)
+        state = self.core.state
+        for action in state.legal_actions(self.seat):
+            text = state.format_action(action)
+            if play_commitment(self.core.match_id, body.step, self.core.keys[self.seat], text,
+                               salt) == body.commitment:
+                return text, salt
+        raise LocalProtocolError(f"cannot reopen the commitment of step {body.step}: the "
+                                 "match state is not the one it was made in")
 
     def _sign(self, kind: Kind, body: Any) -> Message:
         prev = self.sent[-1].hash if self.sent else self.core.match_id

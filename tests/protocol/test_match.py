@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import pytest
@@ -10,7 +11,14 @@ from engine.core import Chance, Over, Visibility
 from protocol.crypto import play_commitment
 from protocol.errors import LocalProtocolError
 from protocol.local import Network
-from protocol.match import ChanceResolved, MatchEnded, PeerMisbehaved
+from protocol.match import (
+    ChanceResolved,
+    LocalSeat,
+    MatchCore,
+    MatchEnded,
+    PeerMisbehaved,
+    SeatsOverdue,
+)
 from protocol.messages import (
     ChanceCommitBody,
     ChanceRevealBody,
@@ -296,3 +304,92 @@ def test_docs_show_the_transition_table() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
     assert describe_transitions() in docs, (
         "docs/protocol.md must show the table describe_transitions() generates")
+
+
+@pytest.mark.parametrize("commits", [1, 4, 12])
+def test_restart_mid_step_resends_the_same_bytes(commits: int) -> None:
+    """Seat 1 crashes right after persisting its ``commits``-th commitment, before revealing,
+    and restarts from its match file: it takes back its persisted feed, re-sends the same bytes
+    (harmless duplicates) and reopens the unrevealed commitment from its seed alone; the match
+    completes with no false equivocation, exactly as without the crash."""
+    calm = Network(3, tag=b"restart")
+    calm.pump()
+    net = Network(3, tag=b"restart")
+    while sum(m.kind is Kind.COMMIT for m in net.seats[1].sent) < commits:
+        net.pump(limit=1, partial=True)
+    old = net.seats[1]
+    persisted = list(old.sent)
+    assert persisted[-1].kind is Kind.COMMIT
+    # The restarted peer: a fresh core rebuilt from its file, a fresh local seat.
+    core = MatchCore(net.header)
+    for message in net.log:
+        core.receive(message)
+    stored_seed = hashlib.sha256(b"restartseed1").digest()  # as protocol.local derives it
+    seat = LocalSeat(core, 1, old.key, stored_seed, old.decide)
+    net.cores[1] = core
+    net.seats[1] = seat
+    resent = seat.restore(persisted)
+    assert [m.encode() for m in resent] == [m.encode() for m in persisted]
+    assert len(seat.pending_reveal) == 1  # reopened without any stored choice
+    net.queue.extend(resent)  # sent again
+    net.pump()
+    assert not misbehaving(net)
+    assert {c.public_digest() for c in net.cores} == {calm.cores[0].public_digest()}
+
+
+@pytest.mark.parametrize("what", ["salt", "action"])
+def test_reveal_with_wrong_salt_or_action_is_blamed(what: str) -> None:
+    net = Network(3, tag=b"wrong-" + what.encode())
+    local = net.seats[1]
+    original = local.messages_to_send
+
+    def send() -> list[Message]:
+        out = []
+        for message in original():
+            body = message.content
+            if isinstance(body, RevealBody) and "done" not in local.__dict__:
+                local.__dict__["done"] = True
+                local.sent.pop()
+                salt = bytes(32) if what == "salt" else body.salt
+                action = body.action
+                if what == "action":
+                    state = local.core.state
+                    action = next(state.format_action(a) for a in state.legal_actions(1)
+                                  if state.format_action(a) != body.action)
+                message = local._sign(Kind.REVEAL, RevealBody(body.step, action, salt,
+                                                              body.commit_set))
+            out.append(message)
+        return out
+    local.messages_to_send = send  # type: ignore[method-assign]
+    net.pump()
+    assert {c for _, c in misbehaving(net)} == {1}
+
+
+def test_timer_names_the_silent_seat_once() -> None:
+    net = Network(3, tag=b"silent")
+    silent = net.seats[2]
+    silent.messages_to_send = lambda: []  # type: ignore[method-assign]
+    net.pump()
+    core = net.cores[0]
+    assert core.owing() == (2,)
+    deadline = core.get_timer()
+    assert deadline == core.turn_timeout  # waiting since t = 0 (no clock was given)
+    assert core.handle_timer(deadline - 0.5) == []
+    overdue = core.handle_timer(deadline + 0.5)
+    assert [(e.seats, e.since) for e in overdue if isinstance(e, SeatsOverdue)] == [((2,), 0.0)]
+    assert core.handle_timer(deadline + 60) == []  # once per wait
+
+
+def test_timer_restarts_when_the_match_moves_on() -> None:
+    net = Network(3, tag=b"clock")
+    core = net.cores[0]
+    assert core.get_timer() is None  # nothing received yet: waits for nobody known
+    t = 0.0
+    for _ in range(40):
+        for seat in net.seats:
+            for message in seat.messages_to_send():
+                t += 1.0
+                for c in net.cores:
+                    c.receive(message, now=t)
+    timer = core.get_timer()
+    assert timer is not None and timer > core.turn_timeout  # dated by the latest wait
