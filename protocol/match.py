@@ -48,6 +48,7 @@ from engine.core import (
     get_game,
 )
 from protocol.crypto import (
+    SAMPLER,
     SeatSecrets,
     chance_commitment,
     chance_outcome,
@@ -132,10 +133,24 @@ Event = (ChanceResolved | PlayCommitted | PlayRevealed | ActionTaken | PeerMisbe
          | SeatsOverdue | MatchEnded)
 
 
+ENGINE_VERSIONS: Final = {"raiders": "raiders/1"}  # the engine rules this program plays
+
+
 def new_game_state(header: SignedHeader) -> GameState[Any]:
-    """The engine state a header describes (its game and options)."""
-    spec = get_game(header.header.game)
-    options = dict(header.header.options)
+    """The engine state a header describes (its game and options); a header naming a game,
+    engine or sampler version this program does not have is refused with the reason."""
+    h = header.header
+    try:
+        spec = get_game(h.game)
+    except EngineError as exc:
+        raise BadMessage(f"this program cannot play the header's game: {exc}") from None
+    if ENGINE_VERSIONS.get(h.game) != h.engine:
+        raise BadMessage(f"the header asks for engine {h.engine!r}; this program has "
+                         f"{ENGINE_VERSIONS.get(h.game)!r}")
+    if h.sampler != SAMPLER:
+        raise BadMessage(f"the header asks for sampler {h.sampler!r}; this program has "
+                         f"{SAMPLER!r}")
+    options = dict(h.options)
     try:
         return spec.new(**options)
     except (TypeError, ValueError) as exc:
@@ -165,6 +180,8 @@ class MatchCore:
         self._wait_key: tuple[object, ...] = ()
         self._wait_since = 0.0
         self._overdue_reported: tuple[object, ...] = ()
+        self._digested: GameState[Any] | None = None
+        self._digest = NO_STATE
         self.match_id = header.match_id
         self.keys = tuple(seat.key for seat in header.header.seats)
         self.n = len(self.keys)
@@ -180,6 +197,7 @@ class MatchCore:
         self.digests: dict[int, bytes] = {}  # this round's digests, per seat
         self.step: _Step | None = None
         self._step_start: GameState[Any] | None = None  # the state when the step began
+        self._step_digest: bytes | None = None
         self.events: list[Event] = []
         self.equivocations: list[Equivocation] = []
         self.ended = False
@@ -275,7 +293,11 @@ class MatchCore:
         self.cursor[seat] += 1
 
     def public_digest(self) -> bytes:
-        return self.state.digest()
+        state = self.state
+        if self._digested is not state:  # states are immutable: one digest per state
+            self._digested = state
+            self._digest = state.digest()
+        return self._digest
 
     def expects(self, seat: int) -> Kind | None:
         """What the state waits for from ``seat`` next (None: nothing now), by the first row of
@@ -344,14 +366,20 @@ class MatchCore:
         if self.step is None or self.step.name != w.step:
             self.step = _Step(w.step, w.seats)
             self._step_start = self.state
+            self._step_digest = None
         return self.step
 
     @property
     def step_state(self) -> bytes:
         """The public digest at the start of the current step (what messages of the step carry,
-        the same on every honest peer whatever free actions arrived since)."""
+        the same on every honest peer whatever free actions arrived since); outside a
+        simultaneous step, the current public digest."""
         start = self._step_start if self.step is not None else None
-        return (start if start is not None else self.state).digest()
+        if start is None:
+            return self.public_digest()
+        if self._step_digest is None:
+            self._step_digest = start.digest()
+        return self._step_digest
 
     def chance_digest(self) -> bytes:
         entries = [(event, seat, c) for event, by_seat in self.chance_commitments.items()
@@ -390,9 +418,17 @@ class MatchCore:
         # A free action (an ACT in a simultaneous step, before the seat commits).
         if kind is Kind.ACT and expected is Kind.COMMIT and isinstance(w, Simultaneous):
             assert isinstance(body, ActBody)
+            if message.state != self.step_state:
+                self._misbehave(seat, "its message carries another public state digest than "
+                                "the match is in (its engine diverged, or it lies)", message)
+                return False
             return self._act(seat, message, body, w.step)
         if kind is not expected:
             self._misbehave(seat, f"sent {kind.name} where {expected.name} was due", message)
+            return False
+        if message.state != self.step_state:
+            self._misbehave(seat, "its message carries another public state digest than the "
+                            "match is in (its engine diverged, or it lies)", message)
             return False
         if isinstance(body, ChanceCommitBody):
             return self._chance_commit(seat, message, body)

@@ -393,3 +393,46 @@ def test_timer_restarts_when_the_match_moves_on() -> None:
                     c.receive(message, now=t)
     timer = core.get_timer()
     assert timer is not None and timer > core.turn_timeout  # dated by the latest wait
+
+
+def test_diverged_state_digest_is_blamed() -> None:
+    net = Network(3, tag=b"diverge")
+    local = net.seats[0]
+    original = local._sign
+
+    def sign(kind: Kind, body: Any) -> Message:
+        message = original(kind, body)
+        if kind is Kind.COMMIT and "done" not in local.__dict__:
+            local.__dict__["done"] = True
+            local.sent.pop()
+            message = sign_message(local.key, match_id=message.match_id, seat=0,
+                                   seq=message.seq, prev=message.prev, kind=kind,
+                                   state=bytes([7]) * 32, body=body)
+            local.sent.append(message)
+        return message
+    local._sign = sign  # type: ignore[method-assign]
+    net.pump()
+    blamed = {c for _, c in misbehaving(net)}
+    assert blamed == {0}
+    reasons = [e.reason for e in net.events[1] if isinstance(e, PeerMisbehaved)]
+    assert "public state digest" in reasons[0]
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("sampler", "sha256-ctr/v9", "sampler"),
+    ("engine", "raiders/7", "engine"),
+    ("game", "chess", "cannot play"),
+])
+def test_header_versions_this_program_lacks_are_refused(field: str, value: str,
+                                                        words: str) -> None:
+    import dataclasses
+
+    from protocol.errors import BadMessage
+    from protocol.header import SignedHeader, sign_header
+    from protocol.local import make_header
+
+    signed, keys = make_header(3)
+    header = dataclasses.replace(signed.header, **{field: value})
+    resigned = SignedHeader(header, tuple(sign_header(k, header) for k in keys))
+    with pytest.raises(BadMessage, match=words):
+        MatchCore(resigned)
