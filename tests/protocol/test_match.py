@@ -73,6 +73,18 @@ def misbehaving(net: Network) -> set[tuple[int, int]]:
             if isinstance(e, PeerMisbehaved)}
 
 
+def honest_agree(net: Network, culprit: int) -> None:
+    """Every honest peer named the culprit, with evidence, and they hold the same state."""
+    for i, events in enumerate(net.events):
+        if i == culprit:
+            continue
+        named = [e for e in events if isinstance(e, PeerMisbehaved)]
+        assert named and {e.seat for e in named} == {culprit}
+        assert all(e.evidence and e.evidence[0].seat == culprit for e in named)
+    digests = {c.public_digest() for i, c in enumerate(net.cores) if i != culprit}
+    assert len(digests) == 1
+
+
 def test_reveal_of_another_action_is_caught_and_blamed() -> None:
     net = Network(3, tag=b"reveal")
     Cheater.rewrite_reveal_action(net, 1, "play 5")
@@ -108,6 +120,7 @@ def test_copied_commitment_cannot_be_opened_by_the_copier() -> None:
     copier.messages_to_send = send  # type: ignore[method-assign]
     net.pump()
     assert {c for _, c in misbehaving(net)} == {2}
+    honest_agree(net, 2)
 
 
 def test_chance_secret_that_does_not_open_its_commitment() -> None:
@@ -129,20 +142,24 @@ def test_chance_secret_that_does_not_open_its_commitment() -> None:
     liar.messages_to_send = send  # type: ignore[method-assign]
     net.pump()
     assert {c for _, c in misbehaving(net)} == {0}
+    honest_agree(net, 0)
 
 
-def test_equivocation_is_proved_by_two_signed_messages() -> None:
+def test_equivocation_of_a_play_commitment_is_proved_by_two_signed_messages() -> None:
     net = Network(3, tag=b"fork")
-    net.pump(limit=40, partial=True)  # part of the way
+    while not any(m.kind is Kind.COMMIT for m in net.seats[1].sent):
+        net.pump(limit=1, partial=True)
     forker = net.seats[1]
-    first = forker.sent[-1]
+    first = next(m for m in forker.sent if m.kind is Kind.COMMIT)
     resent = sign_message(forker.key, match_id=first.match_id, seat=1, seq=first.seq,
                           prev=first.prev, kind=first.kind, state=first.state, body=first.body)
     # The same content signs to the same bytes (Ed25519 is deterministic), so a resend after a
-    # restart is harmless; a different message for the same slot is equivocation.
+    # restart is harmless; a different commitment for the same slot is equivocation.
+    body = first.content
+    assert isinstance(body, CommitBody)
     other = sign_message(forker.key, match_id=first.match_id, seat=1, seq=first.seq,
-                         prev=first.prev, kind=first.kind, state=bytes([1]) * 32,
-                         body=first.body)
+                         prev=first.prev, kind=first.kind, state=first.state,
+                         body=CommitBody(body.step, bytes(32)))
     assert resent == first and other != first
     for core in net.cores:
         core.receive(first)
@@ -220,6 +237,7 @@ def test_illegal_revealed_action_is_blamed() -> None:
     net2.pump()
     blamed = [e for e in net2.events[1] if isinstance(e, PeerMisbehaved)]
     assert [e.seat for e in blamed] == [0] and "illegal" in blamed[0].reason
+    honest_agree(net2, 0)
 
 
 def test_skipped_sequence_number_waits_for_the_gap() -> None:
@@ -363,6 +381,7 @@ def test_reveal_with_wrong_salt_or_action_is_blamed(what: str) -> None:
     local.messages_to_send = send  # type: ignore[method-assign]
     net.pump()
     assert {c for _, c in misbehaving(net)} == {1}
+    honest_agree(net, 1)
 
 
 def test_timer_names_the_silent_seat_once() -> None:
@@ -414,6 +433,7 @@ def test_diverged_state_digest_is_blamed() -> None:
     net.pump()
     blamed = {c for _, c in misbehaving(net)}
     assert blamed == {0}
+    honest_agree(net, 0)
     reasons = [e.reason for e in net.events[1] if isinstance(e, PeerMisbehaved)]
     assert "public state digest" in reasons[0]
 
