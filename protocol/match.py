@@ -697,7 +697,9 @@ class LocalSeat:
         raise LocalProtocolError(f"cannot reopen the commitment of step {body.step}: the "
                                  "match state is not the one it was made in")
 
-    def _sign(self, kind: Kind, body: Any) -> Message:
+    def sign_next(self, kind: Kind, body: Any) -> Message:
+        """Sign the next message of this seat's feed (chained, numbered, carrying the step's
+        public digest) and record it as sent."""
         prev = self.sent[-1].hash if self.sent else self.core.match_id
         state = self.core.step_state
         message = sign_message(self.key, match_id=self.core.match_id, seat=self.seat,
@@ -721,19 +723,20 @@ class LocalSeat:
                 (e, chance_commitment(core.match_id, e, core.keys[seat],
                                       self.secrets.chance_secret(e)))
                 for e in core.state.upcoming_events()))
-            return [self._sign(Kind.CHANCE_COMMIT, body)]
+            return [self.sign_next(Kind.CHANCE_COMMIT, body)]
         if expected is Kind.CHANCE_REVEAL:
             assert isinstance(w, Chance)
             e = w.event.id
-            return [self._sign(Kind.CHANCE_REVEAL,
+            return [self.sign_next(Kind.CHANCE_REVEAL,
                                ChanceRevealBody(((e, self.secrets.chance_secret(e)),)))]
         if expected is Kind.CHANCE_DIGEST:
             level = min(core.digest_rounds + 1, 5)
-            return [self._sign(Kind.CHANCE_DIGEST, ChanceDigestBody(level, core.chance_digest()))]
+            digest = ChanceDigestBody(level, core.chance_digest())
+            return [self.sign_next(Kind.CHANCE_DIGEST, digest)]
         if expected is Kind.ACT:
             assert isinstance(w, Turn)
             action = self.decide(core.state, seat)
-            return [self._sign(Kind.ACT, ActBody(w.step, action))]
+            return [self.sign_next(Kind.ACT, ActBody(w.step, action))]
         if expected is Kind.COMMIT:
             assert isinstance(w, Simultaneous)
             action = self.decide(core.state, seat)
@@ -742,11 +745,11 @@ class LocalSeat:
             except EngineError as exc:
                 raise LocalProtocolError(f"the local seat chose an illegal action: {exc}") from exc
             if getattr(parsed, "kind", "") == "peek":
-                return [self._sign(Kind.ACT, ActBody(w.step, action))]
+                return [self.sign_next(Kind.ACT, ActBody(w.step, action))]
             salt = self.secrets.salt_for(w.step)
             self.pending_reveal[w.step] = (action, salt)
             commitment = play_commitment(core.match_id, w.step, core.keys[seat], action, salt)
-            return [self._sign(Kind.COMMIT, CommitBody(w.step, commitment))]
+            return [self.sign_next(Kind.COMMIT, CommitBody(w.step, commitment))]
         if expected is Kind.REVEAL:
             assert isinstance(w, Simultaneous)
             action, salt = self.pending_reveal.pop(w.step)
@@ -754,5 +757,5 @@ class LocalSeat:
             assert step is not None
             held = commit_set_digest(core.match_id, w.step,
                                      [step.commitments.get(s) for s in range(core.n)])
-            return [self._sign(Kind.REVEAL, RevealBody(w.step, action, salt, held))]
+            return [self.sign_next(Kind.REVEAL, RevealBody(w.step, action, salt, held))]
         return []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -44,27 +45,38 @@ def test_whole_match_peers_agree(players: int, variant: str) -> None:
             players + (1 if variant == "tactical" else 0) + 5 * 6)
 
 
-class Cheater:
-    """Wraps a LocalSeat and rewrites what it sends."""
+def rewrite_once(net: Network, seat: int, pick: Callable[[Message], bool],
+                 make: Callable[[Message], tuple[Kind, Any] | None]) -> None:
+    """Turn ``seat`` into a modified client: the first message it would send for which
+    ``pick`` holds is replaced by one it signs from ``make(message)`` (kind and body; None
+    keeps the original).  The replacement takes the original's place in its feed."""
+    local = net.seats[seat]
+    original = local.messages_to_send
+    done: list[bool] = []
 
-    @staticmethod
-    def rewrite_reveal_action(net: Network, seat: int, new_action: str) -> None:
-        local = net.seats[seat]
-        original = local.messages_to_send
-
-        def send() -> list[Message]:
-            out = []
-            for message in original():
-                body = message.content
-                if isinstance(body, RevealBody) and body.action != new_action and (
-                        "cheated" not in local.__dict__):
-                    local.__dict__["cheated"] = True
+    def send() -> list[Message]:
+        out = []
+        for message in original():
+            if not done and pick(message):
+                replacement = make(message)
+                if replacement is not None:
+                    done.append(True)
                     local.sent.pop()
-                    message = local._sign(Kind.REVEAL, RevealBody(
-                        body.step, new_action, body.salt, body.commit_set))
-                out.append(message)
-            return out
-        local.messages_to_send = send  # type: ignore[method-assign]
+                    message = local.sign_next(*replacement)
+            out.append(message)
+        return out
+    local.messages_to_send = send  # type: ignore[method-assign]
+
+
+def rewrite_reveal_action(net: Network, seat: int, new_action: str) -> None:
+    """``seat`` reveals ``new_action`` instead of what it committed to (once)."""
+    def make(message: Message) -> tuple[Kind, Any] | None:
+        body = message.content
+        assert isinstance(body, RevealBody)
+        if body.action == new_action:
+            return None
+        return Kind.REVEAL, RevealBody(body.step, new_action, body.salt, body.commit_set)
+    rewrite_once(net, seat, lambda m: m.kind is Kind.REVEAL, make)
 
 
 def misbehaving(net: Network) -> set[tuple[int, int]]:
@@ -87,7 +99,7 @@ def honest_agree(net: Network, culprit: int) -> None:
 
 def test_reveal_of_another_action_is_caught_and_blamed() -> None:
     net = Network(3, tag=b"reveal")
-    Cheater.rewrite_reveal_action(net, 1, "play 5")
+    rewrite_reveal_action(net, 1, "play 5")
     net.pump()
     culprits = misbehaving(net)
     assert {c for _, c in culprits} == {1}
@@ -101,23 +113,15 @@ def test_reveal_of_another_action_is_caught_and_blamed() -> None:
 
 def test_copied_commitment_cannot_be_opened_by_the_copier() -> None:
     net = Network(3, tag=b"copy")
-    copier = net.seats[2]
-    original = copier.messages_to_send
 
-    def send() -> list[Message]:
-        out = []
-        for message in original():
-            if message.kind is Kind.COMMIT and "copied" not in copier.__dict__:
-                theirs = [m for m in net.log if m.seat == 0 and m.kind is Kind.COMMIT]
-                if theirs:
-                    copier.__dict__["copied"] = True
-                    copier.sent.pop()
-                    body = theirs[-1].content
-                    assert isinstance(body, CommitBody)
-                    message = copier._sign(Kind.COMMIT, CommitBody(body.step, body.commitment))
-            out.append(message)
-        return out
-    copier.messages_to_send = send  # type: ignore[method-assign]
+    def copy_seat_0(message: Message) -> tuple[Kind, Any] | None:
+        theirs = [m.content for m in net.log if m.seat == 0 and m.kind is Kind.COMMIT]
+        if not theirs:
+            return None
+        body = theirs[-1]
+        assert isinstance(body, CommitBody)
+        return Kind.COMMIT, CommitBody(body.step, body.commitment)
+    rewrite_once(net, 2, lambda m: m.kind is Kind.COMMIT, copy_seat_0)
     net.pump()
     assert {c for _, c in misbehaving(net)} == {2}
     honest_agree(net, 2)
@@ -125,21 +129,12 @@ def test_copied_commitment_cannot_be_opened_by_the_copier() -> None:
 
 def test_chance_secret_that_does_not_open_its_commitment() -> None:
     net = Network(3, tag=b"secret")
-    liar = net.seats[0]
-    original = liar.messages_to_send
 
-    def send() -> list[Message]:
-        out = []
-        for message in original():
-            body = message.content
-            if isinstance(body, ChanceRevealBody) and "lied" not in liar.__dict__:
-                liar.__dict__["lied"] = True
-                liar.sent.pop()
-                event = body.secrets[0][0]
-                message = liar._sign(Kind.CHANCE_REVEAL, ChanceRevealBody(((event, bytes(32)),)))
-            out.append(message)
-        return out
-    liar.messages_to_send = send  # type: ignore[method-assign]
+    def wrong_secret(message: Message) -> tuple[Kind, Any]:
+        body = message.content
+        assert isinstance(body, ChanceRevealBody)
+        return Kind.CHANCE_REVEAL, ChanceRevealBody(((body.secrets[0][0], bytes(32)),))
+    rewrite_once(net, 0, lambda m: m.kind is Kind.CHANCE_REVEAL, wrong_secret)
     net.pump()
     assert {c for _, c in misbehaving(net)} == {0}
     honest_agree(net, 0)
@@ -200,40 +195,34 @@ def test_illegal_revealed_action_is_blamed() -> None:
     net = Network(3, tag=b"illegal")
     # Seat 0 commits to and reveals a key in a room where keys are illegal (or holds none).
     local = net.seats[0]
-    original = local.decide
+    honest_choice = local.decide
+    state0 = local.core.state
 
     def decide(state: Any, seat: int) -> str:
-        if "done" not in local.__dict__ and state.waiting.step.endswith(".play"):
-            local.__dict__["done"] = True
-            return "play key"
-        return original(state, seat)
+        if state is not state0 and state.waiting.step.endswith(".play"):
+            legal = {state.format_action(a) for a in state.legal_actions(seat)}
+            return next(a for a in ("play sword", "play key", "play crystal", "play torch")
+                        if a not in legal)
+        return honest_choice(state, seat)
     local.decide = decide
     with pytest.raises(LocalProtocolError):
         net.pump()  # our own seat refuses to send an illegal action
     # A modified client sends it anyway: every honest peer blames it.
     net2 = Network(3, tag=b"illegal2")
     cheat = net2.seats[0]
-    original2 = cheat.messages_to_send
 
-    def send() -> list[Message]:
-        out = []
-        for message in original2():
-            body = message.content
-            if isinstance(body, CommitBody) and "done" not in cheat.__dict__:
-                cheat.__dict__["done"] = True
-                cheat.sent.pop()
-                state = cheat.core.state
-                legal = {state.format_action(a) for a in state.legal_actions(0)}
-                bad = next(a for a in ("play sword", "play key", "play crystal", "play torch")
-                           if a not in legal)
-                salt = cheat.secrets.salt_for(body.step)
-                cheat.pending_reveal[body.step] = (bad, salt)
-                commitment = play_commitment(cheat.core.match_id, body.step,
-                                             cheat.core.keys[0], bad, salt)
-                message = cheat._sign(Kind.COMMIT, CommitBody(body.step, commitment))
-            out.append(message)
-        return out
-    cheat.messages_to_send = send  # type: ignore[method-assign]
+    def commit_illegal(message: Message) -> tuple[Kind, Any]:
+        body = message.content
+        assert isinstance(body, CommitBody)
+        state = cheat.core.state
+        legal = {state.format_action(a) for a in state.legal_actions(0)}
+        bad = next(a for a in ("play sword", "play key", "play crystal", "play torch")
+                   if a not in legal)
+        salt = cheat.secrets.salt_for(body.step)
+        cheat.pending_reveal[body.step] = (bad, salt)
+        return Kind.COMMIT, CommitBody(body.step, play_commitment(
+            cheat.core.match_id, body.step, cheat.core.keys[0], bad, salt))
+    rewrite_once(net2, 0, lambda m: m.kind is Kind.COMMIT, commit_illegal)
     net2.pump()
     blamed = [e for e in net2.events[1] if isinstance(e, PeerMisbehaved)]
     assert [e.seat for e in blamed] == [0] and "illegal" in blamed[0].reason
@@ -359,26 +348,19 @@ def test_restart_mid_step_resends_the_same_bytes(commits: int) -> None:
 def test_reveal_with_wrong_salt_or_action_is_blamed(what: str) -> None:
     net = Network(3, tag=b"wrong-" + what.encode())
     local = net.seats[1]
-    original = local.messages_to_send
 
-    def send() -> list[Message]:
-        out = []
-        for message in original():
-            body = message.content
-            if isinstance(body, RevealBody) and "done" not in local.__dict__:
-                local.__dict__["done"] = True
-                local.sent.pop()
-                salt = bytes(32) if what == "salt" else body.salt
-                action = body.action
-                if what == "action":
-                    state = local.core.state
-                    action = next(state.format_action(a) for a in state.legal_actions(1)
-                                  if state.format_action(a) != body.action)
-                message = local._sign(Kind.REVEAL, RevealBody(body.step, action, salt,
-                                                              body.commit_set))
-            out.append(message)
-        return out
-    local.messages_to_send = send  # type: ignore[method-assign]
+    def wrong(message: Message) -> tuple[Kind, Any]:
+        body = message.content
+        assert isinstance(body, RevealBody)
+        salt, action = body.salt, body.action
+        if what == "salt":
+            salt = bytes(32)
+        else:
+            state = local.core.state
+            action = next(state.format_action(a) for a in state.legal_actions(1)
+                          if state.format_action(a) != body.action)
+        return Kind.REVEAL, RevealBody(body.step, action, salt, body.commit_set)
+    rewrite_once(net, 1, lambda m: m.kind is Kind.REVEAL, wrong)
     net.pump()
     assert {c for _, c in misbehaving(net)} == {1}
     honest_agree(net, 1)
@@ -417,7 +399,7 @@ def test_timer_restarts_when_the_match_moves_on() -> None:
 def test_diverged_state_digest_is_blamed() -> None:
     net = Network(3, tag=b"diverge")
     local = net.seats[0]
-    original = local._sign
+    original = local.sign_next
 
     def sign(kind: Kind, body: Any) -> Message:
         message = original(kind, body)
@@ -429,7 +411,7 @@ def test_diverged_state_digest_is_blamed() -> None:
                                    state=bytes([7]) * 32, body=body)
             local.sent.append(message)
         return message
-    local._sign = sign  # type: ignore[method-assign]
+    local.sign_next = sign  # type: ignore[method-assign]
     net.pump()
     blamed = {c for _, c in misbehaving(net)}
     assert blamed == {0}

@@ -8,7 +8,7 @@ import pytest
 from protocol.local import Network
 from protocol.transcript import file_start, frame
 from protocol.verify import INCOMPLETE, INVALID, VALID, verify
-from tests.protocol.test_match import Cheater
+from tests.protocol.test_match import rewrite_reveal_action
 
 
 def match_file(net: Network, order: list | None = None) -> bytes:
@@ -70,7 +70,7 @@ def test_flipped_byte_is_invalid_with_its_record(finished: Network) -> None:
 
 def test_cheating_reveal_is_invalid_naming_the_seat() -> None:
     net = Network(3, tag=b"verify-cheat")
-    Cheater.rewrite_reveal_action(net, 2, "play 5")
+    rewrite_reveal_action(net, 2, "play 5")
     net.pump()
     verdict = verify(match_file(net))
     assert verdict.status == INVALID and verdict.seat == 2
