@@ -482,10 +482,11 @@ class MatchCore:
         return True
 
     def _chance_digest(self, seat: int, message: Message, body: ChanceDigestBody) -> bool:
-        mine = self.chance_digest()
-        if body.digest != mine:
-            self._misbehave(seat, "signed a digest of chance commitments other than those "
-                            "in the feeds (it saw different commitments)", message)
+        if body.digest != self.chance_digest():
+            # The seat holds other chance commitments than we do: someone forked a commitment.
+            # As with a reveal's commitment set, nobody is blamed yet: the two signed versions
+            # meet in some feed (relays forward every verified message) and prove who forked.
+            # Until then the round waits — and no face-down room can be peeked or turned.
             return False
         self.digests[seat] = body.digest
         self._take(seat)

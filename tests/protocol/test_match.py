@@ -260,9 +260,9 @@ def test_forged_signature_is_refused_and_blames_no_honest_seat() -> None:
     assert 1 not in fresh.cores[0].blocked
 
 
-def test_chance_commitment_equivocation_shows_at_the_digest_round() -> None:
-    """Seat 2 shows peer 0 one chance commitment and peers 1, 2 another (a fork of its feed).
-    The fork is caught as equivocation as soon as both versions meet in any peer's feed."""
+def test_chance_commitment_equivocation_is_proved_by_two_signed_messages() -> None:
+    """Seat 2 signs two versions of its first chance commitments (a fork of its feed).  The
+    fork is caught as equivocation as soon as both versions meet in any peer's feed."""
     net = Network(3, tag=b"chancefork")
     net.pump(limit=1, partial=True)
     first = next(m for m in net.log if m.seat == 2)
@@ -438,3 +438,44 @@ def test_header_versions_this_program_lacks_are_refused(field: str, value: str,
     resigned = SignedHeader(header, tuple(sign_header(k, header) for k in keys))
     with pytest.raises(BadMessage, match=words):
         MatchCore(resigned)
+
+
+def test_forked_chance_commitment_never_blames_an_honest_seat() -> None:
+    """Peer 0 holds one version of seat 2's chance commitments, peers 1 and 2 another: the
+    match cannot go on, and no honest seat is ever blamed for it."""
+    net = Network(3, tag=b"split")
+    forker = net.seats[2]
+    original = forker.messages_to_send
+    forks: list[Message] = []
+
+    def send() -> list[Message]:
+        out = original()
+        for message in out:
+            if message.kind is Kind.CHANCE_COMMIT and message.seq == 0:
+                body = message.content
+                assert isinstance(body, ChanceCommitBody)
+                forks.append(sign_message(
+                    forker.key, match_id=message.match_id, seat=2, seq=0, prev=message.prev,
+                    kind=message.kind, state=message.state,
+                    body=ChanceCommitBody(tuple((e, bytes(32)) for e, _ in body.commitments))))
+        return out
+    forker.messages_to_send = send  # type: ignore[method-assign]
+    # Deliver by hand: peer 0 gets the fork instead of the original, the others the original.
+    for _ in range(2000):
+        sent = [m for seat in net.seats for m in seat.messages_to_send()]
+        if not sent:
+            break
+        for message in sent:
+            for i, core in enumerate(net.cores):
+                if i == 0 and forks and message.seat == 2 and message.seq == 0:
+                    net.events[i].extend(core.receive(forks[0]))
+                else:
+                    net.events[i].extend(core.receive(message))
+    # Only the forker can ever be blamed (peer 0 catches it when a reveal does not open the
+    # version it holds); the honest seats never are, and the match cannot go on.
+    assert {c for _, c in misbehaving(net)} <= {2}
+    assert not any(isinstance(c.state.waiting, Over) for c in net.cores)
+    # When the two versions meet (a relay), the fork itself is proved.
+    events = net.cores[1].receive(forks[0])
+    proofs = [e for e in events if isinstance(e, PeerMisbehaved)]
+    assert [e.seat for e in proofs] == [2] and len(proofs[0].evidence) == 2
