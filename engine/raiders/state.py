@@ -285,10 +285,6 @@ class RaidersState(GameState[Action]):
             return f"{base}.{self._turn_seat()}"
         return base
 
-    def current_card(self) -> str:
-        """The current room's card id ("" if it is not turned yet)."""
-        return self.row[self.room] if self.layout else NO_CARD
-
     def _is_boss_slot(self, position: int) -> bool:
         return self.level == LEVELS and position == ROOMS_PER_LEVEL - 1
 
