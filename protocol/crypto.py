@@ -53,6 +53,7 @@ __all__ = [
     "SALT_DOMAIN",
     "SAMPLER",
     "SIGNATURE_SIZE",
+    "TRANSCRIPT_DOMAIN",
     "H",
     "SeatSecrets",
     "chance_commitment",
@@ -66,6 +67,7 @@ __all__ = [
     "play_commitment",
     "public_key_bytes",
     "sign",
+    "transcript_digest",
     "verify",
 ]
 
@@ -78,6 +80,7 @@ SIGNATURE_SIZE: Final = 64
 
 COMMIT_DOMAIN: Final = "cryptcrawl/commit/v1"
 COMMIT_SET_DOMAIN: Final = "cryptcrawl/commit-set/v1"
+TRANSCRIPT_DOMAIN: Final = "cryptcrawl/transcript/v1"
 CHANCE_COMMIT_DOMAIN: Final = "cryptcrawl/chance-commit/v1"
 CHANCE_OUTCOME_DOMAIN: Final = "cryptcrawl/chance-outcome/v1"
 CHANCE_SET_DOMAIN: Final = "cryptcrawl/chance-set/v1"
@@ -177,6 +180,14 @@ def check_reveal(commitment: bytes, match_id: bytes, step: str, seat_key: bytes,
     if play_commitment(match_id, step, seat_key, action, salt) != commitment:
         raise BadMessage(f"the reveal of {action!r} for step {step!r} does not open the "
                          "seat's commitment")
+
+
+def transcript_digest(match_id: bytes, heads: Sequence[bytes]) -> bytes:
+    """The digest of a match's record before its END round: the match id and the head (last
+    message hash) of every seat's feed, in seat order —
+    ``H("cryptcrawl/transcript/v1", match_id, n, head_0, ..., head_n-1)``.  The header is
+    covered through the match id, every message through the hash chains."""
+    return H(TRANSCRIPT_DOMAIN, match_id, len(heads), *heads)
 
 
 def commit_set_digest(match_id: bytes, step: str,

@@ -55,6 +55,7 @@ from protocol.crypto import (
     chance_set_digest,
     commit_set_digest,
     play_commitment,
+    transcript_digest,
 )
 from protocol.errors import BadMessage, LocalProtocolError
 from protocol.feed import Equivocation, Feed
@@ -65,6 +66,7 @@ from protocol.messages import (
     ChanceDigestBody,
     ChanceRevealBody,
     CommitBody,
+    EndBody,
     Kind,
     Message,
     RevealBody,
@@ -125,12 +127,25 @@ class SeatsOverdue:
 
 @dataclass(frozen=True)
 class MatchEnded:
+    """The engine reached its end: the result, the final public digest and the transcript
+    digest every seat now signs in its END message."""
+
     winners: tuple[int, ...]
     digest: bytes
+    transcript: bytes = b""
+
+
+@dataclass(frozen=True)
+class ResultSigned:
+    """Every seat signed the same final state and transcript: the match is agreed."""
+
+    winners: tuple[int, ...]
+    digest: bytes
+    transcript: bytes
 
 
 Event = (ChanceResolved | PlayCommitted | PlayRevealed | ActionTaken | PeerMisbehaved
-         | SeatsOverdue | MatchEnded)
+         | SeatsOverdue | MatchEnded | ResultSigned)
 
 
 ENGINE_VERSIONS: Final = {"raiders": "raiders/1"}  # the engine rules this program plays
@@ -200,7 +215,10 @@ class MatchCore:
         self._step_digest: bytes | None = None
         self.events: list[Event] = []
         self.equivocations: list[Equivocation] = []
-        self.ended = False
+        self.ended = False  # the engine reached its end
+        self.signed = False  # every seat signed the result (END)
+        self.final: MatchEnded | None = None
+        self.end_signatures: dict[int, Message] = {}
 
     # ------------------------------------------------------------------ input
 
@@ -246,7 +264,7 @@ class MatchCore:
 
     def get_timer(self) -> float | None:
         """When the seats the match waits for become overdue (None: it waits for nobody)."""
-        if self.ended or not self._wait_key or not self._wait_key[2]:
+        if self.signed or not self._wait_key or not self._wait_key[2]:
             return None
         return self._wait_since + self.turn_timeout
 
@@ -349,6 +367,9 @@ class MatchCore:
         return (seat in step.seats and len(step.commitments) == len(step.seats)
                 and seat not in step.reveals)
 
+    def _unsigned_result(self, seat: int) -> bool:
+        return self.ended and seat not in self.end_signatures
+
     def _chance_id(self) -> str:
         w = self.state.waiting
         assert isinstance(w, Chance)
@@ -391,12 +412,12 @@ class MatchCore:
     def advance(self) -> None:
         """Consume every message that fits the current state, seat by seat, until none does."""
         self._consume_all()
-        if not self.ended:
+        if not self.signed:
             self._note_wait()
 
     def _consume_all(self) -> None:
         progress = True
-        while progress and not self.ended:
+        while progress and not self.signed:
             progress = False
             for seat in range(self.n):
                 message = self._next(seat)
@@ -408,7 +429,7 @@ class MatchCore:
                 if self._consume(seat, message, expected):
                     progress = True
                     self._settle()
-                    if self.ended:
+                    if self.signed:
                         return
 
     def _consume(self, seat: int, message: Message, expected: Kind) -> bool:
@@ -446,6 +467,8 @@ class MatchCore:
         if isinstance(body, RevealBody):
             assert isinstance(w, Simultaneous)
             return self._reveal(seat, message, body, w.step)
+        if isinstance(body, EndBody):
+            return self._end(seat, message, body)
         self._misbehave(seat, f"{kind.name} is not expected in a match yet", message)
         return False
 
@@ -555,6 +578,16 @@ class MatchCore:
         self.events.append(PlayRevealed(step, seat, body.action))
         return True
 
+    def _end(self, seat: int, message: Message, body: EndBody) -> bool:
+        assert self.final is not None
+        if body.final_state != self.final.digest or body.transcript != self.final.transcript:
+            self._misbehave(seat, "its END signs another final state or transcript than the "
+                            "match's (a wrong claim of the result)", message)
+            return False
+        self.end_signatures[seat] = message
+        self._take(seat)
+        return True
+
     # ------------------------------------------------------------------ completing a step
 
     def _settle(self) -> None:
@@ -564,8 +597,17 @@ class MatchCore:
             if isinstance(w, Over):
                 if not self.ended:
                     self.ended = True
-                    self.events.append(MatchEnded(tuple(sorted(w.outcome.winners)),
-                                                  self.public_digest()))
+                    heads = [self.feeds[s].messages[self.cursor[s] - 1].hash
+                             if self.cursor[s] else self.match_id for s in range(self.n)]
+                    self.final = MatchEnded(tuple(sorted(w.outcome.winners)),
+                                            self.public_digest(),
+                                            transcript_digest(self.match_id, heads))
+                    self.events.append(self.final)
+                if not self.signed and len(self.end_signatures) == self.n:
+                    assert self.final is not None
+                    self.signed = True
+                    self.events.append(ResultSigned(self.final.winners, self.final.digest,
+                                                    self.final.transcript))
                 return
             if isinstance(w, Chance):
                 event = w.event
@@ -638,6 +680,9 @@ TRANSITIONS: Final = (
                "when all reveals open their commitments: the engine applies them together"),
     Transition(TURN, "it is its turn", MatchCore._turn_of, Kind.ACT,
                "the engine applies the action (a free action keeps the turn)"),
+    Transition(OVER, "has not signed the result", MatchCore._unsigned_result, Kind.END,
+               "when every seat has signed the same final state and transcript: the result "
+               "is agreed"),
 )
 
 
@@ -646,7 +691,6 @@ def describe_transitions() -> str:
     lines = ["| phase | a seat that … | must send | then |", "|---|---|---|---|"]
     for t in TRANSITIONS:
         lines.append(f"| {t.phase} | {t.condition} | {t.expect.name} | {t.then} |")
-    lines.append(f"| {OVER} | — | nothing | the match has ended |")
     return "\n".join(lines)
 
 
@@ -751,6 +795,10 @@ class LocalSeat:
             self.pending_reveal[w.step] = (action, salt)
             commitment = play_commitment(core.match_id, w.step, core.keys[seat], action, salt)
             return [self.sign_next(Kind.COMMIT, CommitBody(w.step, commitment))]
+        if expected is Kind.END:
+            final = core.final
+            assert final is not None
+            return [self.sign_next(Kind.END, EndBody(final.digest, final.transcript))]
         if expected is Kind.REVEAL:
             assert isinstance(w, Simultaneous)
             action, salt = self.pending_reveal.pop(w.step)

@@ -8,15 +8,13 @@ through the engine, and the result.
 
 Verdicts:
 
-* ``valid`` — the file is whole, every check passed and the match reached its end;
+* ``valid`` — the file is whole, every check passed, the match reached its end and every
+  seat signed the same final state and transcript digest (its END message);
 * ``invalid`` — something is wrong: the first bad entry (record number), the seat at fault and
   the reason;
-* ``incomplete`` — nothing wrong was found, but the match stops before its end (a torn last
-  record, a missing message, or a match still in progress): what was checked, and where it
-  stops.
-
-(All seats' final signatures on the result come with protocol core II; until then a match that
-reached its end is valid.)
+* ``incomplete`` — nothing wrong was found, but the match stops before its end or before every
+  seat signed the result (a torn last record, a missing message, a match still in progress):
+  what was checked, and where it stops.
 """
 
 from __future__ import annotations
@@ -93,17 +91,24 @@ def verify_transcript(t: Transcript, records: dict[bytes, int] | None = None) ->
     ended = [e for e in core.events if isinstance(e, MatchEnded)]
     if ended and isinstance(core.state.waiting, Over):
         unread = sum(len(f.messages) - core.cursor[s] for s, f in enumerate(core.feeds))
-        if unread:
-            return Verdict(INVALID, f"{unread} message(s) after the end of the match",
-                           messages=checked, notes=notes)
         end = ended[0]
-        if t.torn:
-            return Verdict(INCOMPLETE, "the match ended, but the file's last record is torn",
+        if core.signed and unread:
+            return Verdict(INVALID, f"{unread} message(s) after every seat signed the result",
+                           messages=checked, notes=notes)
+        if core.signed and not t.torn:
+            return Verdict(VALID, "every check passed; every seat signed the result",
                            messages=checked, winners=end.winners, final_digest=end.digest,
                            notes=notes)
-        return Verdict(VALID, "every check passed; the match reached its end",
-                       messages=checked, winners=end.winners, final_digest=end.digest,
-                       notes=notes)
+        missing_end = [s for s in range(core.n) if s not in core.end_signatures]
+        gaps = []
+        if t.torn:
+            gaps.append("the file's last record is torn")
+        if missing_end:
+            gaps.append("not every seat signed the result (missing: "
+                        + ", ".join(f"seat {s}" for s in missing_end) + ")")
+        reason = "the match ended, but " + "; ".join(gaps)
+        return Verdict(INCOMPLETE, reason, messages=checked, winners=end.winners,
+                       final_digest=end.digest, notes=notes)
     where = core.state.waiting
     missing = t.missing()
     reason = "the match stops before its end"

@@ -18,12 +18,14 @@ from protocol.match import (
     MatchCore,
     MatchEnded,
     PeerMisbehaved,
+    ResultSigned,
     SeatsOverdue,
 )
 from protocol.messages import (
     ChanceCommitBody,
     ChanceRevealBody,
     CommitBody,
+    EndBody,
     Kind,
     Message,
     RevealBody,
@@ -41,6 +43,8 @@ def test_whole_match_peers_agree(players: int, variant: str) -> None:
         assert isinstance(core.state.waiting, Over)
         assert not [e for e in events if isinstance(e, PeerMisbehaved)]
         assert sum(isinstance(e, MatchEnded) for e in events) == 1
+        assert sum(isinstance(e, ResultSigned) for e in events) == 1
+        assert core.signed and len(core.end_signatures) == players
         assert sum(isinstance(e, ChanceResolved) for e in events) == (
             players + (1 if variant == "tactical" else 0) + 5 * 6)
 
@@ -479,3 +483,17 @@ def test_forked_chance_commitment_never_blames_an_honest_seat() -> None:
     events = net.cores[1].receive(forks[0])
     proofs = [e for e in events if isinstance(e, PeerMisbehaved)]
     assert [e.seat for e in proofs] == [2] and len(proofs[0].evidence) == 2
+
+
+def test_wrong_final_claim_is_blamed() -> None:
+    net = Network(3, tag=b"claim")
+
+    def lie(message: Message) -> tuple[Kind, Any]:
+        body = message.content
+        assert isinstance(body, EndBody)
+        return Kind.END, EndBody(bytes(32), body.transcript)
+    rewrite_once(net, 2, lambda m: m.kind is Kind.END, lie)
+    net.pump()
+    assert {c for _, c in misbehaving(net)} == {2}
+    honest_agree(net, 2)
+    assert not any(core.signed for core in net.cores)

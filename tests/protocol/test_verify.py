@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.local import Network
+from protocol.messages import Kind
 from protocol.transcript import file_start, frame
 from protocol.verify import INCOMPLETE, INVALID, VALID, verify
 from tests.protocol.test_match import rewrite_reveal_action
@@ -81,3 +82,10 @@ def test_cheating_reveal_is_invalid_naming_the_seat() -> None:
 def test_not_a_match_file() -> None:
     assert verify(b"hello world").status == INVALID
     assert verify(b"").status == INVALID
+
+
+def test_missing_final_signature_is_incomplete(finished: Network) -> None:
+    without = [m for m in finished.log if not (m.seat == 1 and m.kind is Kind.END)]
+    verdict = verify(match_file(finished, without))
+    assert verdict.status == INCOMPLETE
+    assert "not every seat signed the result (missing: seat 1)" in verdict.reason
