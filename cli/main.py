@@ -23,6 +23,11 @@ EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+# cryptcrawl verify
+EXIT_VALID = 0
+EXIT_INVALID = 1
+EXIT_UNREADABLE = 3
+EXIT_INCOMPLETE = 4
 
 EPILOG = """\
 exit status: 0 ok (also when you quit a game), 1 failure (including input
@@ -123,7 +128,25 @@ def build_parser() -> Parser:
     play.add_argument("--data-dir", metavar="DIR", default=None,
                       help="where cryptcrawl keeps your identity and matches (accepted; not "
                            "used by offline play yet)")
+    verify = commands.add_parser(
+        "verify", help="check a finished match file end to end",
+        description="Check a match file (.crawl) end to end: every signature and hash chain, "
+                    "every commitment and chance outcome, every action through the rules, the "
+                    "result and every seat's signature on it.",
+        epilog="exit status: 0 valid, 1 invalid (the first bad entry and the seat at fault), "
+               "2 usage error, 3 unreadable file, 4 incomplete",
+    )
+    verify.add_argument("file", metavar="FILE", help="the match file")
+    verify.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    verify.add_argument("--data-dir", metavar="DIR", default=None,
+                        help="accepted for symmetry with the other commands; not used")
     return parser
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from cli.verify import run_verify
+
+    return run_verify(args.file, as_json=args.json, out=sys.stdout, err=sys.stderr)
 
 
 def _random_seed() -> str:
@@ -168,6 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "play":
             return _play(args, parser)
+        if args.command == "verify":
+            return _verify(args)
         sys.stderr.write(f"{PROG}: error: choose a command, for example: {PROG} play "
                          f"(see {PROG} --help)\n")
         return EXIT_USAGE

@@ -50,10 +50,10 @@ class Verdict:
 def verify(data: bytes) -> Verdict:
     """Verify a whole match file (see the module docstring); never raises on bad content."""
     t = read_transcript(data)
-    return verify_transcript(t, _record_numbers(data))
+    return verify_transcript(t, record_numbers(data))
 
 
-def _record_numbers(data: bytes) -> dict[bytes, int]:
+def record_numbers(data: bytes) -> dict[bytes, int]:
     """Message hash -> record number, to name the first bad entry.  A message's hash is the
     SHA-256 of its record's payload, so nothing needs decoding twice."""
     from protocol.transcript import split_records

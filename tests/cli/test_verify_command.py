@@ -1,0 +1,73 @@
+"""``cryptcrawl verify``: exit codes 0 valid, 1 invalid (seat at fault), 3 unreadable,
+4 incomplete, 2 usage; one-line errors; --json."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+from protocol.local import Network
+from protocol.transcript import file_start, frame
+
+
+@pytest.fixture(scope="module")
+def match_bytes() -> bytes:
+    net = Network(3, tag=b"cli-verify")
+    net.pump()
+    return file_start(net.header) + b"".join(frame(m.encode()) for m in net.log)
+
+
+def run(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    code = main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_valid(tmp_path: Path, match_bytes: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "m.crawl"
+    path.write_bytes(match_bytes)
+    code, out, err = run(["verify", str(path)], monkeypatch)
+    assert code == 0 and err == ""
+    assert "VALID" in out and "winner" in out and "ok: chance outcomes" in out
+
+
+def test_invalid_names_the_seat(tmp_path: Path, match_bytes: bytes,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    data = bytearray(match_bytes)
+    data[-3] ^= 0x10  # inside the last message's signature
+    path = tmp_path / "bad.crawl"
+    path.write_bytes(bytes(data))
+    code, out, _ = run(["verify", str(path)], monkeypatch)
+    assert code == 1 and "INVALID" in out and "AT FAULT" in out
+    code, out, _ = run(["verify", "--json", str(path)], monkeypatch)
+    verdict = json.loads(out)
+    assert code == 1 and verdict["status"] == "invalid"
+    assert isinstance(verdict["seat_at_fault"], int) and verdict["record"] is not None
+
+
+def test_incomplete(tmp_path: Path, match_bytes: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "cut.crawl"
+    path.write_bytes(match_bytes[:-9])
+    code, out, _ = run(["verify", str(path)], monkeypatch)
+    assert code == 4 and "INCOMPLETE" in out
+
+
+def test_unreadable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, err = run(["verify", str(tmp_path / "missing.crawl")], monkeypatch)
+    assert code == 3 and err.count("\n") == 1 and "cannot read" in err
+    garbage = tmp_path / "garbage.crawl"
+    garbage.write_bytes(b"not a match file at all")
+    code, _, err = run(["verify", str(garbage)], monkeypatch)
+    assert code == 3 and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_usage(monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, err = run(["verify"], monkeypatch)
+    assert code == 2 and "Traceback" not in err
