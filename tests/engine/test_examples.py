@@ -7,6 +7,8 @@ compares coins, wounds, items, supply, eliminations, the map and the outcome wit
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import Over, Simultaneous, Turn
 from engine.raiders import from_position
 from tests.engine.helpers import (
@@ -334,52 +336,22 @@ def test_e8_variant_everyone_eliminated_nobody_wins() -> None:
 # ---------------------------------------------------------------------- E9
 
 
-E9A = {
-    "game": "raiders", "format": 1, "players": 3, "variant": "basic",
-    "phase": "over", "level": 5, "room": 5,
-    "rooms": ["snake", "skeleton", "thing", "dragon#1", "lava", "spikes"],
-    "seats": [
-        {"character": "warrior", "coins": 15, "wounds": 6},
-        {"character": "wizard", "coins": 11, "wounds": 6},
-        {"character": "thief", "coins": 9, "wounds": 2},
-    ],
-}
+def finished_game(*seats: tuple[int, int]) -> dict[str, Any]:
+    """A finished game's position (phase "over") with these (coins, wounds) per seat."""
+    characters = ("warrior", "wizard", "thief", "knight", "explorer")
+    return {
+        "game": "raiders", "format": 1, "players": len(seats), "variant": "basic",
+        "phase": "over", "level": 5, "room": 5,
+        "rooms": ["snake", "skeleton", "thing", "dragon#1", "lava", "spikes"],
+        "seats": [{"character": characters[i], "coins": coins, "wounds": wounds}
+                  for i, (coins, wounds) in enumerate(seats)],
+    }
 
-E9B = {
-    "game": "raiders", "format": 1, "players": 4, "variant": "basic",
-    "phase": "over", "level": 5, "room": 5,
-    "rooms": ["snake", "skeleton", "thing", "dragon#1", "lava", "spikes"],
-    "seats": [
-        {"character": "warrior", "coins": 15, "wounds": 6},
-        {"character": "wizard", "coins": 11, "wounds": 6},
-        {"character": "thief", "coins": 9, "wounds": 2},
-        {"character": "knight", "coins": 9, "wounds": 1},
-    ],
-}
 
-E9C = {
-    "game": "raiders", "format": 1, "players": 4, "variant": "basic",
-    "phase": "over", "level": 5, "room": 5,
-    "rooms": ["snake", "skeleton", "thing", "dragon#1", "lava", "spikes"],
-    "seats": [
-        {"character": "warrior", "coins": 15, "wounds": 3},
-        {"character": "wizard", "coins": 11, "wounds": 3},
-        {"character": "thief", "coins": 17, "wounds": 3},
-        {"character": "knight", "coins": 9, "wounds": 3},
-    ],
-}
-
-E9D = {
-    "game": "raiders", "format": 1, "players": 3, "variant": "basic",
-    "phase": "over", "level": 5, "room": 5,
-    "rooms": ["snake", "skeleton", "thing", "dragon#1", "lava", "spikes"],
-    "seats": [
-        {"character": "warrior", "coins": 15, "wounds": 7},
-        {"character": "wizard", "coins": 11, "wounds": 6},
-        {"character": "thief", "coins": 9, "wounds": 2},
-    ],
-}
-
+E9A = finished_game((15, 6), (11, 6), (9, 2))
+E9B = finished_game((15, 6), (11, 6), (9, 2), (9, 1))
+E9C = finished_game((15, 3), (11, 3), (17, 3), (9, 3))
+E9D = finished_game((15, 7), (11, 6), (9, 2))
 
 def test_e9a_three_players_tied_most_wounds_nobody_faints() -> None:
     state = from_position(E9A)
