@@ -86,6 +86,8 @@ CHANCE_OUTCOME_DOMAIN: Final = "cryptcrawl/chance-outcome/v1"
 CHANCE_SET_DOMAIN: Final = "cryptcrawl/chance-set/v1"
 SALT_DOMAIN: Final = "cryptcrawl/salt/v1"
 CHANCE_SECRET_DOMAIN: Final = "cryptcrawl/chance-secret/v1"
+TORCH_KEY_DOMAIN: Final = "cryptcrawl/torch-key/v1"
+ZOMBIE_DOMAIN: Final = "cryptcrawl/zombie/v1"
 FINGERPRINT_DOMAIN: Final = "cryptcrawl/fingerprint/v1"
 
 _DOMAIN_RE: Final = re.compile(r"cryptcrawl/[a-z0-9][a-z0-9./-]*/v[1-9][0-9]*")
@@ -319,6 +321,11 @@ class SeatSecrets:
     def chance_secret(self, event_id: str) -> bytes:
         """This seat's 32-byte secret for the chance event ``event_id``."""
         return self._derive(CHANCE_SECRET_DOMAIN, event_id)
+
+    def torch_randomness(self, round_id: str) -> bytes:
+        """The 32 bytes this seat's X25519 key of torch round ``round_id`` is made from (fresh
+        per round, and the same after a restart, so a re-sent TORCH names the same key)."""
+        return self._derive(TORCH_KEY_DOMAIN, round_id)
 
 
 # --------------------------------------------------------------------------- identities, signatures

@@ -73,8 +73,10 @@ class Network:
         steps = 0
         while steps < limit:
             steps += 1
-            for seat in self.seats:
-                for message in seat.messages_to_send():
+            for index, seat in enumerate(self.seats):
+                messages = seat.messages_to_send()
+                self.events[index].extend(seat.take_events())
+                for message in messages:
                     self.log.append(message)
                     if stream is None:
                         self.queue.append(message)

@@ -2,31 +2,32 @@
 
 :class:`MatchCore` is fed verified messages in any arrival order and consumes them in a
 **canonical order**: it always knows what the engine waits for, and takes from each seat's feed,
-in sequence, only the message that the current step expects of that seat.  So every honest peer
+in sequence, only a message that the current point accepts from that seat.  So every honest peer
 holds the same public state, whatever order the network delivered things in.  The same rules
 apply to every seat, the local one included (h11's rule: no special treatment of our own
-messages); :class:`Seat` only adds what the local seat must *send*.
+messages); :class:`LocalSeat` only adds what the local seat must *send*.
 
-What each engine state expects (``Expect``):
-
-=====================  ==========================================================================
-engine waits for       every seat's next message must be
-=====================  ==========================================================================
-Chance(event)          CHANCE_COMMIT of exactly ``state.upcoming_events()`` if the seat has not
-                       committed to the event yet; then CHANCE_REVEAL of that one event, once
-                       every seat's commitment is held
-a decision, with new   CHANCE_DIGEST over every chance commitment held (the round number as its
-chance commitments     level), before anything else of that step
-Simultaneous(step)     optional ACT(step, free action) — a torch peek — then COMMIT(step), then,
-                       once every deciding seat's commitment is held, REVEAL(step, action, salt,
-                       digest of the commitments held)
-Turn(step, seat)       ACT(step, action) from that seat (a free action keeps the turn)
-Over                   nothing (the END round is protocol core II)
-=====================  ==========================================================================
+What each seat owes is the first row of :data:`TRANSITIONS` whose condition holds (the table is
+in docs/protocol.md, generated from the code).  Rows of phase ``any`` come first: the torch
+round (TORCH from the torch user, a DELIVERY from every other contributor, KEY_RELEASE at the end
+of the row) and the absent-seat procedure (RECLAIM, WELCOME).  A seat's next message is consumed
+when its kind is one that some applicable row names, or it is an ABSENT vote (accepted at any
+time), or the seat is absent (its stale messages are skipped until its RECLAIM).
 
 A message that cannot be what its seat owes makes that seat **misbehave**: a
-:class:`PeerMisbehaved` event with the offending message as evidence, and its feed is not read
-further.  Nothing here raises on bad input from a peer.
+:class:`PeerMisbehaved` event with the offending message as evidence; its feed is not read
+further and it is replaced by its zombie.  Nothing here raises on bad input from a peer.
+
+**Absent seats** (F6).  A seat the match has waited for past the turn timeout is reported
+(:class:`SeatsOverdue`: ask every peer for the message); past the silence timeout too, every
+other peer's local seat votes (ABSENT, naming the seat and the number of its messages consumed).
+When every other live seat has voted for the same point, the seat is **replaced**: every peer
+computes its decisions with the game's bot, keyed by public data only (a "zombie"); the chance
+events it committed to but did not reveal are drawn again under a new event id (``L2.R4~1``)
+from the remaining seats, except secrets it had already delivered to a torch user, which that
+user publishes by releasing its key.  A replaced seat may send RECLAIM; every live seat answers
+WELCOME, and the seat plays again from the first decision step at which every live decider had
+welcomed it before its own first message of that step — a point fixed by the feeds alone.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import (
     Chance,
+    ChanceEvent,
     EngineError,
     GameState,
     Over,
@@ -47,8 +49,12 @@ from engine.core import (
     Visibility,
     get_game,
 )
+from engine.sim import bot_key
+from engine.stream import sample_index
 from protocol.crypto import (
     SAMPLER,
+    ZOMBIE_DOMAIN,
+    H,
     SeatSecrets,
     chance_commitment,
     chance_outcome,
@@ -57,19 +63,26 @@ from protocol.crypto import (
     play_commitment,
     transcript_digest,
 )
+from protocol.delivery import check_secrets, open_delivery, seal_delivery, torch_key
 from protocol.errors import BadMessage, LocalProtocolError
 from protocol.feed import Equivocation, Feed
 from protocol.header import SignedHeader
 from protocol.messages import (
+    AbsentBody,
     ActBody,
     ChanceCommitBody,
     ChanceDigestBody,
     ChanceRevealBody,
     CommitBody,
+    DeliveryBody,
     EndBody,
+    KeyReleaseBody,
     Kind,
     Message,
+    ReclaimBody,
     RevealBody,
+    TorchBody,
+    WelcomeBody,
     sign_message,
 )
 
@@ -83,6 +96,16 @@ NO_STATE: Final = bytes(32)
 class ChanceResolved:
     event: str
     outcome: str
+    missing: tuple[int, ...] = ()  # seats that did not contribute (replaced when committed)
+
+
+@dataclass(frozen=True)
+class ChanceRedrawn:
+    """A replaced seat's secret for ``event`` is lost: it is drawn again as ``new_id`` from the
+    remaining seats, and whatever a torch showed of it is void."""
+
+    event: str
+    new_id: str
 
 
 @dataclass(frozen=True)
@@ -103,6 +126,7 @@ class ActionTaken:
     step: str
     seat: int
     action: str
+    zombie: bool = False  # computed by every peer for a replaced seat
 
 
 @dataclass(frozen=True)
@@ -116,9 +140,8 @@ class PeerMisbehaved:
 
 @dataclass(frozen=True)
 class SeatsOverdue:
-    """``seats`` owe a message for ``step`` since ``since`` and the turn timeout has passed.
-    (Protocol core II acts on it: request the message from every peer, then the absent-seat
-    procedure.)"""
+    """``seats`` owe a message for ``step`` since ``since`` and the turn timeout has passed: the
+    driver asks every peer for their missing messages (they may only be delayed)."""
 
     seats: tuple[int, ...]
     step: str
@@ -126,9 +149,55 @@ class SeatsOverdue:
 
 
 @dataclass(frozen=True)
+class SeatTimedOut:
+    """``seat`` stayed silent past the silence timeout too: the local seat votes it absent at
+    ``count`` (the number of its messages consumed)."""
+
+    seat: int
+    count: int
+    step: str
+
+
+@dataclass(frozen=True)
+class SeatReplaced:
+    """Every other live seat voted ``seat`` absent (``reason``): its zombie plays from now."""
+
+    seat: int
+    count: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class SeatReclaimed:
+    """``seat`` plays again from ``step``."""
+
+    seat: int
+    step: str
+
+
+@dataclass(frozen=True)
+class TorchKeyReleased:
+    """The torch user of ``round`` published its key; every delivery of the round was opened
+    and checked (``bad``: the deliverers whose delivery lied)."""
+
+    round: str
+    seat: int
+    bad: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PrivateKnowledge:
+    """What the local seat's torch showed it (event id -> card): known to it alone."""
+
+    seat: int
+    round: str
+    knowledge: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
 class MatchEnded:
     """The engine reached its end: the result, the final public digest and the transcript
-    digest every seat now signs in its END message."""
+    digest every live seat now signs in its END message."""
 
     winners: tuple[int, ...]
     digest: bytes
@@ -137,15 +206,16 @@ class MatchEnded:
 
 @dataclass(frozen=True)
 class ResultSigned:
-    """Every seat signed the same final state and transcript: the match is agreed."""
+    """Every live seat signed the same final state and transcript: the match is agreed."""
 
     winners: tuple[int, ...]
     digest: bytes
     transcript: bytes
 
 
-Event = (ChanceResolved | PlayCommitted | PlayRevealed | ActionTaken | PeerMisbehaved
-         | SeatsOverdue | MatchEnded | ResultSigned)
+Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionTaken
+         | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatReclaimed
+         | TorchKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned)
 
 
 ENGINE_VERSIONS: Final = {"raiders": "raiders/1"}  # the engine rules this program plays
@@ -172,6 +242,31 @@ def new_game_state(header: SignedHeader) -> GameState[Any]:
         raise BadMessage(f"the header's options do not suit {spec.title}: {exc}") from None
 
 
+def _is_free(state: GameState[Any], seat: int, action: Any) -> bool:
+    """A free action keeps the seat's decision open (a torch peek)."""
+    try:
+        after = state.apply(seat, action)
+    except EngineError:
+        return True
+    same_step = getattr(after.waiting, "step", None) == getattr(state.waiting, "step", "")
+    return same_step and seat in getattr(after.waiting, "pending", ())
+
+
+def zombie_action(state: GameState[Any], seat: int, match_id: bytes, step: str) -> Any:
+    """The decision every peer computes for a replaced seat: the game's strongest bot on the
+    seat's public view, keyed by the match id and the step (public data only).  A zombie never
+    takes a free action (it holds no torch key)."""
+    public = state.public()
+    spec = get_game(state.game)
+    factory = spec.bots.get("heuristic") or next(iter(spec.bots.values()))
+    key = bot_key(H(ZOMBIE_DOMAIN, match_id), step, seat, 0)
+    choice = factory().choose(public.view(seat), key)
+    if not _is_free(public, seat, choice):
+        return choice
+    plain = [a for a in public.legal_actions(seat) if not _is_free(public, seat, a)]
+    return plain[sample_index(key, len(plain))] if plain else choice
+
+
 # --------------------------------------------------------------------------- the core
 
 
@@ -183,18 +278,58 @@ class _Step:
     seats: frozenset[int]
     commitments: dict[int, bytes] = field(default_factory=dict)
     reveals: dict[int, tuple[str, Message]] = field(default_factory=dict)
+    # For each live seat's first message of the step: the reclaiming seats it had welcomed.
+    first: dict[int, frozenset[int]] = field(default_factory=dict)
+    settled_rejoins: bool = False
+
+
+@dataclass
+class TorchRound:
+    """One torch use: the torch user, the hidden events it is owed (protocol ids), its key,
+    the deliveries, and the release."""
+
+    id: str
+    seat: int
+    events: tuple[str, ...]
+    deliverers: dict[int, tuple[str, ...]]  # seat -> the events it contributed to
+    torch: Message | None = None
+    public_key: bytes = b""
+    deliveries: dict[int, Message] = field(default_factory=dict)
+    release: Message | None = None
+    private_key: bytes = b""
+    void: bool = False
+    due: bool = False  # the row is over: the key must be published before anything else
+    publish: bool = False  # a deliverer was replaced: publish its secrets soon
+
+    @property
+    def complete(self) -> bool:
+        return self.torch is not None and set(self.deliveries) >= set(self.deliverers)
+
+    @property
+    def open(self) -> bool:
+        return not self.void and self.release is None
+
+
+@dataclass(frozen=True)
+class Absence:
+    count: int  # the seat's messages consumed when it was replaced
+    reason: str
+    final: bool  # replaced for misbehaviour: no reclaim
 
 
 class MatchCore:
     """Consumes every seat's feed in canonical order and drives the engine."""
 
-    def __init__(self, header: SignedHeader, *, turn_timeout: float = 90.0) -> None:
+    def __init__(self, header: SignedHeader, *, turn_timeout: float = 90.0,
+                 silence_timeout: float = 60.0) -> None:
         self.header = header
         self.turn_timeout = turn_timeout
+        self.silence_timeout = silence_timeout
         self.now = 0.0
         self._wait_key: tuple[object, ...] = ()
         self._wait_since = 0.0
         self._overdue_reported: tuple[object, ...] = ()
+        self._timed_out_reported: tuple[object, ...] = ()
         self._digested: GameState[Any] | None = None
         self._digest = NO_STATE
         self.match_id = header.match_id
@@ -204,21 +339,42 @@ class MatchCore:
         self.feeds = [Feed(s, key, self.match_id) for s, key in enumerate(self.keys)]
         self.cursor = [0] * self.n  # next unconsumed message per feed
         self.blocked: dict[int, PeerMisbehaved] = {}
+        # Chance: commitments and secrets by protocol event id (an engine id, or a re-draw's).
         self.chance_commitments: dict[str, dict[int, bytes]] = {}
         self.chance_count = 0  # chance commitments held, in all
         self.chance_secrets: dict[str, dict[int, bytes]] = {}
+        self.closed: set[str] = set()  # ids whose commitments are all in (contributors fixed)
+        self.resolved: set[str] = set()  # ids whose outcome is known
+        self.alias: dict[str, str] = {}  # engine event id -> its current protocol id
+        self.dead: set[str] = set()  # protocol ids drawn again (their secrets are void)
         self.digest_rounds = 0  # CHANCE_DIGEST rounds completed
         self.covered = 0  # chance commitments covered by the last digest round
         self.digests: dict[int, bytes] = {}  # this round's digests, per seat
         self.step: _Step | None = None
         self._step_start: GameState[Any] | None = None  # the state when the step began
         self._step_digest: bytes | None = None
+        # Torch rounds.
+        self.rounds: dict[str, TorchRound] = {}
+        self.shown: dict[int, set[str]] = {}  # seat -> protocol ids already in its rounds
+        # Absent seats.
+        self.absent: dict[int, Absence] = {}
+        self.votes: dict[tuple[int, int], set[int]] = {}
+        self.timed_out: dict[int, int] = {}  # seat -> count the local clock timed it out at
+        self.reclaims: dict[int, int] = {}  # replaced seat -> since, its RECLAIM consumed
+        self.welcomed: dict[int, set[int]] = {}  # reclaiming seat -> seats that welcomed it
+        self.stale: list[Message] = []  # messages skipped: a replaced seat's, stale votes
+        self.shortfalls: list[str] = []  # every point played with fewer contributors
         self.events: list[Event] = []
         self.equivocations: list[Equivocation] = []
         self.ended = False  # the engine reached its end
-        self.signed = False  # every seat signed the result (END)
+        self.signed = False  # every live seat signed the result (END)
         self.final: MatchEnded | None = None
         self.end_signatures: dict[int, Message] = {}
+        # Each seat's last consumed message of the kinds that drive the engine: the heads the
+        # transcript digest covers (optional messages, such as votes, may be consumed earlier
+        # or later on different peers, so they cannot count).
+        self.core_head = [self.match_id] * self.n
+        self._open_rounds()
 
     # ------------------------------------------------------------------ input
 
@@ -239,22 +395,31 @@ class MatchCore:
         if result.equivocation is not None:
             self.equivocations.append(result.equivocation)
             pair = (result.equivocation.first, result.equivocation.second)
+            # Who saw which version depends on the network, so the seat is not replaced here
+            # (that would not be canonical): its feed stops, and the others vote it absent.
             self._misbehave(message.seat, f"equivocation at sequence number {message.seq}",
-                            *pair)
+                            *pair, replace=False)
         self.advance()
         return self.events[start:]
 
-    # ------------------------------------------------------------------ the timer
+    # ------------------------------------------------------------------ the timers
+
+    def live(self, seat: int) -> bool:
+        return seat not in self.absent
+
+    def live_seats(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.n) if s not in self.absent)
 
     def owing(self) -> tuple[int, ...]:
         """The seats the match waits for now (their next message is due and not in hand)."""
-        return tuple(s for s in range(self.n) if s not in self.blocked
-                     and self.expects(s) is not None and self._next(s) is None)
+        return tuple(s for s in range(self.n) if s not in self.absent
+                     and (s in self.blocked or (self.expects(s) is not None
+                                                and self._next(s) is None)))
 
     def _wait_state(self) -> tuple[object, ...]:
         w = self.state.waiting
         where = getattr(w, "step", None) or getattr(getattr(w, "event", None), "id", "")
-        return (self.phase(), where, self.owing())
+        return (self.phase(), where, self.owing(), tuple(self.cursor))
 
     def _note_wait(self) -> None:
         key = self._wait_state()
@@ -263,22 +428,36 @@ class MatchCore:
             self._wait_since = self.now
 
     def get_timer(self) -> float | None:
-        """When the seats the match waits for become overdue (None: it waits for nobody)."""
+        """When the next timeout falls (None: the match waits for nobody)."""
         if self.signed or not self._wait_key or not self._wait_key[2]:
             return None
-        return self._wait_since + self.turn_timeout
+        if self._overdue_reported != self._wait_key:
+            return self._wait_since + self.turn_timeout
+        if self._timed_out_reported != self._wait_key:
+            return self._wait_since + self.turn_timeout + self.silence_timeout
+        return None
 
     def handle_timer(self, now: float) -> list[Event]:
-        """Report overdue seats once per wait (a :class:`SeatsOverdue` event)."""
+        """Report overdue seats once per wait (:class:`SeatsOverdue`: ask every peer for the
+        message), then, after the silence timeout, time them out (:class:`SeatTimedOut`: the
+        local seat votes them absent)."""
         self.now = now
-        deadline = self.get_timer()
-        if deadline is None or now < deadline or self._overdue_reported == self._wait_key:
+        start = len(self.events)
+        key = self._wait_key
+        if self.signed or not key or not key[2]:
             return []
-        self._overdue_reported = self._wait_key
-        _phase, where, seats = self._wait_key
-        event = SeatsOverdue(tuple(seats), str(where), self._wait_since)  # type: ignore[arg-type]
-        self.events.append(event)
-        return [event]
+        _phase, where, seats, _cursors = key
+        assert isinstance(seats, tuple)
+        if now >= self._wait_since + self.turn_timeout and self._overdue_reported != key:
+            self._overdue_reported = key
+            self.events.append(SeatsOverdue(tuple(seats), str(where), self._wait_since))
+        if (now >= self._wait_since + self.turn_timeout + self.silence_timeout
+                and self._timed_out_reported != key):
+            self._timed_out_reported = key
+            for seat in seats:
+                self.timed_out[seat] = self.cursor[seat]
+                self.events.append(SeatTimedOut(seat, self.cursor[seat], str(where)))
+        return self.events[start:]
 
     def adopt(self, feeds: dict[int, Feed]) -> list[Event]:
         """Take over feeds that were already verified (a match file read by the transcript
@@ -294,11 +473,14 @@ class MatchCore:
 
     # ------------------------------------------------------------------ helpers
 
-    def _misbehave(self, seat: int, reason: str, *evidence: Message, stop: bool = True) -> None:
+    def _misbehave(self, seat: int, reason: str, *evidence: Message, stop: bool = True,
+                   replace: bool = True) -> None:
         event = PeerMisbehaved(seat, reason, tuple(evidence))
         self.events.append(event)
         if stop and seat not in self.blocked:
             self.blocked[seat] = event
+            if replace and seat not in self.absent:
+                self._replace(seat, reason, final=True)
 
     def _next(self, seat: int) -> Message | None:
         if seat in self.blocked:
@@ -318,13 +500,42 @@ class MatchCore:
         return self._digest
 
     def expects(self, seat: int) -> Kind | None:
-        """What the state waits for from ``seat`` next (None: nothing now), by the first row of
+        """What ``seat`` owes next (None: nothing now), by the first row of
         :data:`TRANSITIONS` that applies."""
+        if seat in self.absent:
+            return None
+        phase = self.phase()
+        for row in TRANSITIONS:
+            if row.phase in (phase, ANY) and row.when(self, seat):
+                return row.expect
+        return None
+
+    def _phase_expects(self, seat: int) -> Kind | None:
         phase = self.phase()
         for row in TRANSITIONS:
             if row.phase == phase and row.when(self, seat):
                 return row.expect
         return None
+
+    def accepts(self, seat: int) -> set[Kind]:
+        """Every kind ``seat``'s next message may have now: the first applicable row's, and
+        the optional ones (a DELIVERY or a free action sent before the seat saw a torch round
+        open, an early key release, a vote)."""
+        phase = self.phase()
+        kinds = {Kind.ABSENT}
+        first = True
+        for row in TRANSITIONS:
+            if row.phase in (phase, ANY) and row.when(self, seat):
+                if first or not row.exclusive:
+                    kinds.add(row.expect)
+                if row.exclusive and first:
+                    return kinds
+                first = False
+        if Kind.COMMIT in kinds:
+            kinds.add(Kind.ACT)  # a free action (a torch peek) before the commitment
+        if any(r.seat == seat and r.torch is not None and r.open for r in self.rounds.values()):
+            kinds.add(Kind.KEY_RELEASE)
+        return kinds
 
     def phase(self) -> str:
         """The protocol phase: what the engine waits for, with the digest round in between."""
@@ -341,44 +552,87 @@ class MatchCore:
             return DIGEST
         return TURN if isinstance(w, Turn) else SIMULTANEOUS
 
-    # Conditions of the transition table (each: may ``seat`` send the row's message now?).
+    # Conditions of the transition table (each: does ``seat`` owe the row's message now?).
+
+    def _owes_torch(self, seat: int) -> bool:
+        return any(r.seat == seat and r.torch is None and not r.void
+                   for r in self.rounds.values())
+
+    def _owes_release(self, seat: int) -> bool:
+        return any(r.seat == seat and r.due and r.open and r.torch is not None
+                   for r in self.rounds.values())
+
+    def _owes_delivery(self, seat: int) -> bool:
+        return self._delivery_round(seat) is not None
+
+    def _delivery_round(self, seat: int) -> TorchRound | None:
+        for r in self.rounds.values():
+            if (not r.void and r.torch is not None and seat in r.deliverers
+                    and seat not in r.deliveries):
+                return r
+        return None
+
+    def _owes_welcome(self, seat: int) -> bool:
+        return any(seat not in self.welcomed.get(x, set()) for x in self.reclaims)
+
+    def _waits_for_torch(self, seat: int) -> bool:
+        """The torch user's decisions wait for its round (key sent, every delivery in)."""
+        return any(r.seat == seat and not r.void and not r.complete
+                   for r in self.rounds.values())
+
+    def _gated(self, seat: int) -> bool:
+        return self._owes_torch(seat) or self._owes_release(seat)
 
     def _uncommitted_chance(self, seat: int) -> bool:
-        return seat not in self.chance_commitments.get(self._chance_id(), {})
+        wanted = self._wanted_commitments()
+        return bool(wanted) and seat not in self.chance_commitments.get(wanted[0], {}) and (
+            not self._gated(seat))
 
     def _unrevealed_chance(self, seat: int) -> bool:
         event = self._chance_id()
-        return (len(self.chance_commitments.get(event, {})) == self.n
-                and seat not in self.chance_secrets.get(event, {}))
+        return (event in self.closed and seat in self.chance_commitments.get(event, {})
+                and seat not in self.chance_secrets.get(event, {}) and not self._gated(seat))
 
     def _undigested(self, seat: int) -> bool:
-        return seat not in self.digests
+        return seat not in self.digests and not self._gated(seat)
 
     def _turn_of(self, seat: int) -> bool:
         w = self.state.waiting
-        return isinstance(w, Turn) and w.seat == seat
+        return (isinstance(w, Turn) and w.seat == seat and not self._gated(seat)
+                and not self._waits_for_torch(seat))
 
     def _uncommitted_play(self, seat: int) -> bool:
         step = self._simultaneous_step()
-        return seat in step.seats and seat not in step.commitments
+        return (seat in self._deciders(step) and seat not in step.commitments
+                and not self._gated(seat) and not self._waits_for_torch(seat))
 
     def _unrevealed_play(self, seat: int) -> bool:
         step = self._simultaneous_step()
-        return (seat in step.seats and len(step.commitments) == len(step.seats)
-                and seat not in step.reveals)
+        deciders = self._deciders(step)
+        return (seat in deciders and step.settled_rejoins
+                and all(s in step.commitments for s in deciders)
+                and seat not in step.reveals and not self._gated(seat))
 
     def _unsigned_result(self, seat: int) -> bool:
-        return self.ended and seat not in self.end_signatures
+        return self.ended and seat not in self.end_signatures and not self._gated(seat)
 
     def _chance_id(self) -> str:
         w = self.state.waiting
         assert isinstance(w, Chance)
-        return w.event.id
+        return self.alias.get(w.event.id, w.event.id)
+
+    def _wanted_commitments(self) -> tuple[str, ...]:
+        """The protocol ids every live seat must commit to now (one batch)."""
+        return tuple(a for a in (self.alias.get(e, e) for e in self.state.upcoming_events())
+                     if a not in self.closed)
 
     def _simultaneous_step(self) -> _Step:
         w = self.state.waiting
         assert isinstance(w, Simultaneous)
         return self._current_step(w)
+
+    def _deciders(self, step: _Step) -> frozenset[int]:
+        return frozenset(s for s in step.seats if s not in self.absent)
 
     def _digest_due(self) -> bool:
         return self.chance_count > self.covered
@@ -407,6 +661,13 @@ class MatchCore:
                    for seat, c in by_seat.items()]
         return chance_set_digest(self.match_id, min(self.digest_rounds + 1, 5), entries)
 
+    def where(self) -> str:
+        """The point the match is at, in words (a step or a chance event)."""
+        w = self.state.waiting
+        if isinstance(w, Chance):
+            return self._chance_id()
+        return str(getattr(w, "step", "the end"))
+
     # ------------------------------------------------------------------ the canonical loop
 
     def advance(self) -> None:
@@ -416,6 +677,7 @@ class MatchCore:
             self._note_wait()
 
     def _consume_all(self) -> None:
+        self._settle()
         progress = True
         while progress and not self.signed:
             progress = False
@@ -423,69 +685,329 @@ class MatchCore:
                 message = self._next(seat)
                 if message is None:
                     continue
-                expected = self.expects(seat)
-                if expected is None:
-                    continue
-                if self._consume(seat, message, expected):
+                if self._consume(seat, message):
                     progress = True
                     self._settle()
                     if self.signed:
                         return
 
-    def _consume(self, seat: int, message: Message, expected: Kind) -> bool:
+    _OVERLAY: Final = frozenset({Kind.TORCH, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.ABSENT,
+                                 Kind.RECLAIM, Kind.WELCOME})
+
+    def _consume(self, seat: int, message: Message) -> bool:
         kind = message.kind
         body = message.content
-        w = self.state.waiting
-        # A free action (an ACT in a simultaneous step, before the seat commits).
-        if kind is Kind.ACT and expected is Kind.COMMIT and isinstance(w, Simultaneous):
-            assert isinstance(body, ActBody)
-            if message.state != self.step_state:
-                self._misbehave(seat, "its message carries another public state digest than "
-                                "the match is in (its engine diverged, or it lies)", message)
+        if seat in self.absent:
+            return self._consume_absent(seat, message)
+        if seat in self.reclaims:
+            return False  # a reclaiming seat waits until it rejoins
+        if isinstance(body, ChanceRevealBody) and body.secrets[0][0] in self.dead:
+            # Sent before its sender saw the event drawn again: harmless, skipped.
+            self.stale.append(message)
+            self._take(seat)
+            return True
+        accepted = self.accepts(seat)
+        if kind not in accepted:
+            # An optional message may have been sent before this peer got to its point (a
+            # delivery before the torch message arrived): it waits.  So does a message when
+            # the phase owes nothing of its seat yet.  Otherwise it is the wrong message.
+            expected = None if kind in self._OVERLAY else self._phase_expects(seat)
+            if expected is None:
                 return False
-            return self._act(seat, message, body, w.step)
-        if kind is not expected:
             self._misbehave(seat, f"sent {kind.name} where {expected.name} was due", message)
             return False
-        if message.state != self.step_state:
+        if kind not in self._OVERLAY and message.state != self.step_state:
             self._misbehave(seat, "its message carries another public state digest than the "
                             "match is in (its engine diverged, or it lies)", message)
             return False
+        if kind in CORE_KINDS:
+            done = self._consume_core(seat, message)
+            if done and kind is not Kind.END:
+                self.core_head[seat] = message.hash
+            return done
+        if isinstance(body, AbsentBody):
+            return self._absent_vote(seat, message, body)
+        if isinstance(body, TorchBody):
+            return self._torch(seat, message, body)
+        if isinstance(body, DeliveryBody):
+            return self._delivery(seat, message, body)
+        if isinstance(body, KeyReleaseBody):
+            return self._key_release(seat, message, body)
+        if isinstance(body, WelcomeBody):
+            return self._welcome(seat, message, body)
+        return False
+
+    def _consume_core(self, seat: int, message: Message) -> bool:
+        body = message.content
+        w = self.state.waiting
         if isinstance(body, ChanceCommitBody):
             return self._chance_commit(seat, message, body)
         if isinstance(body, ChanceRevealBody):
-            assert isinstance(w, Chance)
-            return self._chance_reveal(seat, message, body, w.event.id)
+            return self._chance_reveal(seat, message, body, self._chance_id())
         if isinstance(body, ChanceDigestBody):
             return self._chance_digest(seat, message, body)
         if isinstance(body, ActBody):
-            assert isinstance(w, Turn)
+            assert isinstance(w, Simultaneous | Turn)
+            if isinstance(w, Simultaneous):
+                self._first_of_step(seat)
             return self._act(seat, message, body, w.step)
         if isinstance(body, CommitBody):
             assert isinstance(w, Simultaneous)
+            self._first_of_step(seat)
             return self._commit(seat, message, body, w.step)
         if isinstance(body, RevealBody):
             assert isinstance(w, Simultaneous)
             return self._reveal(seat, message, body, w.step)
         if isinstance(body, EndBody):
             return self._end(seat, message, body)
-        self._misbehave(seat, f"{kind.name} is not expected in a match yet", message)
+        self._misbehave(seat, f"{message.kind.name} is not expected now", message)
         return False
 
+    # ------------------------------------------------------------------ absent seats
+
+    def _consume_absent(self, seat: int, message: Message) -> bool:
+        """A replaced seat's feed: stale messages are skipped; its RECLAIM is taken."""
+        absence = self.absent[seat]
+        body = message.content
+        if (isinstance(body, ReclaimBody) and body.since == absence.count
+                and not absence.final and seat not in self.reclaims):
+            self.reclaims[seat] = body.since
+            self.welcomed[seat] = set()
+            self._take(seat)
+            return True
+        if seat in self.reclaims:
+            return False  # after its reclaim, it waits to rejoin
+        self.stale.append(message)
+        self._take(seat)
+        return True
+
+    def _absent_vote(self, seat: int, message: Message, body: AbsentBody) -> bool:
+        target = body.seat
+        self._take(seat)
+        if (target == seat or not 0 <= target < self.n or target in self.absent
+                or self.cursor[target] != body.count):
+            self.stale.append(message)  # the seat spoke meanwhile, or it is already replaced
+            return True
+        self.votes.setdefault((target, body.count), set()).add(seat)
+        return True
+
+    def _votes_complete(self) -> tuple[int, int] | None:
+        for (target, count), voters in sorted(self.votes.items()):
+            if target in self.absent or self.cursor[target] != count:
+                continue
+            # Seats themselves under a vote need not vote (two seats can go silent at once).
+            under_vote = {t for (t, c) in self.votes if t != target and t not in self.absent
+                          and self.cursor[t] == c}
+            needed = set(self.live_seats()) - {target} - under_vote
+            if needed and voters >= needed:
+                return target, count
+        return None
+
+    def _replace(self, seat: int, reason: str, *, final: bool) -> None:
+        """``seat`` is replaced by its zombie: votes and reclaims about it end, the chance
+        secrets it still owed are recovered from a torch user or drawn again."""
+        count = self.cursor[seat]
+        self.absent[seat] = Absence(count, reason, final)
+        self.reclaims.pop(seat, None)
+        self.welcomed.pop(seat, None)
+        for welcomers in self.welcomed.values():
+            welcomers.discard(seat)
+        self.events.append(SeatReplaced(seat, count, reason))
+        for r in self.rounds.values():
+            if r.seat == seat and r.open:
+                r.void = True  # its torch round ends unreleased (the verifier notes it)
+            elif r.open and seat in r.deliverers and seat in r.deliveries:
+                r.publish = True  # the torch user publishes the secrets it holds
+            elif r.open and seat in r.deliverers:
+                del r.deliverers[seat]
+        self._redraw_lost()
+        if self.ended and not self.signed:
+            return
+        # Commitments collected without it may now be complete.
+        self._close_collections()
+
+    def _recoverable(self, seat: int, event: str) -> bool:
+        """Will a torch user publish ``seat``'s secret for ``event`` (it delivered it)?"""
+        return any(r.open and seat in r.deliveries and event in r.deliverers.get(seat, ())
+                   and r.seat not in self.absent for r in self.rounds.values())
+
+    def _redraw_lost(self) -> None:
+        """Draw again every unresolved event a replaced seat contributed to and whose secret
+        is neither revealed nor on its way (a torch user's release)."""
+        engine_ids = {a: e for e, a in self.alias.items()}
+        for event_id, by_seat in list(self.chance_commitments.items()):
+            if event_id in self.resolved:
+                continue
+            lost = [s for s in by_seat if s in self.absent
+                    and s not in self.chance_secrets.get(event_id, {})
+                    and not self._recoverable(s, event_id)]
+            if not lost:
+                continue
+            engine_id = engine_ids.get(event_id, event_id)
+            if self.alias.get(engine_id, engine_id) != event_id:
+                continue  # already drawn again
+            k = 1
+            while f"{engine_id}~{k}" in self.chance_commitments:
+                k += 1
+            new_id = f"{engine_id}~{k}"
+            self.alias[engine_id] = new_id
+            self.resolved.add(event_id)
+            self.dead.add(event_id)
+            self.shortfalls.append(f"{engine_id} drawn again as {new_id} (seat "
+                                   + ", ".join(str(s) for s in lost) + " left with its secret)")
+            self.events.append(ChanceRedrawn(engine_id, new_id))
+
+    def _close_collections(self) -> None:
+        live = set(self.live_seats())
+        for event_id, by_seat in self.chance_commitments.items():
+            if event_id not in self.closed and live <= set(by_seat):
+                self.closed.add(event_id)
+
+    def _welcome(self, seat: int, message: Message, body: WelcomeBody) -> bool:
+        self._take(seat)
+        if body.seat in self.reclaims and self.reclaims[body.seat] == body.since:
+            self.welcomed[body.seat].add(seat)
+        else:
+            self.stale.append(message)
+        return True
+
+    def _first_of_step(self, seat: int) -> None:
+        """Record, at a live seat's first message of a step, whom it had welcomed."""
+        step = self.step
+        if step is not None and seat not in step.first:
+            step.first[seat] = frozenset(x for x, w in self.welcomed.items() if seat in w)
+
+    def _settle_rejoins(self, step: _Step) -> None:
+        """Once every live decider's first message of the step is in: a reclaiming seat that
+        every one of them had welcomed plays again from this step."""
+        if step.settled_rejoins:
+            return
+        deciders = self._deciders(step)
+        if not all(s in step.first for s in deciders):
+            return
+        step.settled_rejoins = True
+        for x in sorted(self.reclaims):
+            if x in step.seats and deciders and all(x in step.first[s] for s in deciders):
+                del self.reclaims[x]
+                del self.welcomed[x]
+                del self.absent[x]
+                self.events.append(SeatReclaimed(x, step.name))
+
+    # ------------------------------------------------------------------ torch rounds
+
+    def _open_rounds(self) -> None:
+        """Open a torch round for every seat the engine owes hidden events it has not been
+        sent yet (a torch used as a free action or played as a room card)."""
+        for request in self.state.knowledge_requests():
+            seat = request.seat
+            ids = tuple(self.alias.get(e, e) for e in request.events)
+            shown = self.shown.setdefault(seat, set())
+            new = tuple(a for a in ids if a not in shown and a in self.closed)
+            if not new:
+                continue
+            shown.update(new)
+            if seat in self.absent:
+                continue  # a zombie never looks
+            deliverers = {}
+            for d in self.live_seats():
+                if d == seat:
+                    continue
+                mine = tuple(a for a in new if d in self.chance_commitments.get(a, {}))
+                if mine:
+                    deliverers[d] = mine
+            round_id = f"torch.{len(self.rounds) + 1}"
+            self.rounds[round_id] = TorchRound(round_id, seat, new, deliverers)
+
+    def _torch(self, seat: int, message: Message, body: TorchBody) -> bool:
+        r = self.rounds.get(body.round)
+        if r is None or r.seat != seat or r.torch is not None or r.void:
+            self._misbehave(seat, f"sent TORCH for round {body.round!r}, not its own open one",
+                            message)
+            return False
+        if body.events != r.events:
+            self._misbehave(seat, f"its TORCH names {list(body.events)}, not the round's "
+                            f"{list(r.events)}", message)
+            return False
+        r.torch = message
+        r.public_key = body.public_key
+        self._take(seat)
+        return True
+
+    def _delivery(self, seat: int, message: Message, body: DeliveryBody) -> bool:
+        r = self._delivery_round(seat)
+        if r is None or body.round != r.id:
+            self._misbehave(seat, f"sent a DELIVERY for round {body.round!r}, not one it owes",
+                            message)
+            return False
+        r.deliveries[seat] = message
+        self._take(seat)
+        return True
+
+    def _key_release(self, seat: int, message: Message, body: KeyReleaseBody) -> bool:
+        r = self.rounds.get(body.round)
+        if r is None or r.seat != seat or r.torch is None or not r.open:
+            self._misbehave(seat, f"released a key for round {body.round!r}, not its own open "
+                            "one", message)
+            return False
+        assert r.torch is not None
+        try:
+            _private, public = torch_key(body.private_key)
+        except LocalProtocolError:
+            public = b""
+        if public != r.public_key:
+            self._misbehave(seat, "its released torch key is not the one its TORCH named",
+                            r.torch, message)
+            return False
+        r.release = message
+        r.private_key = body.private_key
+        self._take(seat)
+        bad = []
+        for deliverer, delivery in sorted(r.deliveries.items()):
+            secrets = self.open_round_delivery(r, deliverer, body.private_key)
+            if secrets is None:
+                bad.append(deliverer)
+                if deliverer not in self.blocked:
+                    self._misbehave(deliverer, f"its delivery to seat {seat}'s torch "
+                                    f"({r.id}) lies: it does not hold its committed secrets",
+                                    delivery, r.torch, message)
+                continue
+            if deliverer in self.absent:  # published on its behalf
+                for event, secret in secrets:
+                    self.chance_secrets.setdefault(event, {}).setdefault(deliverer, secret)
+        self.events.append(TorchKeyReleased(r.id, seat, tuple(bad)))
+        self._redraw_lost()
+        return True
+
+    def open_round_delivery(self, r: TorchRound, deliverer: int,
+                            private_key: bytes) -> tuple[tuple[str, bytes], ...] | None:
+        """Open and check one delivery of round ``r`` (None: it lies or does not open)."""
+        delivery = r.deliveries[deliverer].content
+        assert isinstance(delivery, DeliveryBody)
+        events = r.deliverers.get(deliverer, ())
+        try:
+            secrets = open_delivery(private_key, delivery.sealed, match_id=self.match_id,
+                                    torch_seat=r.seat, deliverer=deliverer,
+                                    deliverer_key=self.keys[deliverer], events=events)
+            check_secrets(secrets, match_id=self.match_id, deliverer_key=self.keys[deliverer],
+                          commitments={e: self.chance_commitments.get(e, {}).get(deliverer, b"")
+                                       for e in events})
+        except BadMessage:
+            return None
+        return secrets
+
+    # ------------------------------------------------------------------ the other messages
+
     def _chance_commit(self, seat: int, message: Message, body: ChanceCommitBody) -> bool:
-        wanted = set(self.state.upcoming_events())
+        wanted = set(self._wanted_commitments())
         events = [e for e, _ in body.commitments]
         if set(events) != wanted:
             self._misbehave(seat, f"committed to {sorted(events)}, not {sorted(wanted)}", message)
             return False
-        for event in events:
-            if seat in self.chance_commitments.get(event, {}):
-                self._misbehave(seat, f"committed twice to {event}", message)
-                return False
         for event, commitment in body.commitments:
             self.chance_commitments.setdefault(event, {})[seat] = commitment
         self.chance_count += len(body.commitments)
         self._take(seat)
+        self._close_collections()
         return True
 
     def _chance_reveal(self, seat: int, message: Message, body: ChanceRevealBody,
@@ -537,6 +1059,7 @@ class MatchCore:
         self.state = new_state
         self._take(seat)
         self.events.append(ActionTaken(step, seat, body.action))
+        self._open_rounds()
         return True
 
     def _commit(self, seat: int, message: Message, body: CommitBody, step: str) -> bool:
@@ -590,107 +1113,193 @@ class MatchCore:
 
     # ------------------------------------------------------------------ completing a step
 
+    def _set_state(self, state: GameState[Any]) -> None:
+        self.state = state
+        self._open_rounds()
+        self._mark_due()
+
+    def _mark_due(self) -> None:
+        """A round's key is due once none of its events is still hidden (the row is over)."""
+        over = isinstance(self.state.waiting, Over)
+        for r in self.rounds.values():
+            if r.open and not r.due and (over or all(e in self.resolved for e in r.events)):
+                r.due = True
+
     def _settle(self) -> None:
-        """Apply whatever is now complete: a chance outcome, a digest round, a joint reveal."""
+        """Apply whatever is now complete: a vote, a chance outcome, a digest round, a joint
+        reveal, a zombie's decision."""
         while True:
+            if self.signed:
+                return
+            complete = self._votes_complete()
+            if complete is not None:
+                seat, count = complete
+                self.votes.pop(complete)
+                self._replace(seat, f"absent: silent at its message {count}", final=False)
+                continue
             w = self.state.waiting
             if isinstance(w, Over):
                 if not self.ended:
                     self.ended = True
-                    heads = [self.feeds[s].messages[self.cursor[s] - 1].hash
-                             if self.cursor[s] else self.match_id for s in range(self.n)]
+                    self._mark_due()
+                    heads = list(self.core_head)
                     self.final = MatchEnded(tuple(sorted(w.outcome.winners)),
                                             self.public_digest(),
                                             transcript_digest(self.match_id, heads))
                     self.events.append(self.final)
-                if not self.signed and len(self.end_signatures) == self.n:
+                live = self.live_seats()
+                if live and all(s in self.end_signatures for s in live) and not any(
+                        self._owes_release(s) for s in live):
                     assert self.final is not None
                     self.signed = True
                     self.events.append(ResultSigned(self.final.winners, self.final.digest,
                                                     self.final.transcript))
                 return
             if isinstance(w, Chance):
-                event = w.event
-                secrets = self.chance_secrets.get(event.id, {})
-                if len(secrets) < self.n:
+                if not self._settle_chance(w.event):
                     return
-                outcome = chance_outcome(event, [secrets[s] for s in range(self.n)])
-                self.state = self.state.apply_chance(event.id, outcome)
-                self.events.append(ChanceResolved(event.id, outcome))
                 continue
             if self._digest_due():
-                if len(self.digests) < self.n:
+                live = self.live_seats()
+                if not all(s in self.digests for s in live):
                     return
                 self.digest_rounds += 1
                 self.covered = self.chance_count
                 self.digests = {}
                 continue
+            if isinstance(w, Turn):
+                if w.seat not in self.absent:
+                    return
+                action = zombie_action(self.state, w.seat, self.match_id, w.step)
+                text = self.state.format_action(action)
+                self._set_state(self.state.apply(w.seat, action))
+                self.shortfalls.append(f"{w.step}: seat {w.seat} played by its zombie")
+                self.events.append(ActionTaken(w.step, w.seat, text, zombie=True))
+                continue
             if isinstance(w, Simultaneous):
                 step = self._current_step(w)
-                if len(step.reveals) < len(step.seats):
+                if not step.settled_rejoins:
+                    self._settle_rejoins(step)
+                    if not step.settled_rejoins:
+                        return
+                deciders = self._deciders(step)
+                if any(s not in step.reveals for s in deciders):
                     return
-                actions = {s: self.state.parse_action(s, a) for s, (a, _) in step.reveals.items()}
+                actions = {s: self.state.parse_action(s, a) for s, (a, _) in step.reveals.items()
+                           if s in deciders}
+                for s in sorted(step.seats - deciders):
+                    actions[s] = zombie_action(self.state, s, self.match_id, w.step)
+                    text = self.state.format_action(actions[s])
+                    self.shortfalls.append(f"{w.step}: seat {s} played by its zombie")
+                    self.events.append(ActionTaken(w.step, s, text, zombie=True))
                 try:
-                    self.state = self.state.apply_joint(actions)
+                    new_state = self.state.apply_joint(actions)
                 except EngineError as exc:  # legal one by one, illegal together: impossible
                     raise AssertionError(f"joint reveal refused: {exc}") from exc
                 self.step = None
+                self._set_state(new_state)
                 continue
             return
+
+    def _settle_chance(self, event: ChanceEvent) -> bool:
+        """Resolve the pending chance event if every contributor's secret is in."""
+        event_id = self.alias.get(event.id, event.id)
+        if event_id not in self.closed:
+            return False
+        contributors = sorted(self.chance_commitments.get(event_id, {}))
+        secrets = self.chance_secrets.get(event_id, {})
+        if not contributors or any(s not in secrets for s in contributors):
+            return False
+        posed = event if event_id == event.id else ChanceEvent(event_id, event.outcomes,
+                                                                event.visibility)
+        outcome = chance_outcome(posed, [secrets[s] for s in contributors])
+        self.resolved.add(event_id)
+        missing = tuple(s for s in range(self.n) if s not in contributors)
+        if missing:
+            self.shortfalls.append(f"{event_id} drawn without seat "
+                                   + ", ".join(str(s) for s in missing))
+        self._set_state(self.state.apply_chance(event.id, outcome))
+        self.events.append(ChanceResolved(event.id, outcome, missing))
+        return True
 
 
 # --------------------------------------------------------------------------- the transition table
 
+ANY: Final = "any"
 CHANCE: Final = "chance"
 DIGEST: Final = "digest round"
 SIMULTANEOUS: Final = "simultaneous"
 TURN: Final = "turn"
 OVER: Final = "over"
 
+CORE_KINDS: Final = frozenset({Kind.COMMIT, Kind.REVEAL, Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL,
+                               Kind.CHANCE_DIGEST, Kind.ACT, Kind.END})
+"""The kinds that drive the engine (the others are the torch round and absent-seat overlay)."""
+
 
 @dataclass(frozen=True)
 class Transition:
-    """In protocol ``phase``, a seat for which ``when`` holds owes message ``expect``;
-    consuming it leads to ``then`` (in words, for the docs)."""
+    """In protocol ``phase`` (``any``: every phase), a live seat for which ``when`` holds owes
+    message ``expect``; consuming it leads to ``then`` (in words, for the docs).  An
+    ``exclusive`` row, when it is the first that applies, is the only message the seat may send
+    (besides a vote)."""
 
     phase: str
     condition: str
     when: Callable[[MatchCore, int], bool]
     expect: Kind
     then: str
+    exclusive: bool = False
 
 
 # The same rules for every seat, local or remote (h11's rule).  MatchCore.expects reads this
 # table; docs/protocol.md shows it, generated by describe_transitions() (a test keeps the two in
 # step).
 TRANSITIONS: Final = (
+    Transition(ANY, "a torch round is open for it and it has not named its key",
+               MatchCore._owes_torch, Kind.TORCH,
+               "its key is held; every other contributor now owes a DELIVERY", exclusive=True),
+    Transition(ANY, "every event of its torch round has been turned (the row is over), and it "
+               "has not published the round's key", MatchCore._owes_release, Kind.KEY_RELEASE,
+               "every delivery is opened and checked; a lying deliverer is blamed",
+               exclusive=True),
+    Transition(ANY, "a replaced seat reclaimed and it has not welcomed it",
+               MatchCore._owes_welcome, Kind.WELCOME,
+               "the reclaiming seat plays again at the first step every live decider welcomed "
+               "it before its own first message of that step"),
+    Transition(ANY, "contributed to a torch round's events and has not delivered its secrets",
+               MatchCore._owes_delivery, Kind.DELIVERY,
+               "when every delivery is in, the torch user's decisions go on"),
     Transition(CHANCE, "has not committed to the pending event", MatchCore._uncommitted_chance,
                Kind.CHANCE_COMMIT, "its commitments to every upcoming event are held"),
-    Transition(CHANCE, "every seat has committed; it has not revealed",
+    Transition(CHANCE, "every live seat has committed; it has not revealed",
                MatchCore._unrevealed_chance, Kind.CHANCE_REVEAL,
-               "when all secrets are in: the outcome is computed and the engine moves on"),
+               "when all contributors' secrets are in: the outcome is computed and the engine "
+               "moves on"),
     Transition(DIGEST, "has not signed the digest of the chance commitments",
                MatchCore._undigested, Kind.CHANCE_DIGEST,
-               "when all digests match: the round is closed and decisions begin"),
+               "when all live seats' digests match: the round is closed and decisions begin"),
     Transition(SIMULTANEOUS, "decides in the step and has not committed",
                MatchCore._uncommitted_play, Kind.COMMIT,
                "its commitment is held (a free action, ACT, may come first)"),
-    Transition(SIMULTANEOUS, "every decider has committed; it has not revealed",
+    Transition(SIMULTANEOUS, "every live decider has committed; it has not revealed",
                MatchCore._unrevealed_play, Kind.REVEAL,
-               "when all reveals open their commitments: the engine applies them together"),
+               "when all reveals open their commitments: the engine applies them together, "
+               "with the zombies' decisions"),
     Transition(TURN, "it is its turn", MatchCore._turn_of, Kind.ACT,
                "the engine applies the action (a free action keeps the turn)"),
     Transition(OVER, "has not signed the result", MatchCore._unsigned_result, Kind.END,
-               "when every seat has signed the same final state and transcript: the result "
-               "is agreed"),
+               "when every live seat has signed the same final state and transcript: the "
+               "result is agreed"),
 )
 
 
 def describe_transitions() -> str:
     """The transition table as a Markdown table (docs/protocol.md shows exactly this)."""
-    lines = ["| phase | a seat that … | must send | then |", "|---|---|---|---|"]
+    lines = ["| phase | a live seat that … | must send | then |", "|---|---|---|---|"]
     for t in TRANSITIONS:
-        lines.append(f"| {t.phase} | {t.condition} | {t.expect.name} | {t.then} |")
+        only = " (nothing else)" if t.exclusive else ""
+        lines.append(f"| {t.phase} | {t.condition} | {t.expect.name}{only} | {t.then} |")
     return "\n".join(lines)
 
 
@@ -698,6 +1307,10 @@ def describe_transitions() -> str:
 
 
 Decide = Callable[[GameState[Any], int], str]  # the local seat's choice, in notation
+
+
+class _Unknown(Exception):
+    pass
 
 
 class LocalSeat:
@@ -712,6 +1325,12 @@ class LocalSeat:
         self.decide = decide
         self.sent: list[Message] = []
         self.pending_reveal: dict[str, tuple[str, bytes]] = {}
+        self.knowledge: dict[str, str] = {}  # what its torches showed: engine id -> card
+        self.events: list[Event] = []  # PrivateKnowledge, for the driver
+        self._opened: set[str] = set()  # its torch rounds whose deliveries it has opened
+        self._prove: set[str] = set()  # its rounds with a lying delivery: release at once
+        self._voted: set[tuple[int, int]] = set()
+        self._delivered: dict[str, dict[int, bytes]] = {}  # secrets its torches were sent
 
     def restore(self, persisted: list[Message]) -> list[Message]:
         """After a restart: take back the messages this seat persisted (its own feed, from
@@ -729,6 +1348,8 @@ class LocalSeat:
             body = message.content
             if isinstance(body, CommitBody) and body.step not in revealed:
                 self.pending_reveal[body.step] = self._reopen(body)
+            if isinstance(body, AbsentBody):
+                self._voted.add((body.seat, body.count))
         return list(persisted)
 
     def _reopen(self, body: CommitBody) -> tuple[str, bytes]:
@@ -752,6 +1373,82 @@ class LocalSeat:
         self.sent.append(message)
         return message
 
+    def take_events(self) -> list[Event]:
+        out, self.events = self.events, []
+        return out
+
+    # ------------------------------------------------------------------ private knowledge
+
+    def torch_private(self, round_id: str) -> bytes:
+        return torch_key(self.secrets.torch_randomness(round_id))[0]
+
+    def _learn(self) -> None:
+        """Open the deliveries of this seat's complete torch rounds: check each against its
+        commitments, and compute the face-down rooms it may now see."""
+        core = self.core
+        for r in core.rounds.values():
+            if r.seat != self.seat or r.id in self._opened or not r.complete or r.void:
+                continue
+            self._opened.add(r.id)
+            private = self.torch_private(r.id)
+            delivered = self._delivered
+            for deliverer in r.deliveries:
+                secrets = core.open_round_delivery(r, deliverer, private)
+                if secrets is None:
+                    self._prove.add(r.id)  # publish the key: the lie is then plain to all
+                    break
+                for event, secret in secrets:
+                    delivered.setdefault(event, {})[deliverer] = secret
+            if r.id in self._prove:
+                continue
+            for event in r.events:
+                if self.seat in core.chance_commitments.get(event, {}):
+                    delivered.setdefault(event, {})[self.seat] = self.secrets.chance_secret(event)
+
+            def choose(event: ChanceEvent) -> str:
+                protocol_id = core.alias.get(event.id, event.id)
+                contributors = sorted(core.chance_commitments.get(protocol_id, {}))
+                secrets = self._delivered.get(protocol_id, {})
+                if not contributors or any(s not in secrets for s in contributors):
+                    raise _Unknown
+                posed = ChanceEvent(protocol_id, event.outcomes, event.visibility)
+                return chance_outcome(posed, [secrets[s] for s in contributors])
+
+            try:
+                shown = core.state.preview_hidden(choose)
+            except _Unknown:
+                continue  # a contributor left: its secret is gone, the room will be re-drawn
+            mine = {e: card for e, card in shown.items() if core.alias.get(e, e) in r.events}
+            self.knowledge.update(mine)
+            self.events.append(PrivateKnowledge(self.seat, r.id, tuple(sorted(mine.items()))))
+
+    def _forget(self) -> None:
+        """Torch knowledge of events drawn again, or turned, is void."""
+        core = self.core
+        if not self.knowledge:
+            return
+        owed: set[str] = set()
+        for request in core.state.knowledge_requests():
+            if request.seat == self.seat:
+                owed.update(request.events)
+        mine = {a for r in core.rounds.values() if r.seat == self.seat for a in r.events}
+        for event in list(self.knowledge):
+            if event not in owed or core.alias.get(event, event) not in mine:
+                del self.knowledge[event]
+
+    def decision_state(self) -> GameState[Any]:
+        """The state the local seat decides on: the shared one with its torch knowledge."""
+        state = self.core.state
+        owed = [r for r in state.knowledge_requests() if r.seat == self.seat]
+        if owed and owed[0].events and set(owed[0].events) <= set(self.knowledge):
+            try:
+                return state.learn(self.seat, {e: self.knowledge[e] for e in owed[0].events})
+            except EngineError:
+                return state
+        return state
+
+    # ------------------------------------------------------------------ what to send
+
     def messages_to_send(self) -> list[Message]:
         """The messages the local seat owes now (each to be persisted, then sent to all and
         fed back to the core like any other)."""
@@ -759,46 +1456,88 @@ class LocalSeat:
         seat = self.seat
         if len(core.feeds[seat].messages) < len(self.sent):
             return []  # our last message has not been fed back yet
-        expected = core.expects(seat)
-        if expected is None or core.cursor[seat] < len(core.feeds[seat].messages):
+        if core.cursor[seat] < len(core.feeds[seat].messages):
+            return []  # our own messages wait to be consumed
+        if seat in core.absent:
+            absence = core.absent[seat]
+            if absence.final or seat in core.reclaims:
+                return []
+            return [self.sign_next(Kind.RECLAIM, ReclaimBody(absence.count))]
+        if seat in core.reclaims:
             return []
+        self._learn()
+        self._forget()
+        for target, count in sorted(core.timed_out.items()):
+            if (target != seat and core.live(target) and core.cursor[target] == count
+                    and (target, count) not in self._voted and target in core.owing()):
+                self._voted.add((target, count))
+                return [self.sign_next(Kind.ABSENT, AbsentBody(target, count))]
+        for r in core.rounds.values():
+            if r.seat == seat and r.open and r.torch is not None and (
+                    r.id in self._prove or r.publish):
+                return [self.sign_next(Kind.KEY_RELEASE,
+                                       KeyReleaseBody(r.id, self.torch_private(r.id)))]
+        expected = core.expects(seat)
+        if expected is None:
+            return []
+        body = self._body(expected)
+        return [] if body is None else [self.sign_next(*body)]
+
+    def _body(self, expected: Kind) -> tuple[Kind, Any] | None:
+        core = self.core
+        seat = self.seat
         w = core.state.waiting
+        if expected is Kind.TORCH:
+            r = next(r for r in core.rounds.values()
+                     if r.seat == seat and r.torch is None and not r.void)
+            public = torch_key(self.secrets.torch_randomness(r.id))[1]
+            return Kind.TORCH, TorchBody(r.id, r.events, public)
+        if expected is Kind.KEY_RELEASE:
+            r = next(r for r in core.rounds.values()
+                     if r.seat == seat and r.due and r.open and r.torch is not None)
+            return Kind.KEY_RELEASE, KeyReleaseBody(r.id, self.torch_private(r.id))
+        if expected is Kind.WELCOME:
+            x = next(x for x in sorted(core.reclaims) if seat not in core.welcomed[x])
+            return Kind.WELCOME, WelcomeBody(x, core.reclaims[x])
+        if expected is Kind.DELIVERY:
+            owed = core._delivery_round(seat)
+            assert owed is not None
+            secrets = tuple((e, self.secrets.chance_secret(e)) for e in owed.deliverers[seat])
+            sealed = seal_delivery(self.key, owed.public_key, match_id=core.match_id,
+                                   torch_seat=owed.seat, deliverer=seat, secrets=secrets)
+            return Kind.DELIVERY, DeliveryBody(owed.id, sealed)
         if expected is Kind.CHANCE_COMMIT:
-            body = ChanceCommitBody(tuple(
+            return Kind.CHANCE_COMMIT, ChanceCommitBody(tuple(
                 (e, chance_commitment(core.match_id, e, core.keys[seat],
                                       self.secrets.chance_secret(e)))
-                for e in core.state.upcoming_events()))
-            return [self.sign_next(Kind.CHANCE_COMMIT, body)]
+                for e in core._wanted_commitments()))
         if expected is Kind.CHANCE_REVEAL:
-            assert isinstance(w, Chance)
-            e = w.event.id
-            return [self.sign_next(Kind.CHANCE_REVEAL,
-                               ChanceRevealBody(((e, self.secrets.chance_secret(e)),)))]
+            e = core._chance_id()
+            return Kind.CHANCE_REVEAL, ChanceRevealBody(((e, self.secrets.chance_secret(e)),))
         if expected is Kind.CHANCE_DIGEST:
             level = min(core.digest_rounds + 1, 5)
-            digest = ChanceDigestBody(level, core.chance_digest())
-            return [self.sign_next(Kind.CHANCE_DIGEST, digest)]
+            return Kind.CHANCE_DIGEST, ChanceDigestBody(level, core.chance_digest())
         if expected is Kind.ACT:
             assert isinstance(w, Turn)
-            action = self.decide(core.state, seat)
-            return [self.sign_next(Kind.ACT, ActBody(w.step, action))]
+            action = self.decide(self.decision_state(), seat)
+            return Kind.ACT, ActBody(w.step, action)
         if expected is Kind.COMMIT:
             assert isinstance(w, Simultaneous)
-            action = self.decide(core.state, seat)
+            action = self.decide(self.decision_state(), seat)
             try:
                 parsed = core.state.parse_action(seat, action)
             except EngineError as exc:
                 raise LocalProtocolError(f"the local seat chose an illegal action: {exc}") from exc
             if getattr(parsed, "kind", "") == "peek":
-                return [self.sign_next(Kind.ACT, ActBody(w.step, action))]
+                return Kind.ACT, ActBody(w.step, action)
             salt = self.secrets.salt_for(w.step)
             self.pending_reveal[w.step] = (action, salt)
             commitment = play_commitment(core.match_id, w.step, core.keys[seat], action, salt)
-            return [self.sign_next(Kind.COMMIT, CommitBody(w.step, commitment))]
+            return Kind.COMMIT, CommitBody(w.step, commitment)
         if expected is Kind.END:
             final = core.final
             assert final is not None
-            return [self.sign_next(Kind.END, EndBody(final.digest, final.transcript))]
+            return Kind.END, EndBody(final.digest, final.transcript)
         if expected is Kind.REVEAL:
             assert isinstance(w, Simultaneous)
             action, salt = self.pending_reveal.pop(w.step)
@@ -806,5 +1545,5 @@ class LocalSeat:
             assert step is not None
             held = commit_set_digest(core.match_id, w.step,
                                      [step.commitments.get(s) for s in range(core.n)])
-            return [self.sign_next(Kind.REVEAL, RevealBody(w.step, action, salt, held))]
-        return []
+            return Kind.REVEAL, RevealBody(w.step, action, salt, held)
+        return None

@@ -49,16 +49,22 @@ __all__ = [
     "PUBLIC_KEY_SIZE",
     "SIGNATURE_DOMAIN",
     "SIGNATURE_SIZE",
+    "AbsentBody",
     "ActBody",
     "Body",
     "ChanceCommitBody",
     "ChanceDigestBody",
     "ChanceRevealBody",
     "CommitBody",
+    "DeliveryBody",
     "EndBody",
+    "KeyReleaseBody",
     "Kind",
     "Message",
+    "ReclaimBody",
     "RevealBody",
+    "TorchBody",
+    "WelcomeBody",
     "check_body",
     "parse_body",
     "sign_message",
@@ -87,7 +93,7 @@ _FIELD_COUNT: Final = 9
 
 
 class Kind(enum.IntEnum):
-    """What a message is for.  Numbers 8 and up are reserved (torch deliveries, absent seats)."""
+    """What a message is for.  Numbers 14 and up are reserved."""
 
     COMMIT = 1
     """A play commitment for a simultaneous step."""
@@ -103,6 +109,18 @@ class Kind(enum.IntEnum):
     """An open action: a tactical-variant turn, or a free action such as a torch peek."""
     END = 7
     """Final agreement on the result and the transcript."""
+    TORCH = 8
+    """A torch user names the fresh X25519 key its deliveries are sealed to."""
+    DELIVERY = 9
+    """A seat's secrets for a torch round's events, signed inside and sealed to the torch key."""
+    KEY_RELEASE = 10
+    """A torch user publishes its round's private key (end of row, or to prove a bad delivery)."""
+    ABSENT = 11
+    """A seat's vote that another seat is absent (silent past the timeouts) at a point."""
+    RECLAIM = 12
+    """A seat declared absent asks for its seat back."""
+    WELCOME = 13
+    """A seat acknowledges another seat's reclaim (it rejoins once every decider welcomed it)."""
 
 
 # --- field checks -------------------------------------------------------------------------------
@@ -317,8 +335,157 @@ class EndBody:
         return cls(final_state, transcript)
 
 
+MAX_SEALED: Final = 4096
+"""Largest sealed delivery, in bytes (a row's secrets take a few hundred)."""
+MAX_EVENTS: Final = 16
+"""Most events in one torch round."""
+
+
+def _round(value: object, what: str) -> str:
+    return _text(value, f"{what} round", MAX_STEP)
+
+
+@dataclass(frozen=True)
+class TorchBody:
+    """``[round, events, public_key]``: the torch user's fresh X25519 public key for the
+    round's deliveries of ``events`` (the row's face-down rooms, in row order)."""
+
+    KIND: ClassVar[Kind] = Kind.TORCH
+    round: str
+    events: tuple[str, ...]
+    public_key: bytes
+
+    def __post_init__(self) -> None:
+        _round(self.round, "TORCH")
+        events = _array(self.events, "TORCH events")
+        if not 1 <= len(events) <= MAX_EVENTS:
+            raise BadMessage(f"TORCH names {len(events)} events, not 1..{MAX_EVENTS}")
+        for i, event in enumerate(events):
+            _text(event, f"TORCH event {i}", MAX_EVENT_ID)
+        if len(set(events)) != len(events):
+            raise BadMessage("TORCH names an event twice")
+        _sized(self.public_key, "TORCH public key", PUBLIC_KEY_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.round, self.events, self.public_key)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> TorchBody:
+        round_, events, key = _array(body, "TORCH body", 3)
+        return cls(round_, events, key)
+
+
+@dataclass(frozen=True)
+class DeliveryBody:
+    """``[round, sealed]``: the sender's secrets for the round's events, signed inside and
+    HPKE-sealed to the round's torch key (see :mod:`protocol.delivery`)."""
+
+    KIND: ClassVar[Kind] = Kind.DELIVERY
+    round: str
+    sealed: bytes
+
+    def __post_init__(self) -> None:
+        _round(self.round, "DELIVERY")
+        if not isinstance(self.sealed, bytes) or not 1 <= len(self.sealed) <= MAX_SEALED:
+            raise BadMessage(f"DELIVERY sealed secrets must be 1..{MAX_SEALED} bytes")
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.round, self.sealed)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> DeliveryBody:
+        round_, sealed = _array(body, "DELIVERY body", 2)
+        return cls(round_, sealed)
+
+
+@dataclass(frozen=True)
+class KeyReleaseBody:
+    """``[round, private_key]``: the torch user's private key of the round, published."""
+
+    KIND: ClassVar[Kind] = Kind.KEY_RELEASE
+    round: str
+    private_key: bytes
+
+    def __post_init__(self) -> None:
+        _round(self.round, "KEY_RELEASE")
+        _sized(self.private_key, "KEY_RELEASE private key", DIGEST_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.round, self.private_key)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> KeyReleaseBody:
+        round_, key = _array(body, "KEY_RELEASE body", 2)
+        return cls(round_, key)
+
+
+@dataclass(frozen=True)
+class AbsentBody:
+    """``[seat, count]``: the sender votes that ``seat`` is absent: the match waits for its
+    message number ``count`` (its first unconsumed one) and it has been silent past the
+    timeouts, even after the message was asked of every peer."""
+
+    KIND: ClassVar[Kind] = Kind.ABSENT
+    seat: int
+    count: int
+
+    def __post_init__(self) -> None:
+        _int(self.seat, "ABSENT seat", 0, MAX_SEAT)
+        _int(self.count, "ABSENT count", 0)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.seat, self.count)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> AbsentBody:
+        seat, count = _array(body, "ABSENT body", 2)
+        return cls(seat, count)
+
+
+@dataclass(frozen=True)
+class ReclaimBody:
+    """``[since]``: the sender, declared absent at its message number ``since``, asks for its
+    seat back."""
+
+    KIND: ClassVar[Kind] = Kind.RECLAIM
+    since: int
+
+    def __post_init__(self) -> None:
+        _int(self.since, "RECLAIM since", 0)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.since,)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ReclaimBody:
+        (since,) = _array(body, "RECLAIM body", 1)
+        return cls(since)
+
+
+@dataclass(frozen=True)
+class WelcomeBody:
+    """``[seat, since]``: the sender has seen ``seat``'s reclaim (of its absence at ``since``)."""
+
+    KIND: ClassVar[Kind] = Kind.WELCOME
+    seat: int
+    since: int
+
+    def __post_init__(self) -> None:
+        _int(self.seat, "WELCOME seat", 0, MAX_SEAT)
+        _int(self.since, "WELCOME since", 0)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.seat, self.since)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> WelcomeBody:
+        seat, since = _array(body, "WELCOME body", 2)
+        return cls(seat, since)
+
+
 Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
-        | ActBody | EndBody)
+        | ActBody | EndBody | TorchBody | DeliveryBody | KeyReleaseBody | AbsentBody
+        | ReclaimBody | WelcomeBody)
 
 _BODY_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
     Kind.COMMIT: CommitBody.from_body,
@@ -328,6 +495,12 @@ _BODY_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
     Kind.CHANCE_DIGEST: ChanceDigestBody.from_body,
     Kind.ACT: ActBody.from_body,
     Kind.END: EndBody.from_body,
+    Kind.TORCH: TorchBody.from_body,
+    Kind.DELIVERY: DeliveryBody.from_body,
+    Kind.KEY_RELEASE: KeyReleaseBody.from_body,
+    Kind.ABSENT: AbsentBody.from_body,
+    Kind.RECLAIM: ReclaimBody.from_body,
+    Kind.WELCOME: WelcomeBody.from_body,
 }
 
 

@@ -20,6 +20,7 @@ from protocol.match import (
     PeerMisbehaved,
     ResultSigned,
     SeatsOverdue,
+    SeatTimedOut,
 )
 from protocol.messages import (
     ChanceCommitBody,
@@ -382,7 +383,13 @@ def test_timer_names_the_silent_seat_once() -> None:
     assert core.handle_timer(deadline - 0.5) == []
     overdue = core.handle_timer(deadline + 0.5)
     assert [(e.seats, e.since) for e in overdue if isinstance(e, SeatsOverdue)] == [((2,), 0.0)]
-    assert core.handle_timer(deadline + 60) == []  # once per wait
+    assert core.handle_timer(deadline + 30) == []  # once per wait
+    silence = core.get_timer()
+    assert silence == deadline + core.silence_timeout
+    timed_out = core.handle_timer(silence + 0.5)
+    assert [(e.seat, e.count) for e in timed_out if isinstance(e, SeatTimedOut)] == [(2, 0)]
+    assert core.handle_timer(silence + 600) == []  # once per wait, too
+    assert core.get_timer() is None
 
 
 def test_timer_restarts_when_the_match_moves_on() -> None:

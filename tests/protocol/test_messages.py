@@ -16,15 +16,21 @@ from protocol.errors import BadMessage, LocalProtocolError
 from protocol.messages import (
     PROTOCOL_VERSION,
     SIGNATURE_DOMAIN,
+    AbsentBody,
     ActBody,
     ChanceCommitBody,
     ChanceDigestBody,
     ChanceRevealBody,
     CommitBody,
+    DeliveryBody,
     EndBody,
+    KeyReleaseBody,
     Kind,
     Message,
+    ReclaimBody,
     RevealBody,
+    TorchBody,
+    WelcomeBody,
     check_body,
     parse_body,
     sign_message,
@@ -52,6 +58,12 @@ VALID_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
     (Kind.CHANCE_DIGEST, (5, D1), ChanceDigestBody),
     (Kind.ACT, ("L1.R2.turn", "torch 3"), ActBody),
     (Kind.END, (STATE, D2), EndBody),
+    (Kind.TORCH, ("torch.1", ("L1.R3", "L1.R4"), D1), TorchBody),
+    (Kind.DELIVERY, ("torch.1", b"\x01" * 200), DeliveryBody),
+    (Kind.KEY_RELEASE, ("torch.1", D2), KeyReleaseBody),
+    (Kind.ABSENT, (3, 17), AbsentBody),
+    (Kind.RECLAIM, (17,), ReclaimBody),
+    (Kind.WELCOME, (3, 17), WelcomeBody),
 ]
 assert {kind for kind, _, _ in VALID_BODIES} == set(Kind)
 
@@ -98,7 +110,8 @@ def test_wire_layout() -> None:
 def test_kind_numbers_are_the_wire_format() -> None:
     assert {k.name: int(k) for k in Kind} == {
         "COMMIT": 1, "REVEAL": 2, "CHANCE_COMMIT": 3, "CHANCE_REVEAL": 4, "CHANCE_DIGEST": 5,
-        "ACT": 6, "END": 7,
+        "ACT": 6, "END": 7, "TORCH": 8, "DELIVERY": 9, "KEY_RELEASE": 10, "ABSENT": 11,
+        "RECLAIM": 12, "WELCOME": 13,
     }
 
 
@@ -150,7 +163,7 @@ BAD_ENVELOPES: list[tuple[str, Value, str]] = [
     ("long prev", fields(prev=bytes(33)), "prev is 33 bytes"),
     ("unknown kind", fields(kind=99), "unknown message kind 99"),
     ("kind 0", fields(kind=0), "unknown message kind 0"),
-    ("reserved kind 8", fields(kind=8), "unknown message kind 8"),
+    ("reserved kind 14", fields(kind=14), "unknown message kind 14"),
     ("negative kind", fields(kind=-1), "kind -1 is out of range"),
     ("short state", fields(state=b""), "state is 0 bytes"),
     ("body not an array", fields(body=5), "body must be an array"),
@@ -233,6 +246,23 @@ BAD_BODIES: list[tuple[Kind, Value, str]] = [
     (Kind.END, (STATE, D1, D2), "END body has 3 fields"),
     (Kind.END, (STATE, bytes(31)), "END transcript is 31 bytes"),
     (Kind.END, (None, D1), "END final state must be bytes"),
+    (Kind.TORCH, ("t", (), D1), "TORCH names 0 events, not 1..16"),
+    (Kind.TORCH, ("t", tuple(f"e{i}" for i in range(17)), D1), "TORCH names 17 events"),
+    (Kind.TORCH, ("t", ("e", "e"), D1), "TORCH names an event twice"),
+    (Kind.TORCH, ("t", ("e",), D1[:31]), "TORCH public key is 31 bytes"),
+    (Kind.TORCH, ("", ("e",), D1), "TORCH round is empty"),
+    (Kind.TORCH, ("t", "e", D1), "TORCH events must be an array"),
+    (Kind.DELIVERY, ("t", b""), "DELIVERY sealed secrets must be 1..4096 bytes"),
+    (Kind.DELIVERY, ("t", bytes(4097)), "DELIVERY sealed secrets must be 1..4096 bytes"),
+    (Kind.DELIVERY, ("t",), "DELIVERY body has 1 fields, not 2"),
+    (Kind.KEY_RELEASE, ("t", D1[:16]), "KEY_RELEASE private key is 16 bytes"),
+    (Kind.ABSENT, (8, 0), "ABSENT seat 8 is out of range"),
+    (Kind.ABSENT, (1, -1), "ABSENT count -1 is out of range"),
+    (Kind.ABSENT, (1, True), "ABSENT count must be an integer"),
+    (Kind.RECLAIM, (), "RECLAIM body has 0 fields, not 1"),
+    (Kind.RECLAIM, ("3",), "RECLAIM since must be an integer"),
+    (Kind.WELCOME, (1,), "WELCOME body has 1 fields, not 2"),
+    (Kind.WELCOME, (-1, 2), "WELCOME seat -1 is out of range"),
 ]
 
 
@@ -258,8 +288,8 @@ def test_body_limits_are_inclusive() -> None:
 
 
 def test_check_body_refuses_unknown_kinds() -> None:
-    with pytest.raises(BadMessage, match="unknown message kind 8"):
-        check_body(8, ())
+    with pytest.raises(BadMessage, match="unknown message kind 14"):
+        check_body(14, ())
 
 
 def test_sign_message_refuses_a_body_object_of_another_kind() -> None:
