@@ -10,6 +10,7 @@ BENCHMARKS = {
     "engine": "benchmarks.engine_games",
     "bots": "benchmarks.bot_strength",
     "verify": "benchmarks.verify_match",
+    "match": "benchmarks.match",
 }
 
 

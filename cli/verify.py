@@ -73,9 +73,12 @@ def _as_text(path: str, v: Verdict, seats: list[tuple[str, str]], game: str,
     lines.append(f"  messages checked: {v.messages}")
     checks = ("signatures and hash chains", "commitments and reveals",
               "chance outcomes recomputed from every seat's secret",
-              "every action replayed through the rules", "the result and every seat's END")
+              "every action replayed through the rules",
+              "every published torch key and the deliveries it opens",
+              "the result and every playing seat's END")
     if v.status == VALID:
         lines += [f"  ok: {c}" for c in checks]
+    lines += [f"  note: {note}" for note in v.notes]
     where = f" (record {v.record})" if v.record is not None else ""
     who = f" seat {v.seat}:" if v.seat is not None else ""
     lines.append(f"  {v.status}{where}:{who} {v.reason}")

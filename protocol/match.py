@@ -358,7 +358,10 @@ class MatchCore:
         self.shown: dict[int, set[str]] = {}  # seat -> protocol ids already in its rounds
         # Absent seats.
         self.absent: dict[int, Absence] = {}
-        self.votes: dict[tuple[int, int], set[int]] = {}
+        # Votes, read ahead of the cursor as soon as they are in a feed: (seat, count) -> voter
+        # -> 1 absent / 0 present (a voter's first vote on a point is the one that counts).
+        self.ballots: dict[tuple[int, int], dict[int, int]] = {}
+        self._scanned = [0] * self.n
         self.timed_out: dict[int, int] = {}  # seat -> count the local clock timed it out at
         self.reclaims: dict[int, int] = {}  # replaced seat -> since, its RECLAIM consumed
         self.welcomed: dict[int, set[int]] = {}  # reclaiming seat -> seats that welcomed it
@@ -518,19 +521,14 @@ class MatchCore:
         return None
 
     def accepts(self, seat: int) -> set[Kind]:
-        """Every kind ``seat``'s next message may have now: the first applicable row's, and
-        the optional ones (a DELIVERY or a free action sent before the seat saw a torch round
-        open, an early key release, a vote)."""
+        """Every kind ``seat``'s next message may have now: every applicable row's (its own
+        order of two owed messages is its business), a free action before a commitment, an
+        early key release, a vote."""
         phase = self.phase()
         kinds = {Kind.ABSENT}
-        first = True
         for row in TRANSITIONS:
             if row.phase in (phase, ANY) and row.when(self, seat):
-                if first or not row.exclusive:
-                    kinds.add(row.expect)
-                if row.exclusive and first:
-                    return kinds
-                first = False
+                kinds.add(row.expect)
         if Kind.COMMIT in kinds:
             kinds.add(Kind.ACT)  # a free action (a torch peek) before the commitment
         if any(r.seat == seat and r.torch is not None and r.open for r in self.rounds.values()):
@@ -559,7 +557,7 @@ class MatchCore:
                    for r in self.rounds.values())
 
     def _owes_release(self, seat: int) -> bool:
-        return any(r.seat == seat and r.due and r.open and r.torch is not None
+        return any(r.seat == seat and r.due and r.open and r.complete
                    for r in self.rounds.values())
 
     def _owes_delivery(self, seat: int) -> bool:
@@ -677,6 +675,7 @@ class MatchCore:
             self._note_wait()
 
     def _consume_all(self) -> None:
+        self._index_ballots()
         self._settle()
         progress = True
         while progress and not self.signed:
@@ -701,6 +700,8 @@ class MatchCore:
             return self._consume_absent(seat, message)
         if seat in self.reclaims:
             return False  # a reclaiming seat waits until it rejoins
+        if self.ballots and self.presence(seat) in ("pending", "absent"):
+            return False  # voted absent by some: its message waits for the vote's outcome
         if isinstance(body, ChanceRevealBody) and body.secrets[0][0] in self.dead:
             # Sent before its sender saw the event drawn again: harmless, skipped.
             self.stale.append(message)
@@ -782,24 +783,49 @@ class MatchCore:
         return True
 
     def _absent_vote(self, seat: int, message: Message, body: AbsentBody) -> bool:
-        target = body.seat
+        # Votes count from the moment they are in a feed (see _index_ballots); consuming one
+        # in its feed's order only moves the cursor on.
         self._take(seat)
-        if (target == seat or not 0 <= target < self.n or target in self.absent
-                or self.cursor[target] != body.count):
-            self.stale.append(message)  # the seat spoke meanwhile, or it is already replaced
-            return True
-        self.votes.setdefault((target, body.count), set()).add(seat)
         return True
 
+    def _index_ballots(self) -> None:
+        for seat, feed in enumerate(self.feeds):
+            messages = feed.messages
+            for message in messages[self._scanned[seat]:]:
+                body = message.content
+                if isinstance(body, AbsentBody) and body.seat != seat and body.seat < self.n:
+                    ballot = self.ballots.setdefault((body.seat, body.count), {})
+                    ballot.setdefault(seat, body.absent)
+            self._scanned[seat] = len(messages)
+
+    def _under_vote(self, seat: int) -> bool:
+        ballot = self.ballots.get((seat, self.cursor[seat]), {})
+        return any(v == 1 and voter != seat and self.live(voter) for voter, v in ballot.items())
+
+    def presence(self, seat: int) -> str:
+        """The vote on live ``seat`` at its next message: ``none`` (no vote), ``pending`` (some
+        seat voted it absent; its message, even if held, waits for the others), ``present``
+        (some live seat holds the message: it is consumed as usual) or ``absent`` (every other
+        live seat voted it absent: it is replaced).  A function of the feeds alone."""
+        ballot = self.ballots.get((seat, self.cursor[seat]))
+        if not ballot:
+            return "none"
+        live = {v: verdict for v, verdict in ballot.items() if v != seat and self.live(v)}
+        if any(verdict == 0 for verdict in live.values()):
+            return "present"
+        # Seats themselves voted absent need not vote (two seats may go silent at once).
+        needed = {s for s in self.live_seats() if s != seat and not self._under_vote(s)}
+        if needed and all(live.get(s) == 1 for s in needed):
+            return "absent"
+        return "pending" if live else "none"
+
     def _votes_complete(self) -> tuple[int, int] | None:
-        for (target, count), voters in sorted(self.votes.items()):
-            if target in self.absent or self.cursor[target] != count:
-                continue
-            # Seats themselves under a vote need not vote (two seats can go silent at once).
-            under_vote = {t for (t, c) in self.votes if t != target and t not in self.absent
-                          and self.cursor[t] == c}
-            needed = set(self.live_seats()) - {target} - under_vote
-            if needed and voters >= needed:
+        for target, count in sorted(self.ballots):
+            # Only once the match needs its message: the point the honest voters saw (votes
+            # can be read ahead of time, from a file, say).
+            if self.live(target) and self.cursor[target] == count and (
+                    target in self.blocked or self.expects(target) is not None) and (
+                    self.presence(target) == "absent"):
                 return target, count
         return None
 
@@ -915,7 +941,9 @@ class MatchCore:
                 mine = tuple(a for a in new if d in self.chance_commitments.get(a, {}))
                 if mine:
                     deliverers[d] = mine
-            round_id = f"torch.{len(self.rounds) + 1}"
+            # Named by its seat and first event: the same on every peer whatever order two
+            # torches of one step were consumed in.
+            round_id = f"torch.{seat}.{new[0]}"
             self.rounds[round_id] = TorchRound(round_id, seat, new, deliverers)
 
     def _torch(self, seat: int, message: Message, body: TorchBody) -> bool:
@@ -934,13 +962,18 @@ class MatchCore:
         return True
 
     def _delivery(self, seat: int, message: Message, body: DeliveryBody) -> bool:
-        r = self._delivery_round(seat)
-        if r is None or body.round != r.id:
+        r = self.rounds.get(body.round)
+        if r is None or r.torch is None:
+            return False  # a round this peer has not got to yet: it waits
+        if r.void or seat not in r.deliverers or seat in r.deliveries:
             self._misbehave(seat, f"sent a DELIVERY for round {body.round!r}, not one it owes",
                             message)
             return False
         r.deliveries[seat] = message
         self._take(seat)
+        if r.release is not None and self.open_round_delivery(r, seat, r.private_key) is None:
+            self._misbehave(seat, f"its delivery to seat {r.seat}'s torch ({r.id}) lies: it "
+                            "does not hold its committed secrets", message, r.torch, r.release)
         return True
 
     def _key_release(self, seat: int, message: Message, body: KeyReleaseBody) -> bool:
@@ -1134,7 +1167,6 @@ class MatchCore:
             complete = self._votes_complete()
             if complete is not None:
                 seat, count = complete
-                self.votes.pop(complete)
                 self._replace(seat, f"absent: silent at its message {count}", final=False)
                 continue
             w = self.state.waiting
@@ -1240,16 +1272,15 @@ CORE_KINDS: Final = frozenset({Kind.COMMIT, Kind.REVEAL, Kind.CHANCE_COMMIT, Kin
 @dataclass(frozen=True)
 class Transition:
     """In protocol ``phase`` (``any``: every phase), a live seat for which ``when`` holds owes
-    message ``expect``; consuming it leads to ``then`` (in words, for the docs).  An
-    ``exclusive`` row, when it is the first that applies, is the only message the seat may send
-    (besides a vote)."""
+    message ``expect``; consuming it leads to ``then`` (in words, for the docs).  A seat that
+    owes several sends them in the table's order, but a peer accepts them in any order (the
+    seat may have sent one before it could see the other was owed)."""
 
     phase: str
     condition: str
     when: Callable[[MatchCore, int], bool]
     expect: Kind
     then: str
-    exclusive: bool = False
 
 
 # The same rules for every seat, local or remote (h11's rule).  MatchCore.expects reads this
@@ -1258,11 +1289,13 @@ class Transition:
 TRANSITIONS: Final = (
     Transition(ANY, "a torch round is open for it and it has not named its key",
                MatchCore._owes_torch, Kind.TORCH,
-               "its key is held; every other contributor now owes a DELIVERY", exclusive=True),
-    Transition(ANY, "every event of its torch round has been turned (the row is over), and it "
-               "has not published the round's key", MatchCore._owes_release, Kind.KEY_RELEASE,
-               "every delivery is opened and checked; a lying deliverer is blamed",
-               exclusive=True),
+               "its key is held; every other contributor now owes a DELIVERY; its own "
+               "decisions wait"),
+    Transition(ANY, "every event of its torch round has been turned (the row is over), every "
+               "delivery is in, and it has not published the round's key",
+               MatchCore._owes_release, Kind.KEY_RELEASE,
+               "every delivery is opened and checked, a lying deliverer is blamed; its own "
+               "decisions wait until then"),
     Transition(ANY, "a replaced seat reclaimed and it has not welcomed it",
                MatchCore._owes_welcome, Kind.WELCOME,
                "the reclaiming seat plays again at the first step every live decider welcomed "
@@ -1298,8 +1331,7 @@ def describe_transitions() -> str:
     """The transition table as a Markdown table (docs/protocol.md shows exactly this)."""
     lines = ["| phase | a live seat that … | must send | then |", "|---|---|---|---|"]
     for t in TRANSITIONS:
-        only = " (nothing else)" if t.exclusive else ""
-        lines.append(f"| {t.phase} | {t.condition} | {t.expect.name}{only} | {t.then} |")
+        lines.append(f"| {t.phase} | {t.condition} | {t.expect.name} | {t.then} |")
     return "\n".join(lines)
 
 
@@ -1467,11 +1499,10 @@ class LocalSeat:
             return []
         self._learn()
         self._forget()
-        for target, count in sorted(core.timed_out.items()):
-            if (target != seat and core.live(target) and core.cursor[target] == count
-                    and (target, count) not in self._voted and target in core.owing()):
-                self._voted.add((target, count))
-                return [self.sign_next(Kind.ABSENT, AbsentBody(target, count))]
+        vote = self._vote()
+        if vote is not None:
+            self._voted.add((vote.seat, vote.count))
+            return [self.sign_next(Kind.ABSENT, vote)]
         for r in core.rounds.values():
             if r.seat == seat and r.open and r.torch is not None and (
                     r.id in self._prove or r.publish):
@@ -1482,6 +1513,23 @@ class LocalSeat:
             return []
         body = self._body(expected)
         return [] if body is None else [self.sign_next(*body)]
+
+    def _vote(self) -> AbsentBody | None:
+        """Answer another seat's vote (present if this peer holds the message), or vote a
+        seat absent that the local clock timed out."""
+        core = self.core
+        for (target, count), ballot in sorted(core.ballots.items()):
+            if (target == self.seat or (target, count) in self._voted or self.seat in ballot
+                    or not core.live(target)):
+                continue
+            if len(core.feeds[target].messages) > count:
+                return AbsentBody(target, count, 0)
+        for target, count in sorted(core.timed_out.items()):
+            if (target != self.seat and core.live(target) and core.cursor[target] == count
+                    and (target, count) not in self._voted
+                    and (len(core.feeds[target].messages) <= count or target in core.blocked)):
+                return AbsentBody(target, count, 1)
+        return None
 
     def _body(self, expected: Kind) -> tuple[Kind, Any] | None:
         core = self.core
@@ -1494,7 +1542,7 @@ class LocalSeat:
             return Kind.TORCH, TorchBody(r.id, r.events, public)
         if expected is Kind.KEY_RELEASE:
             r = next(r for r in core.rounds.values()
-                     if r.seat == seat and r.due and r.open and r.torch is not None)
+                     if r.seat == seat and r.due and r.open and r.complete)
             return Kind.KEY_RELEASE, KeyReleaseBody(r.id, self.torch_private(r.id))
         if expected is Kind.WELCOME:
             x = next(x for x in sorted(core.reclaims) if seat not in core.welcomed[x])

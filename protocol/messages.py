@@ -421,25 +421,28 @@ class KeyReleaseBody:
 
 @dataclass(frozen=True)
 class AbsentBody:
-    """``[seat, count]``: the sender votes that ``seat`` is absent: the match waits for its
-    message number ``count`` (its first unconsumed one) and it has been silent past the
-    timeouts, even after the message was asked of every peer."""
+    """``[seat, count, absent]``: the sender's vote on ``seat``, which the match waits for at
+    its message number ``count``: ``absent`` 1 — it has been silent past the timeouts and the
+    sender does not hold that message, even after asking every peer; ``absent`` 0 — the sender
+    holds it (it answers another seat's vote)."""
 
     KIND: ClassVar[Kind] = Kind.ABSENT
     seat: int
     count: int
+    absent: int = 1
 
     def __post_init__(self) -> None:
         _int(self.seat, "ABSENT seat", 0, MAX_SEAT)
         _int(self.count, "ABSENT count", 0)
+        _int(self.absent, "ABSENT verdict", 0, 1)
 
     def as_body(self) -> tuple[Value, ...]:
-        return (self.seat, self.count)
+        return (self.seat, self.count, self.absent)
 
     @classmethod
     def from_body(cls, body: tuple[Value, ...]) -> AbsentBody:
-        seat, count = _array(body, "ABSENT body", 2)
-        return cls(seat, count)
+        seat, count, absent = _array(body, "ABSENT body", 3)
+        return cls(seat, count, absent)
 
 
 @dataclass(frozen=True)

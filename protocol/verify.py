@@ -9,7 +9,10 @@ through the engine, and the result.
 Verdicts:
 
 * ``valid`` — the file is whole, every check passed, the match reached its end and every
-  seat signed the same final state and transcript digest (its END message);
+  seat still playing signed the same final state and transcript digest (its END message);
+  the notes name every seat that was replaced by its zombie, every step it played, every chance
+  event drawn with fewer contributors or drawn again, and every torch round whose key was
+  never published (its deliveries could not be checked);
 * ``invalid`` — something is wrong: the first bad entry (record number), the seat at fault and
   the reason;
 * ``incomplete`` — nothing wrong was found, but the match stops before its end or before every
@@ -23,7 +26,14 @@ import hashlib
 from dataclasses import dataclass, field
 
 from engine.core import Over
-from protocol.match import MatchCore, MatchEnded, PeerMisbehaved
+from protocol.match import (
+    MatchCore,
+    MatchEnded,
+    PeerMisbehaved,
+    SeatReclaimed,
+    SeatReplaced,
+    TorchKeyReleased,
+)
 from protocol.transcript import Transcript, read_transcript
 
 VALID = "valid"
@@ -65,6 +75,29 @@ def record_numbers(data: bytes) -> dict[bytes, int]:
     return numbers
 
 
+def match_notes(core: MatchCore) -> tuple[str, ...]:
+    """What a verdict should say about absent seats, re-draws and unchecked torch rounds."""
+    notes: list[str] = []
+    for event in core.events:
+        if isinstance(event, SeatReplaced):
+            notes.append(f"seat {event.seat} was replaced by its zombie after its message "
+                         f"{event.count}: {event.reason}")
+        elif isinstance(event, SeatReclaimed):
+            notes.append(f"seat {event.seat} reclaimed its seat at step {event.step}")
+        elif isinstance(event, TorchKeyReleased):
+            notes.append(f"torch round {event.round} (seat {event.seat}): key published, "
+                         f"{len(core.rounds[event.round].deliveries)} deliveries checked")
+    notes.extend(core.shortfalls)
+    for r in core.rounds.values():
+        if r.release is None and r.deliveries:
+            notes.append(f"torch round {r.id} (seat {r.seat}): its key was never published, "
+                         f"so its {len(r.deliveries)} deliveries could not be checked")
+    if core.stale:
+        notes.append(f"{len(core.stale)} message(s) skipped as stale (sent by a replaced seat, "
+                     "or about a point already passed)")
+    return tuple(notes)
+
+
 def verify_transcript(t: Transcript, records: dict[bytes, int] | None = None) -> Verdict:
     records = records or {}
     notes = tuple(str(p) for p in t.problems)
@@ -88,9 +121,11 @@ def verify_transcript(t: Transcript, records: dict[bytes, int] | None = None) ->
             return Verdict(INVALID, event.reason, seat=event.seat,
                            record=records.get(culprit.hash) if culprit else None,
                            messages=checked, notes=notes)
+    notes += match_notes(core)
     ended = [e for e in core.events if isinstance(e, MatchEnded)]
     if ended and isinstance(core.state.waiting, Over):
-        unread = sum(len(f.messages) - core.cursor[s] for s, f in enumerate(core.feeds))
+        unread = sum(len(f.messages) - core.cursor[s] for s, f in enumerate(core.feeds)
+                     if core.live(s))
         end = ended[0]
         if core.signed and unread:
             return Verdict(INVALID, f"{unread} message(s) after every seat signed the result",
@@ -99,7 +134,7 @@ def verify_transcript(t: Transcript, records: dict[bytes, int] | None = None) ->
             return Verdict(VALID, "every check passed; every seat signed the result",
                            messages=checked, winners=end.winners, final_digest=end.digest,
                            notes=notes)
-        missing_end = [s for s in range(core.n) if s not in core.end_signatures]
+        missing_end = [s for s in core.live_seats() if s not in core.end_signatures]
         gaps = []
         if t.torn:
             gaps.append("the file's last record is torn")

@@ -1,0 +1,425 @@
+"""Protocol core II against cheaters and absentees: torch rounds, absent seats, reclaiming,
+final signatures.  Each attack asserts that the honest peers agree and name the right seat."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from engine.core import GameState, Over
+from engine.raiders.bots import RandomBot
+from engine.sim import bot_key
+from protocol.delivery import open_delivery, seal_delivery
+from protocol.local import Network
+from protocol.match import (
+    ChanceRedrawn,
+    ChanceResolved,
+    Event,
+    LocalSeat,
+    PeerMisbehaved,
+    PrivateKnowledge,
+    ResultSigned,
+    SeatReclaimed,
+    SeatReplaced,
+    TorchKeyReleased,
+)
+from protocol.messages import AbsentBody, DeliveryBody, Kind, Message
+from protocol.transcript import file_start, frame
+from protocol.verify import INVALID, VALID, verify
+
+Decider = Callable[[GameState[Any], int], str]
+
+
+def torch_decider(seed: bytes, keen: bool = True) -> Decider:
+    """Peeks whenever it may (``keen``), else plays a random legal action."""
+    bot = RandomBot()
+    attempts: dict[tuple[str, int], int] = {}
+
+    def decide(state: GameState[Any], seat: int) -> str:
+        legal = [state.format_action(a) for a in state.legal_actions(seat)]
+        if keen and "torch" in legal:
+            return "torch"
+        step = state.waiting.step  # type: ignore[union-attr]
+        n = attempts.get((step, seat), 0)
+        attempts[(step, seat)] = n + 1
+        return state.format_action(bot.choose(state.view(seat), bot_key(seed, step, seat, n)))
+    return decide
+
+
+def keen_network(n: int, tag: bytes, keen: tuple[int, ...] = (0,)) -> Network:
+    return Network(n, tag=tag, deciders=[torch_decider(b"d%d" % i, i in keen) for i in range(n)])
+
+
+def all_events(net: Network, seat: int, kind: type) -> list[Any]:
+    return [e for e in net.events[seat] if isinstance(e, kind)]
+
+
+def silence(net: Network, seat: int, when: Callable[[Message], bool]) -> list[Message]:
+    """From the first message ``seat`` would send for which ``when`` holds, it sends nothing
+    more (a crash, or a refusal).  Returns the list the withheld messages go to."""
+    local = net.seats[seat]
+    original = local.messages_to_send
+    withheld: list[Message] = []
+
+    def send() -> list[Message]:
+        if withheld:
+            return []
+        out = []
+        for message in original():
+            if withheld or when(message):
+                withheld.append(message)
+                local.sent.pop()
+                continue
+            out.append(message)
+        return out
+    local.messages_to_send = send  # type: ignore[method-assign]
+    return withheld
+
+
+def run_with_timeouts(net: Network, *, limit: int = 30) -> None:
+    """Pump; whenever the match stalls, let every peer's clock run past both timeouts."""
+    t = 0.0
+    for _ in range(limit):
+        net.pump()
+        if all(core.signed for i, core in enumerate(net.cores) if core.live(i)):
+            return
+        t += 10_000.0
+        for i, core in enumerate(net.cores):
+            net.events[i].extend(core.handle_timer(t))
+    raise AssertionError("the match did not finish")
+
+
+def honest(net: Network, culprits: set[int]) -> list[int]:
+    return [i for i in range(len(net.cores)) if i not in culprits]
+
+
+def assert_honest_agree(net: Network, culprits: set[int]) -> None:
+    seats = honest(net, culprits)
+    digests = {net.cores[i].public_digest() for i in seats}
+    assert len(digests) == 1
+    for i in seats:
+        core = net.cores[i]
+        assert isinstance(core.state.waiting, Over)
+        assert core.signed
+        assert all_events(net, i, ResultSigned)
+        blamed = {e.seat for e in all_events(net, i, PeerMisbehaved)}
+        assert blamed <= culprits, f"peer {i} blamed {blamed}"
+
+
+def match_file(net: Network, peer: int) -> bytes:
+    core = net.cores[peer]
+    data = bytearray(file_start(core.header))
+    for feed in core.feeds:
+        for message in feed.messages:
+            data += frame(message.encode())
+    return bytes(data)
+
+
+# --------------------------------------------------------------------------- torch rounds
+
+
+@pytest.mark.parametrize("tag", [b"k1", b"k2", b"k3", b"k4"])
+def test_torch_user_learns_exactly_the_face_down_rooms_and_nobody_else_anything(
+        tag: bytes) -> None:
+    net = keen_network(5, tag, keen=(0, 1, 2, 3, 4))
+    net.pump()
+    assert_honest_agree(net, set())
+    turned = {e.event: e.outcome for e in all_events(net, 1, ChanceResolved)}
+    learned = [e for i in range(5) for e in all_events(net, i, PrivateKnowledge)]
+    assert learned, "no torch was used"
+    rounds = net.cores[1].rounds
+    users = {r.seat for r in rounds.values()}
+    assert users  # those who hold a torch peek at once
+    for event in learned:
+        r = rounds[event.round]
+        assert event.seat == r.seat  # only a torch user learns anything
+        for room, card in event.knowledge:
+            assert turned[room] == card  # and what it learns is the truth
+        assert {room for room, _ in event.knowledge} == set(r.events)  # exactly the row's
+    assert len(learned) == len(rounds)
+    for i in set(range(5)) - users:
+        assert net.seats[i].knowledge == {}
+        assert not all_events(net, i, PrivateKnowledge)
+    # Nobody but the torch user can open a delivery before the key is published: another
+    # seat's torch key for the same round does not open it.
+    core = net.cores[1]
+    for r in core.rounds.values():
+        for deliverer, message in r.deliveries.items():
+            body = message.content
+            assert isinstance(body, DeliveryBody)
+            for other in range(5):
+                if other == r.seat:
+                    continue
+                with pytest.raises(Exception, match="does not open"):
+                    open_delivery(net.seats[other].torch_private(r.id), body.sealed,
+                                  match_id=core.match_id, torch_seat=r.seat,
+                                  deliverer=deliverer, deliverer_key=core.keys[deliverer],
+                                  events=r.deliverers[deliverer])
+    # Every round's key was published at the end of its row, so the verifier checked them all.
+    assert all(r.release is not None for r in core.rounds.values())
+    verdict = verify(match_file(net, 2))
+    assert verdict.status == VALID, verdict.reason
+    assert sum("deliveries checked" in note for note in verdict.notes) == len(core.rounds)
+
+
+def test_torch_knowledge_never_enters_the_public_part() -> None:
+    net = keen_network(4, b"public", keen=(2,))
+    net.pump()
+    learned = all_events(net, 2, PrivateKnowledge)
+    assert learned
+    for core in net.cores:
+        # The shared state holds no seen card: only the engine's note of what is owed.
+        position = core.state.to_position(private=True)
+        assert "seen" not in str(position) or all(
+            not k.get("seen") for k in position.get("knowledge", []))  # type: ignore[union-attr]
+
+
+def test_lying_torch_delivery_is_proved_by_the_torch_user() -> None:
+    net = keen_network(4, b"liar", keen=(0,))
+    liar = net.seats[2]
+    original = liar.messages_to_send
+    lied: list[Message] = []
+
+    def send() -> list[Message]:
+        out = []
+        for message in original():
+            if message.kind is Kind.DELIVERY and not lied:
+                body = message.content
+                assert isinstance(body, DeliveryBody)
+                core = net.cores[2]
+                r = core.rounds[body.round]
+                fake = tuple((e, bytes(32)) for e in r.deliverers[2])
+                sealed = seal_delivery(liar.key, r.public_key, match_id=core.match_id,
+                                       torch_seat=r.seat, deliverer=2, secrets=fake)
+                liar.sent.pop()
+                message = liar.sign_next(Kind.DELIVERY, DeliveryBody(r.id, sealed))
+                lied.append(message)
+            out.append(message)
+        return out
+    liar.messages_to_send = send  # type: ignore[method-assign]
+    net.pump()
+    assert lied
+    for i in honest(net, {2}):
+        blames = all_events(net, i, PeerMisbehaved)
+        assert [e.seat for e in blames] == [2]
+        kinds = [m.kind for m in blames[0].evidence]
+        assert kinds == [Kind.DELIVERY, Kind.TORCH, Kind.KEY_RELEASE]
+        assert blames[0].evidence[0] == lied[0]
+        released = all_events(net, i, TorchKeyReleased)
+        assert released[0].bad == (2,)
+        assert any(e.seat == 2 for e in all_events(net, i, SeatReplaced))
+    # The torch user released at once, before the end of its row: its knowledge is void.
+    assert not all_events(net, 0, PrivateKnowledge)[:1] or all(
+        e.round != lied[0].content.round  # type: ignore[union-attr]
+        for e in all_events(net, 0, PrivateKnowledge))
+    assert_honest_agree(net, {2})
+    verdict = verify(match_file(net, 1))
+    assert verdict.status == INVALID and verdict.seat == 2
+    assert "lies" in verdict.reason
+
+
+def test_torch_user_who_never_publishes_its_key_is_replaced() -> None:
+    net = keen_network(4, b"keeper", keen=(1,))
+    withheld = silence(net, 1, lambda m: m.kind is Kind.KEY_RELEASE)
+    run_with_timeouts(net)
+    assert withheld and withheld[0].kind is Kind.KEY_RELEASE
+    for i in honest(net, {1}):
+        replaced = all_events(net, i, SeatReplaced)
+        assert [e.seat for e in replaced] == [1]
+        assert "absent" in replaced[0].reason
+    assert_honest_agree(net, {1})
+    verdict = verify(match_file(net, 0))
+    assert verdict.status == VALID, verdict.reason
+    assert any("never published" in note for note in verdict.notes)
+    assert any("seat 1 was replaced" in note for note in verdict.notes)
+    assert any("played by its zombie" in note for note in verdict.notes)
+
+
+# --------------------------------------------------------------------------- absent seats
+
+
+def test_refusal_to_reveal_a_play_makes_the_seat_absent_and_its_zombie_plays() -> None:
+    net = Network(3, tag=b"refuse-play")
+    silence(net, 2, lambda m: m.kind is Kind.REVEAL and m.content.step.startswith("L2"))  # type: ignore[union-attr]
+    run_with_timeouts(net)
+    assert_honest_agree(net, {2})
+    for i in (0, 1):
+        replaced = all_events(net, i, SeatReplaced)
+        assert [(e.seat, "absent" in e.reason) for e in replaced] == [(2, True)]
+        zombie = [e for e in net.events[i] if getattr(e, "zombie", False)]
+        assert zombie and {e.seat for e in zombie} == {2}
+    # Its end signature is not needed; the other two signed.
+    assert set(net.cores[0].end_signatures) == {0, 1}
+    verdict = verify(match_file(net, 0))
+    assert verdict.status == VALID, verdict.reason
+
+
+def _hidden_reveal(net: Network) -> Callable[[Message], bool]:
+    """A CHANCE_REVEAL of a face-down room (a hidden event turned in play)."""
+    def pick(message: Message) -> bool:
+        if message.kind is not Kind.CHANCE_REVEAL:
+            return False
+        event = message.content.secrets[0][0]  # type: ignore[union-attr]
+        state = net.cores[0].state
+        w = state.waiting
+        return getattr(getattr(w, "event", None), "visibility", None) is not None and (
+            w.event.visibility.name == "HIDDEN" and event.startswith("L"))  # type: ignore[union-attr]
+    return pick
+
+
+def test_refusal_to_reveal_a_hidden_secret_makes_the_room_drawn_again() -> None:
+    net = Network(4, tag=b"refuse-hidden")
+    silence(net, 3, _hidden_reveal(net))
+    run_with_timeouts(net)
+    assert_honest_agree(net, {3})
+    for i in (0, 1, 2):
+        redrawn = all_events(net, i, ChanceRedrawn)
+        assert redrawn, "no re-draw"
+        turned = [e for e in all_events(net, i, ChanceResolved) if e.missing == (3,)]
+        assert turned  # drawn from the three remaining seats
+        assert all("~" not in e.event for e in turned)  # the engine sees its own event ids
+    verdict = verify(match_file(net, 0))
+    assert verdict.status == VALID, verdict.reason
+    assert any("drawn again" in note for note in verdict.notes)
+    assert any("drawn without seat 3" in note for note in verdict.notes)
+
+
+def test_deliverer_leaving_mid_row_has_its_delivered_secrets_published() -> None:
+    """A seat that delivered to a torch user and then goes silent: the torch user publishes
+    its key, and the silent seat's secrets come from its own signed delivery (no re-draw of
+    those rooms)."""
+    net = keen_network(4, b"deliverer", keen=(0, 1, 2, 3))
+    delivered: list[Message] = []
+
+    def after_delivery(message: Message) -> bool:
+        if delivered:
+            return True
+        if message.kind is Kind.DELIVERY:
+            delivered.append(message)
+        return False
+    silence(net, 1, after_delivery)
+    run_with_timeouts(net)
+    assert delivered
+    assert_honest_agree(net, {1})
+    round_id = delivered[0].content.round  # type: ignore[union-attr]
+    core = net.cores[0]
+    r = core.rounds[round_id]
+    assert r.release is not None  # published
+    redrawn = {e.event for e in all_events(net, 0, ChanceRedrawn)}
+    # Seat 1's secrets of that round's rooms were published, not lost: no re-draw of them.
+    assert not redrawn & set(r.deliverers[1])
+    for event in r.deliverers[1]:
+        assert 1 in core.chance_secrets.get(event, {})
+    verdict = verify(match_file(net, 0))
+    assert verdict.status == VALID, verdict.reason
+
+
+def _late_commit(net: Network, target: int) -> list[Message]:
+    """``target``'s commitment of level 1's third room is held back (a slow link)."""
+    held = silence(net, target, lambda m: m.kind is Kind.COMMIT and m.content.step.startswith(
+        "L1.R3"))  # type: ignore[union-attr]
+    net.pump()
+    assert held, "the seat never got to the third room"
+    return held
+
+
+def _vote_then_deliver(net: Network, target: int, voters: tuple[int, ...],
+                       held: list[Message]) -> None:
+    """``voters`` sign that ``target`` is absent; their votes reach every peer before the
+    target's late message does; the target runs the honest client again."""
+    count = net.cores[voters[0]].cursor[target]
+    for v in voters:
+        net.queue.append(net.seats[v].sign_next(Kind.ABSENT, AbsentBody(target, count)))
+    local = net.seats[target]
+    del local.messages_to_send  # back to the honest client
+    local.sent.append(held[0])
+    local.pending_reveal.clear()
+    local.restore(list(local.sent))
+    net.queue.append(held[0])
+
+
+def test_false_absence_by_all_other_seats_is_undone_by_a_reclaim() -> None:
+    net = Network(3, tag=b"collude")
+    held = _late_commit(net, 2)
+    _vote_then_deliver(net, 2, (0, 1), held)
+    run_with_timeouts(net)
+    for i in range(3):
+        assert [e.seat for e in all_events(net, i, SeatReplaced)] == [2]
+        assert [e.seat for e in all_events(net, i, SeatReclaimed)] == [2]
+    assert held[0] in net.cores[0].stale  # its real message came too late, and is on file
+    assert_honest_agree(net, set())
+    assert set(net.cores[0].end_signatures) == {0, 1, 2}
+    verdict = verify(match_file(net, 2))
+    assert verdict.status == VALID, verdict.reason
+    assert any("seat 2 was replaced" in note for note in verdict.notes)
+    assert any("seat 2 reclaimed" in note for note in verdict.notes)
+    kinds = [m.kind for m in net.cores[0].feeds[2].messages]
+    assert Kind.RECLAIM in kinds
+    assert [m.kind for m in net.cores[0].feeds[0].messages].count(Kind.WELCOME) == 1
+
+
+def test_absence_needs_every_other_seat() -> None:
+    net = Network(4, tag=b"partial")
+    held = _late_commit(net, 2)
+    _vote_then_deliver(net, 2, (0, 1), held)  # seat 3 does not join the claim
+    net.pump()
+    assert not any(all_events(net, i, SeatReplaced) for i in range(4))
+    assert_honest_agree(net, set())
+    assert set(net.cores[0].end_signatures) == {0, 1, 2, 3}
+    assert verify(match_file(net, 3)).status == VALID
+
+
+def test_two_seats_silent_at_once_are_both_replaced() -> None:
+    net = Network(5, tag=b"two-gone")
+    silence(net, 1, lambda m: m.kind is Kind.COMMIT and m.content.step.startswith("L3"))  # type: ignore[union-attr]
+    silence(net, 4, lambda m: m.kind is Kind.COMMIT and m.content.step.startswith("L3"))  # type: ignore[union-attr]
+    run_with_timeouts(net)
+    assert_honest_agree(net, {1, 4})
+    assert {e.seat for e in all_events(net, 0, SeatReplaced)} == {1, 4}
+    assert verify(match_file(net, 0)).status == VALID
+
+
+# --------------------------------------------------------------------------- restarts, replays
+
+
+def test_torch_user_restarted_mid_round_learns_the_same_rooms() -> None:
+    net = keen_network(4, b"restart-torch", keen=(0,))
+    net.pump(limit=900, partial=True)
+    core = net.cores[0]
+    assert any(r.torch is not None for r in core.rounds.values()), "no torch yet"
+    before = dict(net.seats[0].knowledge)
+    old = net.seats[0]
+    fresh = LocalSeat(core, 0, old.key, hashlib.sha256(b"restart-torch" + b"seed0").digest(),
+                      old.decide)
+    resent = fresh.restore(list(old.sent))
+    assert [m.encode() for m in resent] == [m.encode() for m in old.sent]
+    net.seats[0] = fresh
+    for message in resent:  # duplicates: harmless
+        for c in net.cores:
+            c.receive(message)
+    net.pump()
+    assert_honest_agree(net, set())
+    learned: dict[str, str] = {}
+    for event in fresh.take_events() + all_events(net, 0, PrivateKnowledge):
+        if isinstance(event, PrivateKnowledge):
+            learned.update(dict(event.knowledge))
+    assert before.items() <= learned.items() or not before
+    assert not any(core.equivocations for core in net.cores)
+
+
+@pytest.mark.parametrize("kind", [Kind.TORCH, Kind.DELIVERY, Kind.ABSENT])
+def test_new_kinds_replayed_from_another_match_are_refused(kind: Kind) -> None:
+    first = keen_network(4, b"match-a", keen=(0,))
+    first.pump()
+    foreign = next(m for m in first.log if m.kind is kind) if kind is not Kind.ABSENT else (
+        first.seats[1].sign_next(Kind.ABSENT, AbsentBody(2, 0)))
+    second = keen_network(4, b"match-b", keen=(0,))
+    events: list[Event] = second.cores[0].receive(foreign)
+    assert [type(e).__name__ for e in events] == ["PeerMisbehaved"]
+    assert "match" in events[0].reason  # type: ignore[union-attr]
+    assert second.cores[0].cursor == [0, 0, 0, 0]
+    second.pump()
+    assert second.cores[0].signed and not second.cores[0].blocked
