@@ -347,6 +347,7 @@ class MatchCore:
         self.resolved: set[str] = set()  # ids whose outcome is known
         self.alias: dict[str, str] = {}  # engine event id -> its current protocol id
         self.dead: set[str] = set()  # protocol ids drawn again (their secrets are void)
+        self.published: dict[str, dict[int, bytes]] = {}  # secrets opened by released keys
         self.digest_rounds = 0  # CHANCE_DIGEST rounds completed
         self.covered = 0  # chance commitments covered by the last digest round
         self.digests: dict[int, bytes] = {}  # this round's digests, per seat
@@ -362,6 +363,7 @@ class MatchCore:
         # -> 1 absent / 0 present (a voter's first vote on a point is the one that counts).
         self.ballots: dict[tuple[int, int], dict[int, int]] = {}
         self._scanned = [0] * self.n
+        self.overdue: dict[int, int] = {}  # seat -> count the local clock found it overdue at
         self.timed_out: dict[int, int] = {}  # seat -> count the local clock timed it out at
         self.reclaims: dict[int, int] = {}  # replaced seat -> since, its RECLAIM consumed
         self.welcomed: dict[int, set[int]] = {}  # reclaiming seat -> seats that welcomed it
@@ -453,6 +455,8 @@ class MatchCore:
         assert isinstance(seats, tuple)
         if now >= self._wait_since + self.turn_timeout and self._overdue_reported != key:
             self._overdue_reported = key
+            for seat in seats:
+                self.overdue[seat] = self.cursor[seat]
             self.events.append(SeatsOverdue(tuple(seats), str(where), self._wait_since))
         if (now >= self._wait_since + self.turn_timeout + self.silence_timeout
                 and self._timed_out_reported != key):
@@ -502,16 +506,31 @@ class MatchCore:
             self._digest = state.digest()
         return self._digest
 
-    def expects(self, seat: int) -> Kind | None:
+    def expects(self, seat: int, *, votes: bool = True) -> Kind | None:
         """What ``seat`` owes next (None: nothing now), by the first row of
-        :data:`TRANSITIONS` that applies."""
+        :data:`TRANSITIONS` that applies (``votes=False``: leaving its votes aside)."""
         if seat in self.absent:
             return None
         phase = self.phase()
         for row in TRANSITIONS:
-            if row.phase in (phase, ANY) and row.when(self, seat):
+            if row.phase in (phase, ANY) and (votes or row.expect is not Kind.ABSENT) and (
+                    row.when(self, seat)):
                 return row.expect
         return None
+
+    def _needed(self, seat: int) -> bool:
+        """The match needs ``seat``'s next message now (votes aside)."""
+        return seat in self.blocked or self.expects(seat, votes=False) is not None
+
+    def _owes_vote(self, seat: int) -> bool:
+        """Another live seat was voted absent where the match needs its message, and ``seat``
+        has not voted on it (a silent voter would stall the vote: so it is owed, and timed)."""
+        for (target, count), ballot in self.ballots.items():
+            if (target != seat and seat not in ballot and self.live(target)
+                    and self.cursor[target] == count and 1 in ballot.values()
+                    and self._needed(target)):
+                return True
+        return False
 
     def _phase_expects(self, seat: int) -> Kind | None:
         phase = self.phase()
@@ -713,11 +732,13 @@ class MatchCore:
             # delivery before the torch message arrived): it waits.  So does a message when
             # the phase owes nothing of its seat yet.  Otherwise it is the wrong message.
             expected = None if kind in self._OVERLAY else self._phase_expects(seat)
-            if expected is None:
+            if expected is None or self._vote_pending():
                 return False
             self._misbehave(seat, f"sent {kind.name} where {expected.name} was due", message)
             return False
         if kind not in self._OVERLAY and message.state != self.step_state:
+            if self._vote_pending():
+                return False  # it may have seen a seat replaced that this peer has not yet
             self._misbehave(seat, "its message carries another public state digest than the "
                             "match is in (its engine diverged, or it lies)", message)
             return False
@@ -819,12 +840,17 @@ class MatchCore:
             return "absent"
         return "pending" if live else "none"
 
+    def _vote_pending(self) -> bool:
+        """Some seat is being voted absent: a message that does not fit may come from a seat
+        that already saw the outcome, so it waits instead of being blamed."""
+        return any(self.live(t) and self.cursor[t] == c and self.presence(t) in (
+            "pending", "absent") for (t, c) in self.ballots)
+
     def _votes_complete(self) -> tuple[int, int] | None:
         for target, count in sorted(self.ballots):
             # Only once the match needs its message: the point the honest voters saw (votes
             # can be read ahead of time, from a file, say).
-            if self.live(target) and self.cursor[target] == count and (
-                    target in self.blocked or self.expects(target) is not None) and (
+            if self.live(target) and self.cursor[target] == count and self._needed(target) and (
                     self.presence(target) == "absent"):
                 return target, count
         return None
@@ -846,11 +872,18 @@ class MatchCore:
                 r.publish = True  # the torch user publishes the secrets it holds
             elif r.open and seat in r.deliverers:
                 del r.deliverers[seat]
+        self._use_published(seat)
         self._redraw_lost()
         if self.ended and not self.signed:
             return
         # Commitments collected without it may now be complete.
         self._close_collections()
+
+    def _use_published(self, seat: int) -> None:
+        """A replaced seat's secrets that a torch user published count as revealed."""
+        for event, by_seat in self.published.items():
+            if seat in by_seat and event not in self.resolved:
+                self.chance_secrets.setdefault(event, {}).setdefault(seat, by_seat[seat])
 
     def _recoverable(self, seat: int, event: str) -> bool:
         """Will a torch user publish ``seat``'s secret for ``event`` (it delivered it)?"""
@@ -971,9 +1004,14 @@ class MatchCore:
             return False
         r.deliveries[seat] = message
         self._take(seat)
-        if r.release is not None and self.open_round_delivery(r, seat, r.private_key) is None:
-            self._misbehave(seat, f"its delivery to seat {r.seat}'s torch ({r.id}) lies: it "
-                            "does not hold its committed secrets", message, r.torch, r.release)
+        if r.release is not None:  # late: the key is out already, so check it now
+            secrets = self.open_round_delivery(r, seat, r.private_key)
+            if secrets is None:
+                self._misbehave(seat, f"its delivery to seat {r.seat}'s torch ({r.id}) lies: it "
+                                "does not hold its committed secrets", message, r.torch,
+                                r.release)
+            for event, secret in secrets or ():
+                self.published.setdefault(event, {})[seat] = secret
         return True
 
     def _key_release(self, seat: int, message: Message, body: KeyReleaseBody) -> bool:
@@ -1004,9 +1042,10 @@ class MatchCore:
                                     f"({r.id}) lies: it does not hold its committed secrets",
                                     delivery, r.torch, message)
                 continue
+            for event, secret in secrets:
+                self.published.setdefault(event, {})[deliverer] = secret
             if deliverer in self.absent:  # published on its behalf
-                for event, secret in secrets:
-                    self.chance_secrets.setdefault(event, {}).setdefault(deliverer, secret)
+                self._use_published(deliverer)
         self.events.append(TorchKeyReleased(r.id, seat, tuple(bad)))
         self._redraw_lost()
         return True
@@ -1034,6 +1073,8 @@ class MatchCore:
         wanted = set(self._wanted_commitments())
         events = [e for e, _ in body.commitments]
         if set(events) != wanted:
+            if self._vote_pending():
+                return False  # it may have seen an event drawn again that this peer has not
             self._misbehave(seat, f"committed to {sorted(events)}, not {sorted(wanted)}", message)
             return False
         for event, commitment in body.commitments:
@@ -1324,6 +1365,10 @@ TRANSITIONS: Final = (
     Transition(OVER, "has not signed the result", MatchCore._unsigned_result, Kind.END,
                "when every live seat has signed the same final state and transcript: the "
                "result is agreed"),
+    Transition(ANY, "another seat was voted absent where the match needs its message, and "
+               "it has not voted on that point", MatchCore._owes_vote, Kind.ABSENT,
+               "when every other live seat voted absent: the seat is replaced; when one holds "
+               "the message (present): it is consumed as usual"),
 )
 
 
@@ -1524,7 +1569,13 @@ class LocalSeat:
                 continue
             if len(core.feeds[target].messages) > count:
                 return AbsentBody(target, count, 0)
-        for target, count in sorted(core.timed_out.items()):
+        # Absent: once the local clock timed the seat out — or found it overdue, when another
+        # seat's vote already waits for ours (answering fast keeps us from looking silent).
+        candidates = dict(core.timed_out)
+        for (target, count), ballot in core.ballots.items():
+            if 1 in ballot.values() and core.overdue.get(target) == count:
+                candidates.setdefault(target, count)
+        for target, count in sorted(candidates.items()):
             if (target != self.seat and core.live(target) and core.cursor[target] == count
                     and (target, count) not in self._voted
                     and (len(core.feeds[target].messages) <= count or target in core.blocked)):
@@ -1535,6 +1586,8 @@ class LocalSeat:
         core = self.core
         seat = self.seat
         w = core.state.waiting
+        if expected is Kind.ABSENT:
+            return None  # answered by _vote as soon as it can (its own timer, or it holds it)
         if expected is Kind.TORCH:
             r = next(r for r in core.rounds.values()
                      if r.seat == seat and r.torch is None and not r.void)

@@ -79,16 +79,22 @@ def silence(net: Network, seat: int, when: Callable[[Message], bool]) -> list[Me
     return withheld
 
 
-def run_with_timeouts(net: Network, *, limit: int = 30) -> None:
+def run_with_timeouts(net: Network, *, limit: int = 30, scramble: bytes | None = None) -> None:
     """Pump; whenever the match stalls, let every peer's clock run past both timeouts."""
-    t = 0.0
-    for _ in range(limit):
-        net.pump()
+    for round_ in range(limit):
+        net.pump(scramble=None if scramble is None else scramble + bytes([round_]))
         if all(core.signed for i, core in enumerate(net.cores) if core.live(i)):
             return
-        t += 10_000.0
-        for i, core in enumerate(net.cores):
-            net.events[i].extend(core.handle_timer(t))
+        # First past the turn timeout (overdue: peers answer votes already cast), then past
+        # the silence timeout too (timed out: peers vote).
+        # Every peer has its own clock: each runs to its own next deadline.
+        for step in ("turn", "silence"):
+            for i, core in enumerate(net.cores):
+                deadline = core.get_timer()
+                if deadline is not None:
+                    net.events[i].extend(core.handle_timer(deadline + 1.0))
+            if step == "turn":
+                net.pump(scramble=None if scramble is None else scramble + bytes([round_, 1]))
     raise AssertionError("the match did not finish")
 
 
@@ -423,3 +429,28 @@ def test_new_kinds_replayed_from_another_match_are_refused(kind: Kind) -> None:
     assert second.cores[0].cursor == [0, 0, 0, 0]
     second.pump()
     assert second.cores[0].signed and not second.cores[0].blocked
+
+
+# --------------------------------------------------------------------------- chaos
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_chaos_silent_seats_and_scrambled_links_still_agree_and_verify(seed: int) -> None:
+    """Random seats fall silent at random points while every link reorders and delays; the
+    remaining peers finish the same match, and an honest peer's file verifies."""
+    n = 3 + seed % 3
+    tag = b"chaos%d" % seed
+    net = keen_network(n, tag, keen=tuple(range(0, n, 2)))
+    stream = hashlib.sha256(tag).digest()
+    silent = {stream[0] % n}
+    if n == 5:
+        silent.add((stream[0] + 1 + stream[1] % 4) % n)
+    for seat in silent:
+        stop = 10 + stream[2 + seat] % 70
+        silence(net, seat, lambda m, stop=stop: m.seq >= stop)
+    run_with_timeouts(net, scramble=stream)
+    assert_honest_agree(net, silent)
+    witness = min(set(range(n)) - silent)
+    assert {e.seat for e in all_events(net, witness, SeatReplaced)} == silent
+    verdict = verify(match_file(net, witness))
+    assert verdict.status == VALID, verdict.reason
