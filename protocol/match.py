@@ -66,7 +66,7 @@ from protocol.crypto import (
 from protocol.delivery import check_secrets, open_delivery, seal_delivery, torch_key
 from protocol.errors import BadMessage, LocalProtocolError
 from protocol.feed import Equivocation, Feed
-from protocol.header import SignedHeader
+from protocol.header import Header, SignedHeader
 from protocol.messages import (
     AbsentBody,
     ActBody,
@@ -224,7 +224,11 @@ ENGINE_VERSIONS: Final = {"raiders": "raiders/1"}  # the engine rules this progr
 def new_game_state(header: SignedHeader) -> GameState[Any]:
     """The engine state a header describes (its game and options); a header naming a game,
     engine or sampler version this program does not have is refused with the reason."""
-    h = header.header
+    return game_state_for(header.header)
+
+
+def game_state_for(h: Header) -> GameState[Any]:
+    """:func:`new_game_state` for a header not signed yet (a lobby checks it before signing)."""
     try:
         spec = get_game(h.game)
     except EngineError as exc:
@@ -1390,6 +1394,11 @@ class _Unknown(Exception):
     pass
 
 
+class DecisionPending(Exception):
+    """Raised by a ``decide`` function whose answer is not ready yet (a person still
+    choosing): the local seat sends nothing now and asks again later."""
+
+
 class LocalSeat:
     """The local seat: what it must send next, persisted by the caller before sending."""
 
@@ -1556,7 +1565,10 @@ class LocalSeat:
         expected = core.expects(seat)
         if expected is None:
             return []
-        body = self._body(expected)
+        try:
+            body = self._body(expected)
+        except DecisionPending:
+            return []
         return [] if body is None else [self.sign_next(*body)]
 
     def _vote(self) -> AbsentBody | None:

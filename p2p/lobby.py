@@ -1,0 +1,237 @@
+"""The lobby: the opener gathers seats, every seat signs the header, play starts.
+
+The opener listens on a TCP port (advertised on the LAN by :mod:`p2p.discovery`, or given as
+``HOST:PORT``).  A joiner sends JOIN (protocol version, name, identity key, a fresh nonce, the
+port of its own match listener, and a passphrase proof if the table has one).  The opener
+refuses another protocol version or a wrong passphrase with a reason, asks ``approve`` (a
+person, or yes for bots and tests), and answers SEATED.  When every seat is taken it sends the
+header (game, options, versions, every seat's name and key, every seat's nonce — so the match
+id is chosen by nobody) to every joiner, which checks its own entry and signs it; the opener
+collects every signature and sends START (the signed header and every seat's address).  From
+then on the opener is an ordinary seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2p.peer import LinkClosed, read_frame
+from p2p.wire import Frame, FrameKind, passphrase_proof
+from protocol.crypto import fingerprint, public_key_bytes
+from protocol.errors import BadMessage
+from protocol.header import (
+    PROTOCOL_VERSION,
+    Header,
+    Seat,
+    SignedHeader,
+    sign_header,
+    verify_header_signatures,
+)
+from protocol.match import ENGINE_VERSIONS, game_state_for
+
+LOBBY_TIMEOUT = 120.0
+
+
+class LobbyError(Exception):
+    """The lobby failed (refused, closed, timed out); the message says why, in one line."""
+
+
+@dataclass(frozen=True)
+class Joiner:
+    name: str
+    key: bytes
+    nonce: bytes
+    host: str
+    port: int
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.key)
+
+
+@dataclass(frozen=True)
+class Seated:
+    """What a lobby ends with: everything a :class:`~p2p.peer.MatchPeer` needs."""
+
+    header: SignedHeader
+    seat: int
+    addresses: list[tuple[str, int]]
+
+
+Approve = Callable[[Joiner], Awaitable[bool]]
+
+
+async def _always(joiner: Joiner) -> bool:
+    return True
+
+
+@dataclass
+class Table:
+    """The opener's side of a lobby."""
+
+    key: Ed25519PrivateKey
+    name: str
+    players: int
+    mesh_port: int
+    game: str = "raiders"
+    options: dict[str, Any] = field(default_factory=dict)
+    table_name: str = "cryptcrawl table"
+    passphrase: str = ""
+    approve: Approve = _always
+    on_change: Callable[[list[Joiner]], None] | None = None
+    table_id: bytes = field(default_factory=lambda: os.urandom(16))
+
+    def __post_init__(self) -> None:
+        self.nonce = os.urandom(32)
+        self.seated: list[tuple[Joiner, asyncio.StreamReader, asyncio.StreamWriter]] = []
+        self.full = asyncio.Event()
+        self.server: asyncio.Server | None = None
+
+    @property
+    def taken(self) -> int:
+        return 1 + len(self.seated)
+
+    async def open(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        self.server = await asyncio.start_server(self._join, host, port)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    def _header(self) -> Header:
+        me = public_key_bytes(self.key)
+        names = [self.name] + [j.name for j, _, _ in self.seated]
+        keys = [me] + [j.key for j, _, _ in self.seated]
+        nonces = [self.nonce] + [j.nonce for j, _, _ in self.seated]
+        options = {"players": self.players, **self.options}
+        return Header(game=self.game, options=tuple(sorted(options.items())),
+                      protocol=PROTOCOL_VERSION, engine=ENGINE_VERSIONS[self.game],
+                      sampler="sha256-ctr/v1",
+                      seats=tuple(Seat(n, k) for n, k in zip(names, keys, strict=True)),
+                      nonces=tuple(nonces))
+
+    async def _join(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            frame = await asyncio.wait_for(read_frame(reader), 30)
+            if frame.kind is not FrameKind.JOIN:
+                raise BadMessage("expected JOIN")
+            version, name, key, nonce, port, proof = frame.fields
+            if version != PROTOCOL_VERSION:
+                raise LobbyError(f"this table speaks protocol version {PROTOCOL_VERSION}, "
+                                 f"not {version}: update cryptcrawl")
+            if len(key) != 32 or len(nonce) != 32 or not name or len(name) > 32:
+                raise BadMessage("a malformed JOIN")
+            if proof != passphrase_proof(self.passphrase, self.table_id, nonce):
+                raise LobbyError("wrong table passphrase")
+            if key == public_key_bytes(self.key) or any(j.key == key for j, _, _ in self.seated):
+                raise LobbyError("that key already has a seat at this table")
+            if self.taken >= self.players:
+                raise LobbyError("the table is full")
+            peer = writer.get_extra_info("peername")
+            joiner = Joiner(name, key, nonce, str(peer[0]) if peer else "", int(port))
+            if not await self.approve(joiner):
+                raise LobbyError("the opener did not let you sit down")
+            if self.taken >= self.players:
+                raise LobbyError("the table is full")
+            self.seated.append((joiner, reader, writer))
+            writer.write(Frame(FrameKind.SEATED, (len(self.seated), self.players,
+                                                  self.table_name,
+                                                  fingerprint(public_key_bytes(self.key)))
+                               ).encode())
+            if self.on_change is not None:
+                self.on_change([j for j, _, _ in self.seated])
+            if self.taken == self.players:
+                self.full.set()
+        except LobbyError as exc:
+            writer.write(Frame(FrameKind.REFUSE, (str(exc),)).encode())
+            with contextlib.suppress(Exception):
+                await writer.drain()
+            writer.close()
+        except (BadMessage, LinkClosed, TimeoutError, OSError, ValueError):
+            writer.close()
+
+    async def gather(self, timeout: float = LOBBY_TIMEOUT) -> Seated:
+        """Wait for every seat, then have the header signed by all; returns the opener's
+        :class:`Seated` (seat 0).  The joiners get theirs in START."""
+        try:
+            await asyncio.wait_for(self.full.wait(), timeout)
+        except TimeoutError:
+            raise LobbyError(f"the table did not fill within {timeout:.0f} s") from None
+        if self.server is not None:
+            self.server.close()
+        header = self._header()
+        game_state_for(header)
+        body = Frame(FrameKind.HEADER, (header.encode(),))
+        for _, _, writer in self.seated:
+            writer.write(body.encode())
+        signatures = [sign_header(self.key, header)]
+        for joiner, reader, _ in self.seated:
+            frame = await asyncio.wait_for(read_frame(reader), 30)
+            if frame.kind is not FrameKind.HEADER_SIG:
+                raise LobbyError(f"{joiner.name} did not sign the header")
+            signatures.append(frame.fields[0])
+        try:
+            verify_header_signatures(header, signatures)
+        except BadMessage as exc:
+            raise LobbyError(f"a bad header signature: {exc}") from None
+        signed = SignedHeader(header, tuple(signatures))
+        addresses: list[tuple[str, int]] = [("", self.mesh_port)]
+        addresses += [(j.host, j.port) for j, _, _ in self.seated]
+        start = Frame(FrameKind.START, (signed.encode(), tuple(tuple(a) for a in addresses)))
+        for _, _, writer in self.seated:
+            writer.write(start.encode())
+            with contextlib.suppress(Exception):
+                await writer.drain()
+            writer.close()
+        return Seated(signed, 0, [(h if h else "127.0.0.1", p) for h, p in addresses])
+
+
+async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, mesh_port: int,
+                     *, passphrase: str = "", table_id: bytes = b"",
+                     on_seated: Callable[[int, int, str, str], None] | None = None,
+                     timeout: float = LOBBY_TIMEOUT) -> Seated:
+    """Sit down at the table at ``host:port``; returns once play starts."""
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 10)
+    except (OSError, TimeoutError) as exc:
+        raise LobbyError(f"cannot reach a table at {host}:{port}: {exc}") from None
+    nonce = os.urandom(32)
+    me = public_key_bytes(key)
+    writer.write(Frame(FrameKind.JOIN, (PROTOCOL_VERSION, name, me, nonce, mesh_port,
+                                        passphrase_proof(passphrase, table_id, nonce))).encode())
+    try:
+        seat = -1
+        while True:
+            try:
+                frame = await asyncio.wait_for(read_frame(reader), timeout)
+            except TimeoutError:
+                raise LobbyError("the table did not start in time") from None
+            except LinkClosed:
+                raise LobbyError("the table closed the connection") from None
+            if frame.kind is FrameKind.REFUSE:
+                raise LobbyError(f"the table refused: {frame.fields[0]}")
+            if frame.kind is FrameKind.SEATED:
+                seat = int(frame.fields[0])
+                if on_seated is not None:
+                    on_seated(*frame.fields)
+            elif frame.kind is FrameKind.HEADER:
+                header = Header.decode(frame.fields[0])
+                mine = header.seats[seat] if 0 <= seat < len(header.seats) else None
+                if mine is None or mine.key != me or header.nonces[seat] != nonce:
+                    raise LobbyError("the header does not hold this seat as agreed")
+                game_state_for(header)
+                writer.write(Frame(FrameKind.HEADER_SIG, (sign_header(key, header),)).encode())
+            elif frame.kind is FrameKind.START:
+                signed = SignedHeader.decode(frame.fields[0])
+                if signed.header.seats[seat].key != me:
+                    raise LobbyError("the started match does not hold this seat")
+                addresses = [(str(a[0]) or host, int(a[1])) for a in frame.fields[1]]
+                return Seated(signed, seat, addresses)
+    except BadMessage as exc:
+        raise LobbyError(f"the table sent something malformed: {exc}") from None
+    finally:
+        writer.close()

@@ -1,0 +1,464 @@
+"""One seat's peer: the protocol core on a real network (aioquic's model: the sans-I/O core
+decides everything, this module only moves bytes, keeps time and writes files).
+
+A :class:`MatchPeer` holds one TCP connection to every other seat (the lower seat dials, the
+higher one listens; each side proves its identity key by signing the other's fresh challenge,
+bound to the match id).  Every message the local seat owes is appended to the match file
+**before** it is sent; every message received is verified (match, signature) before the core
+sees it, and persisted.  A peer catches up by asking any peer for a feed from a sequence number
+(WANT) — on every (re)connection and whenever a seat is overdue — and answers such requests
+from what it holds (relaying other seats' signed messages).  Bad frames count against the
+connection they came in on, never against the seat a forged message names; a connection over
+:data:`BAD_FRAME_LIMIT` is closed.
+
+Run a bot seat as its own process (tests start, kill and restart these)::
+
+    python -m p2p.peer --data-dir D host --players 3 --port 0 [--announce FILE]
+    python -m p2p.peer --data-dir D join 127.0.0.1:PORT [--bot random|heuristic]
+    python -m p2p.peer --data-dir D resume
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.core import GameState
+from engine.sim import bot_key
+from p2p.store import MatchStore, StoreError
+from p2p.wire import (
+    LINK_VERSION,
+    MAX_FRAME,
+    Frame,
+    FrameKind,
+    handshake_payload,
+    parse_frame,
+)
+from protocol.crypto import public_key_bytes
+from protocol.errors import BadMessage
+from protocol.header import SignedHeader
+from protocol.match import (
+    DecisionPending,
+    Event,
+    LocalSeat,
+    MatchCore,
+    PeerMisbehaved,
+    ResultSigned,
+    SeatsOverdue,
+)
+from protocol.messages import Message
+from protocol.transcript import read_transcript
+
+log = logging.getLogger("cryptcrawl.p2p")
+
+BAD_FRAME_LIMIT = 32
+"""Bad frames a connection may send before it is closed."""
+WANT_BATCH = 1024
+"""Most messages sent in answer to one WANT."""
+HANDSHAKE_TIMEOUT = 10.0
+
+Decider = Callable[[GameState[Any], int], str]
+AsyncDecider = Callable[[GameState[Any], int], Awaitable[str]]
+
+
+class LinkClosed(Exception):
+    pass
+
+
+async def read_frame(reader: asyncio.StreamReader) -> Frame:
+    """The next frame; LinkClosed at the end of the stream, BadMessage for a bad one."""
+    try:
+        head = await reader.readexactly(4)
+    except (asyncio.IncompleteReadError, ConnectionError) as exc:
+        raise LinkClosed(str(exc)) from None
+    size = int.from_bytes(head, "big")
+    if size > MAX_FRAME:
+        raise LinkClosed(f"a frame of {size} bytes is over the {MAX_FRAME}-byte cap")
+    try:
+        payload = await reader.readexactly(size)
+    except (asyncio.IncompleteReadError, ConnectionError) as exc:
+        raise LinkClosed(str(exc)) from None
+    return parse_frame(payload)
+
+
+@dataclass
+class Link:
+    """One authenticated connection to another seat."""
+
+    seat: int
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    bad: int = 0
+    reasons: set[str] = field(default_factory=set)
+
+    def send(self, frame: Frame) -> None:
+        if not self.writer.is_closing():
+            self.writer.write(frame.encode())
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.writer.close()
+
+
+@dataclass
+class PeerConfig:
+    turn_timeout: float = 90.0
+    silence_timeout: float = 60.0
+    linger: float = 3.0  # after the result, keep answering catch-up requests this long
+    dial_retry: float = 0.2
+
+
+def bot_decider(name: str, seed: bytes) -> Decider:
+    """A bot's choice from the seat's view and a hash stream (never ``random``)."""
+    from engine.raiders.bots import make_bot
+
+    bot = make_bot(name)
+    tries: dict[tuple[str, int], int] = {}
+
+    def decide(state: GameState[Any], seat: int) -> str:
+        step = str(getattr(state.waiting, "step", ""))
+        n = tries.get((step, seat), 0)
+        tries[(step, seat)] = n + 1
+        return state.format_action(bot.choose(state.view(seat), bot_key(seed, step, seat, n)))
+    return decide
+
+
+class MatchPeer:
+    """Plays one seat of one match over TCP until every live seat signed the result."""
+
+    def __init__(self, header: SignedHeader, seat: int, key: Ed25519PrivateKey, seed: bytes,
+                 store: MatchStore, addresses: list[tuple[str, int]], *,
+                 decide: Decider | None = None, choose: AsyncDecider | None = None,
+                 config: PeerConfig | None = None, sock: socket.socket | None = None,
+                 on_event: Callable[[Event], None] | None = None) -> None:
+        self.config = config or PeerConfig()
+        self.core = MatchCore(header, turn_timeout=self.config.turn_timeout,
+                              silence_timeout=self.config.silence_timeout)
+        self.seat = seat
+        self.key = key
+        if public_key_bytes(key) != self.core.keys[seat]:
+            raise StoreError(f"this identity is not seat {seat}'s key in the match header")
+        self.store = store
+        self.addresses = addresses
+        self._decide = decide
+        self._choose = choose
+        self._choices: dict[str, str] = {}
+        self._asking: str | None = None
+        self.local = LocalSeat(self.core, seat, key, seed, self._decide_now)
+        self.links: dict[int, Link] = {}
+        self.sock = sock
+        self.server: asyncio.Server | None = None
+        self.on_event = on_event
+        self.events: list[Event] = []
+        self.bad_frames = 0
+        self.wake = asyncio.Event()
+        self.done = asyncio.Event()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._resend: list[Message] = []
+        self._closing = False
+
+    # ------------------------------------------------------------------ decisions
+
+    def _decide_now(self, state: GameState[Any], seat: int) -> str:
+        step = str(getattr(state.waiting, "step", ""))
+        if self._decide is not None:
+            return self._decide(state, seat)
+        if step in self._choices:
+            return self._choices.pop(step)
+        if self._choose is None:
+            raise DecisionPending
+        if self._asking != step:
+            self._asking = step
+            self._spawn(self._ask(state, seat, step))
+        raise DecisionPending
+
+    async def _ask(self, state: GameState[Any], seat: int, step: str) -> None:
+        assert self._choose is not None
+        choice = await self._choose(state, seat)
+        self._choices[step] = choice
+        self._asking = None
+        self.wake.set()
+
+    # ------------------------------------------------------------------ resume
+
+    def restore(self) -> None:
+        """Reload the match file (after a crash): every feed, and this seat's own messages to
+        send again (the same bytes)."""
+        transcript = read_transcript(self.store.read())
+        if transcript.header is None or transcript.header.match_id != self.core.match_id:
+            raise StoreError(f"{self.store.path} is not this match's file")
+        self.core.adopt(transcript.feeds)
+        own = list(transcript.feeds[self.seat].messages) if self.seat in transcript.feeds else []
+        self._resend = self.local.restore(own)
+        self._note(self.core.events)
+
+    # ------------------------------------------------------------------ running
+
+    async def run(self) -> MatchCore:
+        if self.sock is None:
+            self.sock = listen_socket(self.addresses[self.seat][1])
+        self.server = await asyncio.start_server(self._accept, sock=self.sock)
+        for other in range(self.core.n):
+            if other > self.seat:
+                self._spawn(self._dial(other))
+        self._pump()
+        try:
+            while not self.done.is_set():
+                deadline = self.core.get_timer()
+                now = time.monotonic()
+                timeout = None if deadline is None else max(0.0, deadline - now)
+                self.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), timeout)
+                self._on_timer()
+                self._pump()
+            await asyncio.sleep(self.config.linger)
+        finally:
+            await self.close()
+        return self.core
+
+    async def close(self) -> None:
+        self._closing = True
+        for link in list(self.links.values()):
+            link.send(Frame(FrameKind.BYE, ("the match is over",)))
+            link.close()
+        if self.server is not None:
+            self.server.close()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        self.store.close()
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _note(self, events: list[Event]) -> None:
+        for event in events:
+            self.events.append(event)
+            if self.on_event is not None:
+                self.on_event(event)
+            if isinstance(event, ResultSigned):
+                self.store.finish()
+                self.done.set()
+
+    def _on_timer(self) -> None:
+        deadline = self.core.get_timer()
+        now = time.monotonic()
+        if deadline is None or now < deadline:
+            return
+        events = self.core.handle_timer(now)
+        for event in events:
+            if isinstance(event, SeatsOverdue):
+                for seat in event.seats:  # it may only be delayed: ask every peer
+                    self._want(seat)
+        self._note(events)
+
+    def _want(self, seat: int) -> None:
+        frame = Frame(FrameKind.WANT, (seat, len(self.core.feeds[seat].messages)))
+        for link in self.links.values():
+            link.send(frame)
+
+    def _broadcast(self, message: Message) -> None:
+        frame = Frame(FrameKind.MSG, (message.encode(),))
+        for link in self.links.values():
+            link.send(frame)
+
+    def _pump(self) -> None:
+        """Send what the local seat owes: persist first, then send, then feed it back."""
+        if self._resend:
+            for message in self._resend:
+                self._broadcast(message)
+            self._resend = []
+        while True:
+            out = self.local.messages_to_send()
+            self._note(self.local.take_events())
+            if not out:
+                return
+            for message in out:
+                self.store.append(message)
+                self._broadcast(message)
+                self._note(self.core.receive(message, time.monotonic()))
+
+    # ------------------------------------------------------------------ connections
+
+    async def _dial(self, other: int) -> None:
+        delay = self.config.dial_retry
+        while not self._closing and not self.done.is_set():
+            host, port = self.addresses[other]
+            try:
+                reader, writer = await asyncio.open_connection(host, port)
+            except OSError:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+                continue
+            delay = self.config.dial_retry
+            await self._serve(reader, writer, expect=other)
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await self._serve(reader, writer, expect=None)
+
+    async def _handshake(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                         expect: int | None) -> int:
+        """Exchange HELLO and PROOF; returns the authenticated seat of the other side."""
+        challenge = os.urandom(32)
+        mine = self.core.keys[self.seat]
+        writer.write(Frame(FrameKind.HELLO, (LINK_VERSION, self.core.match_id, self.seat, mine,
+                                             challenge)).encode())
+        hello = await read_frame(reader)
+        if hello.kind is not FrameKind.HELLO:
+            raise BadMessage("the connection did not start with HELLO")
+        version, match_id, seat, key, their_challenge = hello.fields
+        if version != LINK_VERSION:
+            raise BadMessage(f"link version {version}, this peer speaks {LINK_VERSION}")
+        if match_id != self.core.match_id:
+            raise BadMessage("a connection for another match")
+        if not 0 <= seat < self.core.n or seat == self.seat or key != self.core.keys[seat]:
+            raise BadMessage(f"an unknown key for seat {seat}")
+        if expect is not None and seat != expect:
+            raise BadMessage(f"expected seat {expect}, got seat {seat}")
+        proof = self.key.sign(handshake_payload(match_id, their_challenge, mine, key))
+        writer.write(Frame(FrameKind.PROOF, (proof,)).encode())
+        answer = await read_frame(reader)
+        if answer.kind is not FrameKind.PROOF:
+            raise BadMessage("no PROOF after HELLO")
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+        try:
+            Ed25519PublicKey.from_public_bytes(key).verify(
+                answer.fields[0], handshake_payload(match_id, challenge, key, mine))
+        except (InvalidSignature, ValueError):
+            raise BadMessage(f"seat {seat} did not prove its key") from None
+        return int(seat)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                     expect: int | None) -> None:
+        try:
+            seat = await asyncio.wait_for(self._handshake(reader, writer, expect),
+                                          HANDSHAKE_TIMEOUT)
+        except (BadMessage, LinkClosed, TimeoutError, OSError) as exc:
+            log.info("refused a connection: %s", exc)
+            writer.close()
+            return
+        old = self.links.get(seat)
+        if old is not None:
+            old.close()
+        link = Link(seat, reader, writer)
+        self.links[seat] = link
+        # Catch up both ways: ask for every feed from what we hold.
+        for s in range(self.core.n):
+            link.send(Frame(FrameKind.WANT, (s, len(self.core.feeds[s].messages))))
+        try:
+            while not self._closing:
+                try:
+                    frame = await read_frame(reader)
+                except BadMessage as exc:
+                    self._bad(link, str(exc))
+                    continue
+                self._on_frame(link, frame)
+                if link.bad > BAD_FRAME_LIMIT:
+                    log.warning("closing the connection of seat %d: %d bad frames", seat,
+                                link.bad)
+                    break
+        except LinkClosed:
+            pass
+        finally:
+            if self.links.get(seat) is link:
+                del self.links[seat]
+            link.close()
+
+    def _bad(self, link: Link, reason: str) -> None:
+        link.bad += 1
+        self.bad_frames += 1
+        if reason not in link.reasons and len(link.reasons) < 16:
+            link.reasons.add(reason)
+            log.info("dropped a frame from the connection of seat %d: %s", link.seat, reason)
+
+    def _on_frame(self, link: Link, frame: Frame) -> None:
+        if frame.kind is FrameKind.MSG:
+            self._on_message(link, frame.fields[0])
+        elif frame.kind is FrameKind.WANT:
+            seat, start = frame.fields
+            if not 0 <= seat < self.core.n:
+                self._bad(link, f"WANT for seat {seat}")
+                return
+            for message in self.core.feeds[seat].messages[start:start + WANT_BATCH]:
+                link.send(Frame(FrameKind.MSG, (message.encode(),)))
+        elif frame.kind is FrameKind.BYE:
+            return
+        else:
+            self._bad(link, f"{frame.kind.name} during a match")
+
+    def _on_message(self, link: Link, data: bytes) -> None:
+        try:
+            message = Message.decode(data)
+        except BadMessage as exc:
+            self._bad(link, str(exc))
+            return
+        core = self.core
+        if message.match_id != core.match_id:
+            self._bad(link, "a message of another match")
+            return
+        if not 0 <= message.seat < core.n:
+            self._bad(link, f"a message from seat {message.seat}")
+            return
+        try:
+            message.verify(core.keys[message.seat])
+        except BadMessage as exc:
+            self._bad(link, str(exc))
+            return
+        feed = core.feeds[message.seat]
+        if message.seq < len(feed.messages) and feed.messages[message.seq] == message:
+            return  # a duplicate: harmless
+        if message.seat == self.seat:
+            return  # our own, from before a restart: our file has it
+        self.store.append(message)
+        events = core.receive(message, time.monotonic())
+        for event in events:
+            if isinstance(event, PeerMisbehaved) and len(event.evidence) == 2 and (
+                    event.evidence[0].seq == event.evidence[1].seq):
+                for proof in event.evidence:  # equivocation: everyone must see both
+                    self._broadcast(proof)
+        self._note(events)
+        missing = feed.missing()
+        if missing:
+            link.send(Frame(FrameKind.WANT, (message.seat, missing.start)))
+        self.wake.set()
+        self._pump()
+
+
+def listen_socket(port: int = 0, host: str = "") -> socket.socket:
+    """A listening TCP socket for the match mesh (bound before the lobby, so its port can be
+    told to the other seats)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(16)
+    sock.setblocking(False)
+    return sock
+
+
+def run_peer_main(argv: list[str] | None = None) -> int:  # pragma: no cover - thin wrapper
+    from p2p.run import main
+
+    return main(argv)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(run_peer_main())
+
+
+__all__ = ["BAD_FRAME_LIMIT", "Link", "MatchPeer", "PeerConfig", "bot_decider", "read_frame"]

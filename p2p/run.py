@@ -1,0 +1,207 @@
+"""Putting a seat on the network: host a table, join one, resume a match, run bot seats.
+
+These are the entry points the command line (``cli/``) and the tests use.  A bot seat is a
+real peer: its own identity key, its own data directory, its own connections.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import logging
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2p.lobby import Joiner, LobbyError, Seated, Table, join_table
+from p2p.peer import AsyncDecider, Decider, MatchPeer, PeerConfig, bot_decider, listen_socket
+from p2p.store import MatchStore, StoreError, load_identity, unfinished_matches
+from protocol.errors import BadMessage
+from protocol.match import Event, MatchCore
+
+log = logging.getLogger("cryptcrawl.p2p")
+
+
+@dataclass
+class Result:
+    core: MatchCore
+    seat: int
+    path: Path
+
+
+async def play_seated(data_dir: Path, key: Ed25519PrivateKey, seated: Seated, sock: Any, *,
+                      decide: Decider | None = None, choose: AsyncDecider | None = None,
+                      config: PeerConfig | None = None,
+                      on_event: Callable[[Event], None] | None = None,
+                      on_peer: Callable[[MatchPeer], None] | None = None) -> Result:
+    """Store the new match (seed first, mode 0600) and play it to the end."""
+    seed = os.urandom(32)
+    store = MatchStore(data_dir, seated.header.match_id)
+    store.create(seated.header, seed, {"seat": seated.seat,
+                                       "addresses": [list(a) for a in seated.addresses]})
+    peer = MatchPeer(seated.header, seated.seat, key, seed, store, seated.addresses,
+                     decide=decide, choose=choose, config=config, sock=sock, on_event=on_event)
+    if on_peer is not None:
+        on_peer(peer)
+    core = await peer.run()
+    return Result(core, seated.seat, store.path)
+
+
+async def host(data_dir: Path, *, name: str, players: int, options: dict[str, Any] | None = None,
+               port: int = 0, bind: str = "127.0.0.1", bots: int = 0, bot: str = "heuristic",
+               decide: Decider | None = None, choose: AsyncDecider | None = None,
+               config: PeerConfig | None = None, passphrase: str = "",
+               on_event: Callable[[Event], None] | None = None,
+               on_port: Callable[[int], None] | None = None,
+               on_joiners: Callable[[list[Joiner]], None] | None = None,
+               on_peer: Callable[[MatchPeer], None] | None = None,
+               approve: Any = None, bot_dir: Path | None = None) -> Result:
+    """Open a table, fill ``bots`` seats with bot peers (in this process, each a real peer),
+    wait for the others, and play seat 0."""
+    key = load_identity(data_dir)
+    sock = listen_socket(0, bind)
+    table = Table(key, name, players, sock.getsockname()[1], options=dict(options or {}),
+                  passphrase=passphrase, on_change=on_joiners)
+    if approve is not None:
+        table.approve = approve
+    lobby_port = await table.open(bind, port)
+    if on_port is not None:
+        on_port(lobby_port)
+    bot_tasks = [asyncio.ensure_future(run_bot(
+        (bot_dir or data_dir / "bots") / f"bot{i + 1}", f"Bot {i + 1}", "127.0.0.1" if
+        bind in ("", "0.0.0.0") else bind, lobby_port, bot=bot, config=config,
+        passphrase=passphrase, table_id=table.table_id)) for i in range(bots)]
+    try:
+        seated = await table.gather()
+        result = await play_seated(data_dir, key, seated, sock, decide=decide, choose=choose,
+                                   config=config, on_event=on_event, on_peer=on_peer)
+        for task in bot_tasks:
+            await task
+        return result
+    finally:
+        for task in bot_tasks:
+            task.cancel()
+
+
+async def join(data_dir: Path, host_name: str, port: int, *, name: str,
+               decide: Decider | None = None, choose: AsyncDecider | None = None,
+               config: PeerConfig | None = None, bind: str = "", passphrase: str = "",
+               table_id: bytes = b"", on_event: Callable[[Event], None] | None = None,
+               on_peer: Callable[[MatchPeer], None] | None = None) -> Result:
+    key = load_identity(data_dir)
+    sock = listen_socket(0, bind)
+    seated = await join_table(key, name, host_name, port, sock.getsockname()[1],
+                              passphrase=passphrase, table_id=table_id)
+    return await play_seated(data_dir, key, seated, sock, decide=decide, choose=choose,
+                             config=config, on_event=on_event, on_peer=on_peer)
+
+
+async def run_bot(data_dir: Path, name: str, host_name: str, port: int, *,
+                  bot: str = "heuristic", config: PeerConfig | None = None,
+                  passphrase: str = "", table_id: bytes = b"") -> Result:
+    seed = hashlib.sha256(os.urandom(32)).digest()  # the bot's tie-breaks only
+    return await join(data_dir, host_name, port, name=name, decide=bot_decider(bot, seed),
+                      config=config, passphrase=passphrase, table_id=table_id)
+
+
+async def resume(data_dir: Path, *, store: MatchStore | None = None,
+                 decide: Decider | None = None, choose: AsyncDecider | None = None,
+                 config: PeerConfig | None = None,
+                 on_event: Callable[[Event], None] | None = None,
+                 on_peer: Callable[[MatchPeer], None] | None = None) -> Result:
+    """Take up an interrupted match again: reload its file, reconnect, catch up, re-send."""
+    from protocol.transcript import read_transcript
+
+    if store is None:
+        stores = unfinished_matches(data_dir)
+        if not stores:
+            raise StoreError(f"no interrupted match in {data_dir}")
+        store = stores[-1]
+    key = load_identity(data_dir, create=False)
+    info = store.info()
+    transcript = read_transcript(store.read())
+    if transcript.header is None:
+        raise StoreError(f"{store.path} has no readable header")
+    seat = int(info["seat"])
+    addresses = [(str(h), int(p)) for h, p in info["addresses"]]
+    sock = listen_socket(addresses[seat][1])
+    peer = MatchPeer(transcript.header, seat, key, store.seed(), store, addresses,
+                     decide=decide, choose=choose, config=config, sock=sock, on_event=on_event)
+    peer.restore()
+    if on_peer is not None:
+        on_peer(peer)
+    core = await peer.run()
+    return Result(core, seat, store.path)
+
+
+# --------------------------------------------------------------------------- python -m p2p.peer
+
+
+def _address(text: str) -> tuple[str, int]:
+    host_name, _, port = text.rpartition(":")
+    if not host_name or not port.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT")
+    return host_name, int(port)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m p2p.peer",
+                                     description="Run one bot seat as a peer process.")
+    parser.add_argument("--data-dir", type=Path, required=True)
+    parser.add_argument("--bot", default="random", choices=("random", "heuristic"))
+    parser.add_argument("--turn-timeout", type=float, default=90.0)
+    parser.add_argument("--silence-timeout", type=float, default=60.0)
+    parser.add_argument("--linger", type=float, default=3.0)
+    parser.add_argument("--announce", type=Path, help="write the lobby port to this file")
+    parser.add_argument("--bind", default="127.0.0.1")
+    parser.add_argument("--name", default="bot")
+    parser.add_argument("--seed", default="", help="seeds the bot's choices only")
+    parser.add_argument("--verbose", action="store_true")
+    sub = parser.add_subparsers(dest="role", required=True)
+    h = sub.add_parser("host")
+    h.add_argument("--players", type=int, default=3)
+    h.add_argument("--port", type=int, default=0)
+    h.add_argument("--variant", default="basic")
+    j = sub.add_parser("join")
+    j.add_argument("address", type=_address)
+    sub.add_parser("resume")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(name)s: %(message)s")
+    config = PeerConfig(turn_timeout=args.turn_timeout, silence_timeout=args.silence_timeout,
+                        linger=args.linger)
+    seed = hashlib.sha256(args.seed.encode() or os.urandom(32)).digest()
+    decide = bot_decider(args.bot, seed)
+
+    def announce(port: int) -> None:
+        if args.announce is not None:
+            tmp = args.announce.with_suffix(".tmp")
+            tmp.write_text(str(port))
+            tmp.replace(args.announce)
+
+    async def go() -> Result:
+        if args.role == "host":
+            return await host(args.data_dir, name=args.name, players=args.players,
+                              options={"variant": args.variant}, port=args.port,
+                              bind=args.bind, decide=decide, config=config, on_port=announce)
+        if args.role == "join":
+            host_name, port = args.address
+            return await join(args.data_dir, host_name, port, name=args.name, decide=decide,
+                              config=config, bind=args.bind)
+        return await resume(args.data_dir, decide=decide, config=config)
+
+    try:
+        result = asyncio.run(go())
+    except (LobbyError, StoreError, BadMessage, OSError) as exc:
+        print(f"p2p.peer: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    print(f"match over: {result.path}", flush=True)
+    return 0 if result.core.signed else 1

@@ -1,0 +1,106 @@
+"""Link frames: what two peers say to each other over one TCP connection.
+
+A frame is a 4-byte big-endian length and that many bytes of canonical msgpack (the
+protocol's encoding): an array whose first item is the frame kind.  Frames carry the lobby
+(JOIN … START), the handshake (HELLO, PROOF), protocol messages (MSG, opaque bytes checked by
+the protocol) and catch-up (WANT).  Everything here is pure; the asyncio side is in
+:mod:`p2p.link`.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Final
+
+from protocol.encoding import decode, encode
+from protocol.errors import BadMessage
+
+LINK_VERSION: Final = 1
+MAX_FRAME: Final = 70 * 1024
+"""Largest frame, in bytes: a 64 KiB protocol message and the frame's own fields."""
+HANDSHAKE_DOMAIN: Final = b"cryptcrawl/hello/v1\x00"
+LOBBY_DOMAIN: Final = b"cryptcrawl/lobby/v1\x00"
+
+
+class FrameKind(enum.IntEnum):
+    HELLO = 1  # [link version, match id, seat, public key, challenge]
+    PROOF = 2  # [signature over the peer's challenge]
+    MSG = 3  # [protocol message bytes]
+    WANT = 4  # [seat, from sequence number]
+    BYE = 5  # [reason]
+    JOIN = 10  # [protocol version, name, public key, nonce, mesh port, passphrase proof]
+    SEATED = 11  # [seat, players, table name, opener fingerprint]
+    REFUSE = 12  # [reason]
+    HEADER = 13  # [header bytes]
+    HEADER_SIG = 14  # [signature]
+    START = 15  # [signed header bytes, [[host, port], ...]]
+    LOBBY = 16  # [[name, fingerprint], ...]: who sits at the table so far
+
+
+@dataclass(frozen=True)
+class Frame:
+    kind: FrameKind
+    fields: tuple[Any, ...]
+
+    def encode(self) -> bytes:
+        payload = encode((int(self.kind), *self.fields))
+        if len(payload) > MAX_FRAME:
+            raise BadMessage(f"a frame of {len(payload)} bytes is over the {MAX_FRAME} cap")
+        return len(payload).to_bytes(4, "big") + payload
+
+
+_SHAPES: Final[dict[FrameKind, tuple[type, ...]]] = {
+    FrameKind.HELLO: (int, bytes, int, bytes, bytes),
+    FrameKind.PROOF: (bytes,),
+    FrameKind.MSG: (bytes,),
+    FrameKind.WANT: (int, int),
+    FrameKind.BYE: (str,),
+    FrameKind.JOIN: (int, str, bytes, bytes, int, bytes),
+    FrameKind.SEATED: (int, int, str, str),
+    FrameKind.REFUSE: (str,),
+    FrameKind.HEADER: (bytes,),
+    FrameKind.HEADER_SIG: (bytes,),
+    FrameKind.START: (bytes, tuple),
+    FrameKind.LOBBY: (tuple,),
+}
+
+
+def parse_frame(payload: bytes) -> Frame:
+    """One frame's payload to a :class:`Frame`; BadMessage for anything malformed."""
+    value = decode(payload)
+    if not isinstance(value, tuple) or not value:
+        raise BadMessage("a frame is a non-empty array")
+    kind_value, *fields = value
+    if isinstance(kind_value, bool) or not isinstance(kind_value, int):
+        raise BadMessage("a frame kind is an integer")
+    try:
+        kind = FrameKind(kind_value)
+    except ValueError:
+        raise BadMessage(f"unknown frame kind {kind_value}") from None
+    shape = _SHAPES[kind]
+    if len(fields) != len(shape):
+        raise BadMessage(f"a {kind.name} frame has {len(shape)} fields, not {len(fields)}")
+    for i, (item, want) in enumerate(zip(fields, shape, strict=True)):
+        if isinstance(item, bool) or not isinstance(item, want):
+            raise BadMessage(f"{kind.name} field {i} must be {want.__name__}")
+        if want is int and not 0 <= item < 2**32:
+            raise BadMessage(f"{kind.name} field {i} is out of range")
+    return Frame(kind, tuple(fields))
+
+
+def handshake_payload(match_id: bytes, challenge: bytes, signer_key: bytes,
+                      peer_key: bytes) -> bytes:
+    """What a side signs to prove its key: the peer's fresh challenge, bound to the match
+    (or table) id and both keys, so a proof can be replayed neither elsewhere nor back."""
+    return HANDSHAKE_DOMAIN + hashlib.sha256(
+        match_id + challenge + signer_key + peer_key).digest()
+
+
+def passphrase_proof(passphrase: str, table_id: bytes, nonce: bytes) -> bytes:
+    """A joiner's proof that it knows the table passphrase (never sent in the clear)."""
+    if not passphrase:
+        return b""
+    return hashlib.pbkdf2_hmac("sha256", passphrase.encode(), LOBBY_DOMAIN + table_id + nonce,
+                               50_000)
