@@ -11,6 +11,8 @@ BENCHMARKS = {
     "bots": "benchmarks.bot_strength",
     "verify": "benchmarks.verify_match",
     "match": "benchmarks.match",
+    "latency": "benchmarks.latency",
+    "discovery": "benchmarks.discovery",
 }
 
 

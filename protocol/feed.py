@@ -148,16 +148,19 @@ class Feed:
             return range(self.next_seq, self._beyond + 1)
         return range(self.next_seq, self.next_seq)
 
-    def add(self, message: Message) -> AddResult:
+    def add(self, message: Message, *, verified: bool = False) -> AddResult:
         """Check ``message`` and add it; raises BadMessage if it is not for this feed, badly
-        signed, or (as the next in sequence) does not chain onto :attr:`head`."""
+        signed, or (as the next in sequence) does not chain onto :attr:`head`.  ``verified``:
+        the caller has just checked the signature with this feed's key (it is not checked
+        twice)."""
         if message.match_id != self.match_id:
             raise BadMessage(f"message {message.seq} of seat {message.seat} is from another "
                              "match")
         if message.seat != self.seat:
             raise BadMessage(f"message from seat {message.seat} offered to seat {self.seat}'s "
                              "feed (wrong sender)")
-        message.verify(self._key)
+        if not verified:
+            message.verify(self._key)
 
         held = (self._messages[message.seq] if message.seq < self.next_seq
                 else self._ahead.get(message.seq))

@@ -331,6 +331,8 @@ class MatchCore:
         self.silence_timeout = silence_timeout
         self.now = 0.0
         self._wait_key: tuple[object, ...] = ()
+        self._owing: tuple[int, ...] | None = None
+        self._digest_cache: tuple[tuple[int, int], bytes] | None = None
         self._wait_since = 0.0
         self._overdue_reported: tuple[object, ...] = ()
         self._timed_out_reported: tuple[object, ...] = ()
@@ -366,6 +368,7 @@ class MatchCore:
         # Votes, read ahead of the cursor as soon as they are in a feed: (seat, count) -> voter
         # -> 1 absent / 0 present (a voter's first vote on a point is the one that counts).
         self.ballots: dict[tuple[int, int], dict[int, int]] = {}
+        self.cast: dict[tuple[int, int], set[int]] = {}  # absent votes consumed in order
         self._scanned = [0] * self.n
         self.overdue: dict[int, int] = {}  # seat -> count the local clock found it overdue at
         self.timed_out: dict[int, int] = {}  # seat -> count the local clock timed it out at
@@ -387,17 +390,19 @@ class MatchCore:
 
     # ------------------------------------------------------------------ input
 
-    def receive(self, message: Message, now: float | None = None) -> list[Event]:
-        """Add a verified message to its feed and advance as far as the feeds allow.
+    def receive(self, message: Message, now: float | None = None, *,
+                verified: bool = False) -> list[Event]:
+        """Add a message to its feed and advance as far as the feeds allow.
         Returns the events this caused (misbehaviour included); never raises for bad input.
-        ``now`` (any monotonic clock, in seconds) dates what the match waits for."""
+        ``now`` (any monotonic clock, in seconds) dates what the match waits for;
+        ``verified``: the caller already checked the signature with the seat's key."""
         if now is not None:
             self.now = now
         start = len(self.events)
         if not 0 <= message.seat < self.n:
             return []
         try:
-            result = self.feeds[message.seat].add(message)
+            result = self.feeds[message.seat].add(message, verified=verified)
         except BadMessage as exc:
             self._misbehave(message.seat, str(exc), message, stop=False)
             return self.events[start:]
@@ -425,20 +430,23 @@ class MatchCore:
                      and (s in self.blocked or (self.expects(s) is not None
                                                 and self._next(s) is None)))
 
-    def _wait_state(self) -> tuple[object, ...]:
-        w = self.state.waiting
-        where = getattr(w, "step", None) or getattr(getattr(w, "event", None), "id", "")
-        return (self.phase(), where, self.owing(), tuple(self.cursor))
-
     def _note_wait(self) -> None:
-        key = self._wait_state()
+        # The wait restarts whenever the match moves (a message consumed, a seat replaced);
+        # who it waits for is worked out only when a timer is asked for.
+        key = (id(self.state), tuple(self.cursor), len(self.absent), len(self.ballots))
         if key != self._wait_key:
             self._wait_key = key
             self._wait_since = self.now
+            self._owing = None
+
+    def _owing_now(self) -> tuple[int, ...]:
+        if self._owing is None:
+            self._owing = self.owing()
+        return self._owing
 
     def get_timer(self) -> float | None:
         """When the next timeout falls (None: the match waits for nobody)."""
-        if self.signed or not self._wait_key or not self._wait_key[2]:
+        if self.signed or not self._wait_key or not self._owing_now():
             return None
         if self._overdue_reported != self._wait_key:
             return self._wait_since + self.turn_timeout
@@ -453,10 +461,10 @@ class MatchCore:
         self.now = now
         start = len(self.events)
         key = self._wait_key
-        if self.signed or not key or not key[2]:
+        seats = self._owing_now() if key else ()
+        if self.signed or not seats:
             return []
-        _phase, where, seats, _cursors = key
-        assert isinstance(seats, tuple)
+        where = self.where()
         if now >= self._wait_since + self.turn_timeout and self._overdue_reported != key:
             self._overdue_reported = key
             for seat in seats:
@@ -678,9 +686,15 @@ class MatchCore:
         return self._step_digest
 
     def chance_digest(self) -> bytes:
-        entries = [(event, seat, c) for event, by_seat in self.chance_commitments.items()
-                   for seat, c in by_seat.items()]
-        return chance_set_digest(self.match_id, min(self.digest_rounds + 1, 5), entries)
+        """The digest of every chance commitment held (commitments only ever grow, so the
+        count and the round name the set)."""
+        key = (self.digest_rounds, self.chance_count)
+        if self._digest_cache is None or self._digest_cache[0] != key:
+            entries = [(event, seat, c) for event, by_seat in self.chance_commitments.items()
+                       for seat, c in by_seat.items()]
+            digest = chance_set_digest(self.match_id, min(self.digest_rounds + 1, 5), entries)
+            self._digest_cache = (key, digest)
+        return self._digest_cache[1]
 
     def where(self) -> str:
         """The point the match is at, in words (a step or a chance event)."""
@@ -707,8 +721,9 @@ class MatchCore:
                 message = self._next(seat)
                 if message is None:
                     continue
-                if self._consume(seat, message):
-                    progress = True
+                before = len(self.absent)
+                if self._consume(seat, message) or len(self.absent) != before:
+                    progress = True  # consumed, or its sender was replaced for it
                     self._settle()
                     if self.signed:
                         return
@@ -725,6 +740,8 @@ class MatchCore:
             return False  # a reclaiming seat waits until it rejoins
         if self.ballots and self.presence(seat) in ("pending", "absent"):
             return False  # voted absent by some: its message waits for the vote's outcome
+        if self.cast and kind is not Kind.ABSENT and self._after_vote(seat):
+            return False  # it voted a seat absent: what it sent next waits for the outcome
         if isinstance(body, ChanceRevealBody) and body.secrets[0][0] in self.dead:
             # Sent before its sender saw the event drawn again: harmless, skipped.
             self.stale.append(message)
@@ -776,6 +793,8 @@ class MatchCore:
             assert isinstance(w, Simultaneous | Turn)
             if isinstance(w, Simultaneous):
                 self._first_of_step(seat)
+            else:
+                self._rejoin_at_turn(seat, w.step)
             return self._act(seat, message, body, w.step)
         if isinstance(body, CommitBody):
             assert isinstance(w, Simultaneous)
@@ -808,10 +827,23 @@ class MatchCore:
         return True
 
     def _absent_vote(self, seat: int, message: Message, body: AbsentBody) -> bool:
-        # Votes count from the moment they are in a feed (see _index_ballots); consuming one
-        # in its feed's order only moves the cursor on.
+        # A present vote counts from the moment it is in a feed (see _index_ballots); an
+        # absent vote counts once consumed in its feed's order (it is *cast*): so a seat is
+        # replaced after every voter's messages before its vote, and before any after it.
         self._take(seat)
+        target = body.seat
+        if (body.absent == 1 and target != seat and 0 <= target < self.n and self.live(target)
+                and self.cursor[target] == body.count):
+            self.cast.setdefault((target, body.count), set()).add(seat)
         return True
+
+    def _after_vote(self, seat: int) -> bool:
+        """``seat`` cast an absent vote still undecided: its later messages wait for it."""
+        for (target, count), voters in self.cast.items():
+            if (seat in voters and self.live(target) and self.cursor[target] == count
+                    and self.presence(target) != "present"):
+                return True
+        return False
 
     def _index_ballots(self) -> None:
         for seat, feed in enumerate(self.feeds):
@@ -824,8 +856,8 @@ class MatchCore:
             self._scanned[seat] = len(messages)
 
     def _under_vote(self, seat: int) -> bool:
-        ballot = self.ballots.get((seat, self.cursor[seat]), {})
-        return any(v == 1 and voter != seat and self.live(voter) for voter, v in ballot.items())
+        voters = self.cast.get((seat, self.cursor[seat]), set())
+        return any(voter != seat and self.live(voter) for voter in voters)
 
     def presence(self, seat: int) -> str:
         """The vote on live ``seat`` at its next message: ``none`` (no vote), ``pending`` (some
@@ -840,7 +872,8 @@ class MatchCore:
             return "present"
         # Seats themselves voted absent need not vote (two seats may go silent at once).
         needed = {s for s in self.live_seats() if s != seat and not self._under_vote(s)}
-        if needed and all(live.get(s) == 1 for s in needed):
+        cast = self.cast.get((seat, self.cursor[seat]), set())
+        if needed and needed <= cast:
             return "absent"
         return "pending" if live else "none"
 
@@ -955,6 +988,16 @@ class MatchCore:
                 del self.welcomed[x]
                 del self.absent[x]
                 self.events.append(SeatReclaimed(x, step.name))
+
+    def _rejoin_at_turn(self, seat: int, step: str) -> None:
+        """A turn has one decider: a reclaiming seat it had welcomed before its action plays
+        again from this turn on (the feeds fix the point: the welcome precedes the action)."""
+        for x in sorted(self.reclaims):
+            if seat in self.welcomed.get(x, set()):
+                del self.reclaims[x]
+                del self.welcomed[x]
+                del self.absent[x]
+                self.events.append(SeatReclaimed(x, step))
 
     # ------------------------------------------------------------------ torch rounds
 

@@ -26,6 +26,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from engine.core import Over
+from protocol.errors import BadMessage
 from protocol.match import (
     MatchCore,
     MatchEnded,
@@ -111,7 +112,10 @@ def verify_transcript(t: Transcript, records: dict[bytes, int] | None = None) ->
             continue
         return Verdict(INVALID, problem.reason, seat=problem.seat, record=problem.record,
                        messages=t.messages, notes=notes)
-    core = MatchCore(t.header)
+    try:
+        core = MatchCore(t.header)
+    except BadMessage as exc:
+        return Verdict(INVALID, f"cannot check this match: {exc}", record=1, notes=notes)
     # The reader already verified every signature and chain: the core takes the feeds over
     # and consumes them in canonical order.
     checked = t.messages

@@ -492,7 +492,10 @@ def test_forked_chance_commitment_never_blames_an_honest_seat() -> None:
     assert [e.seat for e in proofs] == [2] and len(proofs[0].evidence) == 2
 
 
-def test_wrong_final_claim_is_blamed() -> None:
+@pytest.mark.parametrize("scramble", [None, b"order-1", b"order-2", b"order-3"])
+def test_wrong_final_claim_is_blamed(scramble: bytes | None) -> None:
+    """Whatever order the END messages arrive in, the liar is named, replaced, and the
+    honest seats' signatures settle the result (the liar's is not needed)."""
     net = Network(3, tag=b"claim")
 
     def lie(message: Message) -> tuple[Kind, Any]:
@@ -500,7 +503,8 @@ def test_wrong_final_claim_is_blamed() -> None:
         assert isinstance(body, EndBody)
         return Kind.END, EndBody(bytes(32), body.transcript)
     rewrite_once(net, 2, lambda m: m.kind is Kind.END, lie)
-    net.pump()
+    net.pump(scramble=scramble)
     assert {c for _, c in misbehaving(net)} == {2}
     honest_agree(net, 2)
-    assert not any(core.signed for core in net.cores)
+    for core in net.cores[:2]:
+        assert core.signed and set(core.end_signatures) == {0, 1}

@@ -367,6 +367,24 @@ def test_false_absence_by_all_other_seats_is_undone_by_a_reclaim() -> None:
     assert [m.kind for m in net.cores[0].feeds[0].messages].count(Kind.WELCOME) == 1
 
 
+def test_false_absence_in_the_tactical_variant_is_undone_at_a_turn() -> None:
+    """The tactical variant decides in turns (one seat at a time): a seat declared absent
+    comes back at the first turn whose player welcomed it before acting."""
+    net = Network(3, "tactical", tag=b"collude-tactical")
+    held = silence(net, 2, lambda m: m.kind is Kind.ACT and m.content.step.startswith(
+        "L1.R3"))  # type: ignore[union-attr]
+    net.pump()
+    assert held, "the seat never got to the third room"
+    _vote_then_deliver(net, 2, (0, 1), held)
+    run_with_timeouts(net)
+    for i in range(3):
+        assert [e.seat for e in all_events(net, i, SeatReplaced)] == [2]
+        assert [e.seat for e in all_events(net, i, SeatReclaimed)] == [2]
+    assert_honest_agree(net, set())
+    assert set(net.cores[0].end_signatures) == {0, 1, 2}
+    assert verify(match_file(net, 1)).status == VALID
+
+
 def test_absence_needs_every_other_seat() -> None:
     net = Network(4, tag=b"partial")
     held = _late_commit(net, 2)

@@ -89,3 +89,18 @@ def test_missing_final_signature_is_incomplete(finished: Network) -> None:
     verdict = verify(match_file(finished, without))
     assert verdict.status == INCOMPLETE
     assert "not every seat signed the result (missing: seat 1)" in verdict.reason
+
+
+def test_a_match_this_program_cannot_play_is_a_verdict_not_a_crash() -> None:
+    import dataclasses
+
+    from protocol.header import SignedHeader, sign_header
+    from protocol.local import make_header
+    from protocol.transcript import file_start
+
+    signed, keys = make_header(3)
+    header = dataclasses.replace(signed.header, engine="raiders/99")
+    resigned = SignedHeader(header, tuple(sign_header(k, header) for k in keys))
+    verdict = verify(file_start(resigned))
+    assert verdict.status == "invalid"
+    assert "cannot check this match" in verdict.reason and "raiders/99" in verdict.reason

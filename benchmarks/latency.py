@@ -1,0 +1,229 @@
+"""Room latency over a real loopback mesh of peer processes, against the raw exchange.
+
+    python -m benchmarks latency --players 5 --rooms 50
+
+Starts one process per seat.  Each first runs ``--raw-rounds`` rounds of the raw baseline over
+its own TCP mesh with the others: a two-phase all-to-all exchange (every process signs a first
+message with Ed25519, sends it to all, verifies all of the others', then does the same with a
+second message) — the cost no design can avoid, with no engine, protocol machine, hash chains or
+files.  Then the same processes play whole matches over the P2P layer (random bots; each seat
+a real peer) until ``--rooms`` decision steps have been measured.
+
+Per decision step: from the moment the last seat made its choice to the moment every peer has
+resolved it (reveals, the engine, the chance events that follow — the next room turned — and any
+follow-up), i.e. every peer waits for the next decision.  Per raw round: from the moment the
+last process started the round to the moment every process holds every second message.
+Clocks: ``time.monotonic`` is system-wide on Linux, so the processes' times compare directly.
+``ratio_p50`` = p50_ms / raw_p50_ms; the target is at most 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+# --------------------------------------------------------------------------- the raw baseline
+
+
+async def _raw(index: int, n: int, work: Path, rounds: int) -> list[list[float]]:
+    key = Ed25519PrivateKey.from_private_bytes(bytes([index + 1]) * 32)
+    publics = [Ed25519PrivateKey.from_private_bytes(bytes([i + 1]) * 32).public_key()
+               for i in range(n)]
+    inbox: asyncio.Queue[tuple[int, int, int, bytes, bytes]] = asyncio.Queue()
+    writers: dict[int, asyncio.StreamWriter] = {}
+
+    async def reader_loop(reader: asyncio.StreamReader) -> None:
+        while True:
+            try:
+                head = await reader.readexactly(4)
+                body = await reader.readexactly(int.from_bytes(head, "big"))
+            except (asyncio.IncompleteReadError, ConnectionError):
+                return
+            sender, round_, phase = body[0], int.from_bytes(body[1:5], "big"), body[5]
+            await inbox.put((sender, round_, phase, body[6:70], body[70:]))
+
+    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        who = (await reader.readexactly(1))[0]
+        writers[who] = writer
+        await reader_loop(reader)
+
+    server = await asyncio.start_server(accept, "127.0.0.1", 0)
+    (work / f"raw{index}.port").write_text(str(server.sockets[0].getsockname()[1]))
+    tasks = []
+    for other in range(index + 1, n):
+        path = work / f"raw{other}.port"
+        for _ in range(600):
+            if path.exists():
+                break
+            await asyncio.sleep(0.05)
+        reader, writer = await asyncio.open_connection("127.0.0.1", int(path.read_text()))
+        writer.write(bytes([index]))
+        writers[other] = writer
+        tasks.append(asyncio.ensure_future(reader_loop(reader)))
+    for _ in range(600):
+        if len(writers) == n - 1:
+            break
+        await asyncio.sleep(0.05)
+    held: dict[tuple[int, int], set[int]] = {}
+    times: list[list[float]] = []
+    for round_ in range(rounds):
+        start = time.monotonic()
+        for phase in (1, 2):
+            payload = os.urandom(64)
+            head = bytes([index]) + round_.to_bytes(4, "big") + bytes([phase])
+            sig = key.sign(head + payload)
+            frame = head + sig + payload
+            for w in writers.values():
+                w.write(len(frame).to_bytes(4, "big") + frame)
+            got = held.setdefault((round_, phase), set())
+            while len(got) < n - 1:
+                sender, r, p, s, body = await inbox.get()
+                publics[sender].verify(s, bytes([sender]) + r.to_bytes(4, "big") + bytes([p])
+                                       + body)
+                held.setdefault((r, p), set()).add(sender)
+        times.append([start, time.monotonic()])
+    await asyncio.sleep(0.2)
+    server.close()
+    for t in tasks:
+        t.cancel()
+    return times
+
+
+# --------------------------------------------------------------------------- the match
+
+
+async def _matches(index: int, n: int, work: Path, rooms: int) -> dict[str, Any]:
+    from p2p.peer import MatchPeer, PeerConfig, bot_decider
+    from p2p.run import host, join
+    from protocol.match import Event
+
+    config = PeerConfig(turn_timeout=30, silence_timeout=30, linger=1.0)
+    choices: dict[str, float] = {}
+    done: dict[str, float] = {}
+    match = 0
+    bot = bot_decider("random", bytes([index]) * 32)
+    holder: list[MatchPeer] = []
+
+    def decide(state: Any, seat: int) -> str:
+        step = f"{match}:{getattr(state.waiting, 'step', '')}"
+        choices.setdefault(step, time.monotonic())
+        return bot(state, seat)
+
+    last: list[str] = [""]
+
+    def on_event(event: Event) -> None:
+        if not holder:
+            return
+        w = holder[0].core.state.waiting
+        where = getattr(w, "step", None)
+        if where is not None and f"{match}:{where}" != last[0]:
+            if last[0]:
+                done.setdefault(last[0], time.monotonic())
+            last[0] = f"{match}:{where}"
+        elif getattr(w, "outcome", None) is not None and last[0]:
+            done.setdefault(last[0], time.monotonic())
+
+    measured = 0
+    while measured < rooms:
+        port_file = work / f"lobby{match}.port"
+        holder.clear()
+        last[0] = ""
+        data = work / f"seat{index}"
+        if index == 0:
+            await host(data, name="S0", players=n, decide=decide, config=config,
+                       on_port=lambda p, f=port_file: f.write_text(str(p)),
+                       on_event=on_event, on_peer=holder.append)
+        else:
+            for _ in range(600):
+                if port_file.exists() and port_file.read_text():
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05 * index)
+            await join(data, "127.0.0.1", int(port_file.read_text()), name=f"S{index}",
+                       decide=decide, config=config, bind="127.0.0.1", on_event=on_event,
+                       on_peer=holder.append)
+        measured += sum(1 for k in choices if k.startswith(f"{match}:") and "play" in k)
+        match += 1
+    return {"choices": choices, "done": done}
+
+
+def _worker(args: argparse.Namespace) -> int:
+    work = Path(args.work)
+
+    async def go() -> None:
+        raw = await _raw(args.worker, args.players, work, args.raw_rounds)
+        (work / f"rawtimes{args.worker}.json").write_text(json.dumps(raw))
+        result = await _matches(args.worker, args.players, work, args.rooms)
+        (work / f"match{args.worker}.json").write_text(json.dumps(result))
+    asyncio.run(go())
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks latency",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=5, choices=(3, 4, 5))
+    parser.add_argument("--rooms", type=int, default=50)
+    parser.add_argument("--raw-rounds", type=int, default=100)
+    parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--work", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker is not None:
+        return _worker(args)
+    n = args.players
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+        procs = [subprocess.Popen(
+            [sys.executable, "-m", "benchmarks", "latency", "--players", str(n), "--rooms",
+             str(args.rooms), "--raw-rounds", str(args.raw_rounds), "--worker", str(i),
+             "--work", tmp], env=env) for i in range(n)]
+        try:
+            codes = [p.wait(timeout=600) for p in procs]
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
+        if any(codes):
+            print(json.dumps({"error": f"a worker failed: exit codes {codes}"}))
+            return 1
+        raw = [json.loads((work / f"rawtimes{i}.json").read_text()) for i in range(n)]
+        raw_lat = [1000 * (max(r[k][1] for r in raw) - max(r[k][0] for r in raw))
+                   for k in range(args.raw_rounds)]
+        runs = [json.loads((work / f"match{i}.json").read_text()) for i in range(n)]
+        latencies = []
+        for step in runs[0]["choices"]:
+            if ":" not in step or "play" not in step.split(":", 1)[1]:
+                continue
+            chosen = [r["choices"].get(step) for r in runs]
+            resolved = [r["done"].get(step) for r in runs]
+            if None in resolved or all(c is None for c in chosen):
+                continue
+            latencies.append(1000 * (max(resolved) - max(c for c in chosen if c is not None)))
+    p50 = statistics.median(latencies)
+    raw_p50 = statistics.median(raw_lat)
+    print(json.dumps({
+        "benchmark": "latency", "players": n, "rooms": len(latencies),
+        "p50_ms": round(p50, 2), "p99_ms": round(_pct(latencies, 0.99), 2),
+        "raw_p50_ms": round(raw_p50, 3), "raw_p99_ms": round(_pct(raw_lat, 0.99), 3),
+        "ratio_p50": round(p50 / raw_p50, 2), "target_ratio_p50": 2.0,
+    }))
+    return 0

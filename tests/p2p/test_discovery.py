@@ -1,0 +1,322 @@
+"""Discovery over mDNS bound to loopback only (``interfaces=["127.0.0.1"]``).
+
+Nothing here sends to a real interface.  mDNS timings are shortened the way python-zeroconf's own
+fixtures do (``discovery.quick_timing``); every wait is bounded.  Another process on this machine
+may be advertising tables on loopback at the same time, so every check looks only at this test's
+own tables (unique names and ids per test).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import secrets
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from p2p import discovery
+from p2p.discovery import (
+    Advertiser,
+    DiscoveryError,
+    TableBrowser,
+    TableEvent,
+    TableFound,
+    TableInfo,
+    TableLost,
+    TableUpdated,
+    parse_table,
+    table_txt,
+)
+from protocol.header import PROTOCOL_VERSION
+
+LOOPBACK = ["127.0.0.1"]
+FP = "3f2a-91bc-0d4e-5f60-7a8b"
+WAIT = 5.0  # s, the bound on every wait for an event
+
+
+@pytest.fixture
+def fast() -> Iterator[None]:
+    with discovery.quick_timing():
+        yield
+
+
+def uid() -> str:
+    return secrets.token_hex(8)
+
+
+def advertiser(table_id: str | bytes, **kw: Any) -> Advertiser:
+    args: dict[str, Any] = {"name": f"table {table_id!s}", "port": 40000, "fingerprint": FP,
+                            "table_id": table_id, "seats_total": 3, "interfaces": LOOPBACK}
+    args.update(kw)
+    return Advertiser(**args)
+
+
+async def wait_event(browser: TableBrowser, want: Callable[[TableEvent], bool],
+                     timeout: float = WAIT) -> TableEvent:
+    """The first event ``want`` accepts (others, e.g. a foreign process's tables, skipped)."""
+    async def first() -> TableEvent:
+        while True:
+            event = await browser.next_event()
+            if want(event):
+                return event
+
+    return await asyncio.wait_for(first(), timeout)
+
+
+def about(kind: type, table_id: str) -> Callable[[TableEvent], bool]:
+    return lambda e: isinstance(e, kind) and e.table.id == table_id
+
+
+async def drain(browser: TableBrowser, seconds: float) -> list[TableEvent]:
+    """Every event within ``seconds``."""
+    seen: list[TableEvent] = []
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while (left := end - loop.time()) > 0:
+        try:
+            seen.append(await browser.next_event(left))
+        except TimeoutError:
+            break
+    return seen
+
+
+# --------------------------------------------------------------------------- over mDNS
+
+
+@pytest.mark.asyncio
+async def test_advertised_table_is_found_with_its_fields(fast: None) -> None:
+    tid = uid()
+    async with advertiser(tid, name=f"Friday crawl {tid}", port=41234, seats_total=4,
+                          seats_taken=2) as ad, TableBrowser(LOOPBACK) as browser:
+        event = await wait_event(browser, about(TableFound, tid))
+        table = event.table
+        assert table == TableInfo(name=f"Friday crawl {tid}", host="127.0.0.1", port=41234,
+                                  version=PROTOCOL_VERSION, game="raiders", seats_taken=2,
+                                  seats_total=4, id=tid, fingerprint=FP,
+                                  instance=f"{ad.instance}.{discovery.SERVICE_TYPE}",
+                                  addresses=("127.0.0.1",))
+        assert table.address == "127.0.0.1:41234"
+        assert not table.full
+        assert browser.tables[table.instance.lower()] == table
+
+
+@pytest.mark.asyncio
+async def test_seat_updates_then_close_are_seen(fast: None) -> None:
+    tid = uid()
+    async with TableBrowser(LOOPBACK) as browser:
+        ad = advertiser(tid)
+        try:
+            await ad.start()
+            found = await wait_event(browser, about(TableFound, tid))
+            assert (found.table.seats_taken, found.table.seats_total) == (1, 3)
+            await ad.update(seats_taken=2)
+            updated = await wait_event(browser, about(TableUpdated, tid))
+            assert isinstance(updated, TableUpdated)
+            assert (updated.table.seats_taken, updated.previous.seats_taken) == (2, 1)
+            await ad.update(seats_taken=3)
+            updated = await wait_event(browser, about(TableUpdated, tid))
+            assert updated.table.full
+        finally:
+            await ad.close()
+        lost = await wait_event(browser, about(TableLost, tid))
+        assert lost.table.seats_taken == 3
+        assert all(t.id != tid for t in browser.tables.values())
+    await ad.close()  # a second close is harmless
+    await ad.update(seats_taken=1)  # and so is an update once closed
+
+
+@pytest.mark.asyncio
+async def test_two_tables_at_once(fast: None) -> None:
+    a, b = uid(), uid()
+    async with advertiser(a, port=41001) as ad_a, advertiser(b, port=41002, seats_total=5), \
+            TableBrowser(LOOPBACK) as browser:
+        found: dict[str, TableInfo] = {}
+        while len(found) < 2:
+            event = await wait_event(browser, lambda e: isinstance(e, TableFound)
+                                     and e.table.id in (a, b))
+            found[event.table.id] = event.table
+        assert (found[a].port, found[a].seats_total) == (41001, 3)
+        assert (found[b].port, found[b].seats_total) == (41002, 5)
+        await ad_a.close()
+        await wait_event(browser, about(TableLost, a))
+        assert {t.id for t in browser.tables.values()} & {a, b} == {b}
+
+
+@pytest.mark.asyncio
+async def test_same_table_name_is_suffixed() -> None:
+    # Default probe timings here: the conflict must be heard during probing.
+    a, b = uid(), uid()
+    name = f"Twins {a}"
+    async with advertiser(a, name=name) as first, advertiser(b, name=name) as second, \
+            TableBrowser(LOOPBACK) as browser:
+        assert first.instance == name
+        assert second.instance.startswith(name) and second.instance != name
+        seen: dict[str, TableInfo] = {}
+        while len(seen) < 2:
+            event = await wait_event(browser, lambda e: isinstance(e, TableFound)
+                                     and e.table.id in (a, b))
+            seen[event.table.id] = event.table
+        assert seen[a].name == seen[b].name == name  # the TXT name is the table's own
+        assert seen[a].instance != seen[b].instance
+
+
+class RawAdvertiser(Advertiser):
+    """Advertises whatever TXT it is given, unchecked."""
+
+    def __init__(self, txt: dict[str, Any], **kw: Any) -> None:
+        self.txt = txt
+        super().__init__(**kw)
+
+    def _properties(self) -> dict[str, Any]:
+        return self.txt
+
+
+def good_txt(table_id: str) -> dict[str, Any]:
+    return table_txt(name=f"ok {table_id}", game="raiders", seats_taken=1, seats_total=3,
+                     table_id=table_id, fingerprint=FP)
+
+
+def malformed_txts(tag: str) -> list[dict[str, Any]]:
+    def bad(n: int, **changes: Any) -> dict[str, Any]:
+        txt: dict[str, Any] = {**good_txt(f"{n:02x}{tag}"), **changes}
+        return {k: v for k, v in txt.items() if v is not ...}
+
+    return [
+        bad(1, seats="x/3"), bad(2, seats="4/3"), bad(3, seats="3"), bad(4, v="one"),
+        bad(5, fp=...), bad(6, name=b"\xff\xfe bad utf-8"), bad(7, game="Bad Game!"),
+        bad(8, match="not-hex"), bad(9, seats="0/0"), bad(10, v=None),
+        bad(11, x1="y" * 200, x2="y" * 200),  # oversized TXT
+        bad(12, name="tab\x07le"),
+        {},  # nothing at all
+    ]
+
+
+@pytest.mark.asyncio
+async def test_malformed_txt_is_ignored(fast: None) -> None:
+    tag = uid()
+    bads = [RawAdvertiser(txt, name=f"bad {i} {tag}", port=41100 + i, fingerprint=FP,
+                          table_id=f"{i:02x}{tag}", seats_total=3, interfaces=LOOPBACK)
+            for i, txt in enumerate(malformed_txts(tag))]
+    good = uid()
+    bad_instances = {f"bad {i} {tag}".lower() for i in range(len(bads))}
+
+    def ours_bad(event: TableEvent) -> bool:
+        return event.table.instance.split(".")[0].lower() in bad_instances
+
+    async with TableBrowser(LOOPBACK) as browser:
+        try:
+            await asyncio.wait_for(asyncio.gather(*(ad.start() for ad in bads)), WAIT)
+            async with advertiser(good):
+                events = [await wait_event(browser, lambda e: about(TableFound, good)(e)
+                                           or ours_bad(e))]
+                events += await drain(browser, 0.5)
+        finally:
+            for ad in bads:
+                await ad.close()
+        events += await drain(browser, 0.3)
+    assert not [e for e in events if ours_bad(e)]
+    assert [e.table.id for e in events if isinstance(e, TableFound)].count(good) == 1
+
+
+@pytest.mark.asyncio
+async def test_table_turning_malformed_is_lost(fast: None) -> None:
+    tid = uid()
+    async with TableBrowser(LOOPBACK) as browser:
+        ad = RawAdvertiser(good_txt(tid), name=f"turns {tid}", port=41200, fingerprint=FP,
+                           table_id=tid, seats_total=3, interfaces=LOOPBACK)
+        try:
+            await ad.start()
+            await wait_event(browser, about(TableFound, tid))
+            ad.txt = {**good_txt(tid), "seats": "lots"}
+            await ad.update()
+            await wait_event(browser, about(TableLost, tid))
+        finally:
+            await ad.close()
+
+
+@pytest.mark.asyncio
+async def test_iteration_ends_when_closed(fast: None) -> None:
+    browser = TableBrowser(LOOPBACK)
+    await browser.start()
+
+    async def consume() -> list[TableEvent]:
+        return [event async for event in browser]
+
+    consumer = asyncio.ensure_future(consume())
+    await asyncio.sleep(0.05)
+    await browser.close()
+    await asyncio.wait_for(consumer, WAIT)
+    with pytest.raises(StopAsyncIteration):
+        await browser.next_event(1)
+
+
+@pytest.mark.asyncio
+async def test_find_table_helper(fast: None) -> None:
+    tid = uid()
+    async with advertiser(tid, port=41300):
+        table = await discovery.find_table(LOOPBACK, timeout=WAIT,
+                                           match=lambda t: t.id == tid)
+        assert (table.host, table.port) == ("127.0.0.1", 41300)
+    with pytest.raises(TimeoutError):
+        await discovery.find_table(LOOPBACK, timeout=0.3, match=lambda t: t.id == "none")
+
+
+# --------------------------------------------------------------------------- no network
+
+
+def test_txt_is_small_and_validated() -> None:
+    txt = table_txt(name="x" * 200, game="raiders", seats_taken=1, seats_total=5,
+                    table_id="ab" * 8, fingerprint=FP)
+    assert set(txt) == {"v", "game", "name", "seats", "match", "fp"}
+    assert len(txt["name"].encode()) <= discovery.MAX_NAME_BYTES
+    assert sum(len(k) + len(v) + 2 for k, v in txt.items()) < 200
+    for bad in ({"game": "Bad!"}, {"seats_taken": 6}, {"seats_total": 0},
+                {"table_id": "xyz"}, {"fingerprint": "not a fingerprint"}):
+        args: dict[str, Any] = {"name": "t", "game": "raiders", "seats_taken": 1,
+                                "seats_total": 5, "table_id": "ab", "fingerprint": FP, **bad}
+        with pytest.raises(ValueError):
+            table_txt(**args)
+    with pytest.raises(ValueError):
+        advertiser("ab", port=0)
+    with pytest.raises(ValueError):
+        advertiser("ab", seats_taken=4, seats_total=3)
+    assert advertiser(bytes(range(16))).table_id == bytes(range(8)).hex()
+    assert advertiser("ab", name="  a\nb\tc  ").name == "a b c"
+
+
+def test_parse_table() -> None:
+    props = {k.encode(): v.encode() for k, v in good_txt("ab12").items()}
+    table = parse_table("x._cryptcrawl._tcp.local.", props, 5000, ["10.1.2.3"])
+    assert table is not None and (table.name, table.id, table.port) == ("ok ab12", "ab12", 5000)
+    assert parse_table("x", props, 5000, []) is None  # no address
+    assert parse_table("x", props, None, ["10.1.2.3"]) is None
+    assert parse_table("x", props, 70000, ["10.1.2.3"]) is None
+    for txt in malformed_txts("cd"):
+        raw = {k.encode(): (v if isinstance(v, bytes) or v is None else str(v).encode())
+               for k, v in txt.items()}
+        assert parse_table("x", raw, 5000, ["10.1.2.3"]) is None, txt
+    extra = {**props, b"future": b"ok", b"flag": None}
+    assert parse_table("x", extra, 5000, ["10.1.2.3"]) is not None  # unknown keys ignored
+    v6 = parse_table("x", props, 5000, ["fe80::1", "10.1.2.3"])
+    assert v6 is not None and v6.host == "10.1.2.3"
+    # The address on the browsing interface's network wins over the first one advertised.
+    nets = [ipaddress.IPv4Network("192.168.7.0/24")]
+    multi = parse_table("x", props, 5000, ["172.17.0.1", "192.168.7.20"], nets)
+    assert multi is not None and multi.host == "192.168.7.20"
+    assert multi.addresses == ("172.17.0.1", "192.168.7.20")
+
+
+def test_interfaces() -> None:
+    assert discovery.resolve_interfaces(["127.0.0.1"]) == ["127.0.0.1"]
+    with pytest.raises(DiscoveryError):
+        discovery.resolve_interfaces(["::1"])
+    with pytest.raises(DiscoveryError):
+        discovery.resolve_interfaces(["no-such-interface0"])
+    with pytest.raises(DiscoveryError):
+        discovery.resolve_interfaces([])
+    assert all(not a.startswith("127.") for _, a in discovery.list_interfaces())
+    # Advertise loopback only when bound to nothing else.
+    assert discovery._advertised_addresses(["127.0.0.1"]) == ["127.0.0.1"]
+    assert discovery._advertised_addresses(["127.0.0.1", "10.9.8.7"]) == ["10.9.8.7"]
