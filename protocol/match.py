@@ -832,16 +832,21 @@ class MatchCore:
         # replaced after every voter's messages before its vote, and before any after it.
         self._take(seat)
         target = body.seat
+        # A vote on a point this peer has not reached yet (the target's earlier messages still
+        # to come) is cast all the same: it counts when the target gets there.
         if (body.absent == 1 and target != seat and 0 <= target < self.n and self.live(target)
-                and self.cursor[target] == body.count):
+                and self.cursor[target] <= body.count):
             self.cast.setdefault((target, body.count), set()).add(seat)
         return True
 
     def _after_vote(self, seat: int) -> bool:
         """``seat`` cast an absent vote still undecided: its later messages wait for it."""
         for (target, count), voters in self.cast.items():
-            if (seat in voters and self.live(target) and self.cursor[target] == count
-                    and self.presence(target) != "present"):
+            # (A vote on a seat the match no longer needs there is dormant: it completes if
+            # the match comes to need that seat again at the same point.)
+            if (seat in voters and self.live(target) and self.cursor[target] <= count
+                    and (self.cursor[target] < count or (
+                        self._needed(target) and self.presence(target) != "present"))):
                 return True
         return False
 
@@ -1302,6 +1307,7 @@ class MatchCore:
                     self._settle_rejoins(step)
                     if not step.settled_rejoins:
                         return
+                    continue  # who owes what changed (reveals are owed now): look again
                 deciders = self._deciders(step)
                 if any(s not in step.reveals for s in deciders):
                     return
