@@ -14,6 +14,7 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from cli.play import GameOptions, InputClosed, LeftGame, play_offline, replay_hint
@@ -36,11 +37,16 @@ ending during your turn), 2 usage error, 130 interrupted (Ctrl-C)"""
 PLAY_DESCRIPTION = """\
 Play Dungeon Raiders against bots on this machine.
 
-This is an OFFLINE game: no network yet. A trusted local dealer deals the
-rooms and the bots run in this process (each decides from its own view only).
-A later version plays the bots as real peers over loopback. Line mode (--plain)
-is the only mode for now: the game prints the table, you type a card such as
-"play 3" and press Enter; type ? during the game for help."""
+Every bot is a real peer over loopback, with its own key and connections: the
+match runs the full protocol (no dealer: face-down rooms come from secrets all
+seats contribute; every move is signed) and leaves a match file that
+`cryptcrawl verify` checks. The table is never advertised on the network.
+Line mode (--plain): the game prints the table, you type a card such as
+"play 3" and press Enter; type ? during the game for help.
+
+--deal-seed plays OFFLINE instead, with a trusted local dealer seeded by the
+given text (to practise the same deal again; whoever knows the seed knows
+every face-down room)."""
 
 
 def version() -> str:
@@ -80,6 +86,16 @@ def _count(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.1 <= value <= 86_400:
+        raise argparse.ArgumentTypeError(f"{value:g} s is not between 0.1 s and a day")
+    return value
+
+
 def _name(text: str) -> str:
     name = " ".join(text.split())
     if not name:
@@ -116,18 +132,24 @@ def build_parser() -> Parser:
                       help="basic: everyone plays at once; tactical: one at a time, face up "
                            "(default basic)")
     play.add_argument("--seed", metavar="TEXT", default=None,
-                      help="seed the bots' choices (default: random)")
+                      help="seed the bots' choices only (chance secrets always come from the "
+                           "operating system's randomness)")
     play.add_argument("--deal-seed", metavar="TEXT", default=None,
-                      help="for reproducible tests: seed the dealer instead of drawing it "
-                           "from os.urandom (whoever knows it knows every face-down room)")
+                      help="play offline with a trusted local dealer seeded by TEXT (the same "
+                           "deal again; whoever knows it knows every face-down room)")
+    play.add_argument("--out", metavar="FILE", default=None,
+                      help="also write the match file to FILE")
+    play.add_argument("--turn-timeout", type=_seconds, default=90.0, metavar="SECONDS",
+                      help="how long the table waits for a move before asking the other "
+                           "peers and then replacing the silent seat by a bot (default 90)")
     play.add_argument("--name", type=_name, default=None, metavar="NAME",
                       help="your name at the table (default: you)")
     play.add_argument("--plain", action="store_true",
                       help="plain line mode for scripts and screen readers (the only mode for "
                            "now, so also the default)")
     play.add_argument("--data-dir", metavar="DIR", default=None,
-                      help="where cryptcrawl keeps your identity and matches (accepted; not "
-                           "used by offline play yet)")
+                      help="where cryptcrawl keeps your identity and matches (default: your "
+                           "user data directory)")
     verify = commands.add_parser(
         "verify", help="check a finished match file end to end",
         description="Check a match file (.crawl) end to end: every signature and hash chain, "
@@ -160,6 +182,8 @@ def _play(args: argparse.Namespace, parser: Parser) -> int:
         parser.exit(EXIT_USAGE, f"{PROG} play: error: --bots must be {players - 1} (you and "
                                 f"bots) or {players} (bots only) with --players {players}; "
                                 f"offline play has one human seat\n")
+    if args.deal_seed is None:
+        return _play_networked(args, players, bots)
     options = GameOptions(
         players=players,
         bots=bots,
@@ -179,6 +203,39 @@ def _play(args: argparse.Namespace, parser: Parser) -> int:
     out.write(f"\nTo deal this game again (same moves, same game):\n  {replay_hint(options)}\n")
     out.flush()
     return EXIT_OK
+
+
+def data_dir_of(args: argparse.Namespace) -> Path:
+    if args.data_dir:
+        return Path(args.data_dir)
+    from p2p.store import default_data_dir
+
+    return default_data_dir()
+
+
+def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
+    import asyncio
+
+    from cli.netplay import NetOptions, play_networked
+    from cli.play import Console
+    from p2p.lobby import LobbyError
+    from p2p.store import StoreError
+
+    options = NetOptions(
+        players=players, bots=bots, bot_kind=args.bot_kind, variant=args.variant,
+        bot_seed=args.seed if args.seed is not None else _random_seed(),
+        name=args.name or "", turn_timeout=args.turn_timeout,
+        silence_timeout=max(args.turn_timeout * 2 / 3, 0.1), out=args.out or "")
+    console = Console(sys.stdin, sys.stdout)
+    try:
+        return asyncio.run(play_networked(options, console, data_dir_of(args)))
+    except LeftGame as left:
+        sys.stdout.write(f"{left}\n")
+        sys.stdout.flush()
+        return left.code
+    except (LobbyError, StoreError, OSError) as exc:
+        sys.stderr.write(f"{PROG} play: {exc}\n")
+        return EXIT_FAILURE
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -139,4 +139,4 @@ def test_version_and_help(monkeypatch: pytest.MonkeyPatch,
     assert code == 0 and out.startswith("cryptcrawl ")
     code, out, _ = run(monkeypatch, capsys, ["play", "--help"])
     assert code == 0
-    assert "OFFLINE" in out and "--deal-seed" in out and "reproducible tests" in out
+    assert "OFFLINE" in out and "--deal-seed" in out and "real peer over loopback" in out

@@ -1,0 +1,225 @@
+"""Line-mode play over the network: you (or a bot) at one seat of a real match.
+
+``cryptcrawl play`` opens a table on loopback and fills the other seats with bots, each a real
+peer (its own key, its own connections); ``host`` and ``join`` do the same across a LAN.  This
+module only shows the match (from the engine's view of your seat and the protocol's events) and
+reads your choices; every rule lives in the engine and the protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cli import render
+from cli.play import HELP, Console, InputClosed, LeftGame
+from engine.core import GameState, IllegalActionError, InvalidActionError, Over
+from engine.raiders import RaidersView
+from p2p.peer import MatchPeer, PeerConfig, bot_decider
+from protocol.match import (
+    Event,
+    PeerMisbehaved,
+    PrivateKnowledge,
+    SeatReclaimed,
+    SeatReplaced,
+    SeatsOverdue,
+)
+
+
+@dataclass(frozen=True)
+class NetOptions:
+    players: int = 4
+    bots: int = 3
+    bot_kind: str = "heuristic"
+    variant: str = "basic"
+    bot_seed: str = ""
+    name: str = ""
+    turn_timeout: float = 90.0
+    silence_timeout: float = 60.0
+    out: str = ""
+
+
+class NetGame:
+    """Shows one seat's match on a console and answers for that seat."""
+
+    def __init__(self, options: NetOptions, console: Console) -> None:
+        self.options = options
+        self.console = console
+        self.peer: MatchPeer | None = None
+        self.human = options.bots < options.players
+        self.labels: tuple[str, ...] = ()
+        self.level_shown = 0
+        self.last_shown: tuple[int, int] | None = None
+        self.task: asyncio.Task[Any] | None = None
+        self.stop: BaseException | None = None
+        self.names: list[str] = []
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def seat(self) -> int:
+        assert self.peer is not None
+        return self.peer.seat
+
+    def view(self) -> RaidersView:
+        assert self.peer is not None
+        view = self.peer.local.decision_state().view(self.seat)
+        assert isinstance(view, RaidersView)
+        return view
+
+    def say(self, *lines: str) -> None:
+        self.console.say(*lines)
+
+    def attach(self, peer: MatchPeer) -> None:
+        self.peer = peer
+        header = peer.core.header.header
+        self.names = [s.name for s in header.seats]
+        self.labels = tuple(render.YOU if i == peer.seat and self.human else n
+                            for i, n in enumerate(self.names))
+        variant = "tactical variant" if self.options.variant == "tactical" else "basic game"
+        self.say(f"Dungeon Raiders, {len(self.names)} players, {variant}. Match "
+                 f"{peer.core.match_id.hex()[:16]}.")
+        for i, seat in enumerate(header.seats):
+            from protocol.crypto import fingerprint
+
+            self.say(f"  seat {render.seat_letter(i)} {self.labels[i]:<20} key "
+                     f"{fingerprint(seat.key)}")
+        self.say(*render.wrap_text(
+            "No dealer: every face-down room comes from secrets all seats contribute; every "
+            "move is signed. The bots run on this machine, which can see their hands."))
+
+    # ------------------------------------------------------------------ events
+
+    def on_event(self, event: Event) -> None:
+        if self.peer is None:
+            return
+        if isinstance(event, PrivateKnowledge) and self.human:
+            self.say(*render.render_torch(self.view()))
+        elif isinstance(event, SeatReplaced):
+            self.say(f"{self.labels[event.seat]} is replaced by a bot from now on "
+                     f"({event.reason}).")
+        elif isinstance(event, SeatReclaimed):
+            self.say(f"{self.labels[event.seat]} is back (from {event.step}).")
+        elif isinstance(event, SeatsOverdue):
+            who = ", ".join(self.labels[s] for s in event.seats if s != self.seat)
+            if who:
+                self.say(f"Waiting for {who}...")
+        elif isinstance(event, PeerMisbehaved) and event.evidence:
+            self.say(f"{self.labels[event.seat]} broke the rules: {event.reason}.")
+        self._show_progress()
+
+    def _show_progress(self) -> None:
+        view = self.view()
+        res = view.last
+        if res is not None and (res.level, res.position) != self.last_shown:
+            self.last_shown = (res.level, res.position)
+            self.say(*render.render_resolution(res, self.labels))
+        if view.level and view.level != self.level_shown:
+            self.level_shown = view.level
+            self.console.gap()
+            self.say(f"=== Level {view.level} of 5 " + "=" * 60)
+            if not self.human:
+                self.say(*render.render_row(view, torch=False))
+
+    # ------------------------------------------------------------------ your decisions
+
+    async def choose(self, state: GameState[Any], seat: int) -> str:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(None, self._choose_blocking, state, seat)
+        except (LeftGame, InputClosed) as exc:
+            self.stop = exc
+            if self.task is not None:
+                self.task.cancel()
+            raise
+
+    def _choose_blocking(self, state: GameState[Any], seat: int) -> str:
+        view = state.view(seat)
+        assert isinstance(view, RaidersView)
+        self.console.gap()
+        self.say(*render.render_view(view, self.labels, name=self.options.name))
+        self._show_choices(state, view)
+        prompt = "your follow-up> " if view.phase == "followup" else "your card> "
+        while True:
+            text = self.console.ask(prompt)
+            word = text.lower()
+            if not word:
+                self.say("Type a card to play, for example: "
+                         f"{state.format_action(view.legal[0])} (? for help).")
+                continue
+            if word in ("?", "h", "help"):
+                self.say(*HELP.splitlines())
+                self._show_choices(state, view)
+                continue
+            if word in ("look", "l", "table"):
+                self.say(*render.render_view(view, self.labels, name=self.options.name))
+                self._show_choices(state, view)
+                continue
+            if word in ("q", "quit", "exit"):
+                if self.console.ask("leave the game? a bot plays your seat [y/N] ").lower() in (
+                        "y", "yes"):
+                    raise LeftGame("You left the game.")
+                continue
+            try:
+                action = state.parse_action(seat, text)
+                state.check(seat, action)
+            except (InvalidActionError, IllegalActionError) as exc:
+                self.say(" ".join(str(exc).split()))
+                continue
+            return state.format_action(action)
+
+    def _show_choices(self, state: GameState[Any], view: RaidersView) -> None:
+        choices = [state.format_action(a) for a in view.legal]
+        head = "Follow-up for your crystal ball: " if view.phase == "followup" else "Choose: "
+        self.say(*render.wrap_items(choices, first=head, sep=", ", indent="  "),
+                 "  (? for help, q to quit)")
+
+    # ------------------------------------------------------------------ the end
+
+    def finish(self, core_state: GameState[Any], path: Path) -> None:
+        w = core_state.waiting
+        self.console.gap()
+        if isinstance(w, Over):
+            view = core_state.view(self.seat)
+            assert isinstance(view, RaidersView)
+            self.say("=== Game over " + "=" * 65,
+                     *render.render_scoreboard(view, w.outcome, self.labels,
+                                               name=self.options.name))
+        target = path
+        if self.options.out:
+            target = Path(self.options.out)
+            shutil.copyfile(path, target)
+        self.say("", f"The match file: {target}", f"Check it: cryptcrawl verify {target}")
+
+
+async def play_networked(options: NetOptions, console: Console, data_dir: Path) -> int:
+    """``cryptcrawl play``: a table on loopback (never advertised), bots at the other seats."""
+    from p2p.run import host
+
+    game = NetGame(options, console)
+    config = PeerConfig(turn_timeout=options.turn_timeout,
+                        silence_timeout=options.silence_timeout, linger=0.5)
+    seed = (options.bot_seed or "").encode()
+    own_bots = options.bots if game.human else options.bots - 1
+    decide = None if game.human else bot_decider(options.bot_kind, b"host" + seed)
+
+    async def go() -> Any:
+        return await host(data_dir, name=options.name or "you", players=options.players,
+                          options={"variant": options.variant}, bots=own_bots,
+                          bot=options.bot_kind, decide=decide,
+                          choose=game.choose if game.human else None, config=config,
+                          on_event=game.on_event, on_peer=game.attach,
+                          bot_dir=data_dir / "bots")
+
+    game.task = asyncio.ensure_future(go())
+    try:
+        result = await game.task
+    except asyncio.CancelledError:
+        if game.stop is not None:
+            raise game.stop from None
+        raise
+    game.finish(result.core.state, result.path)
+    return 0
