@@ -150,6 +150,75 @@ def build_parser() -> Parser:
     play.add_argument("--data-dir", metavar="DIR", default=None,
                       help="where cryptcrawl keeps your identity and matches (default: your "
                            "user data directory)")
+    def common(sub: argparse.ArgumentParser, *, net: bool = True) -> None:
+        sub.add_argument("--data-dir", metavar="DIR", default=None,
+                         help="where cryptcrawl keeps your identity and matches (default: "
+                              "your user data directory)")
+        if net:
+            sub.add_argument("--name", type=_name, default=None, metavar="NAME",
+                             help="your name at the table")
+            sub.add_argument("--turn-timeout", type=_seconds, default=90.0, metavar="SECONDS",
+                             help="how long a move may take before the table asks the other "
+                                  "peers and then replaces the silent seat (default 90)")
+
+    def interface(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--interface", action="append", metavar="IF", default=None,
+                         help="network interface or IPv4 address to use for discovery "
+                              "(repeatable; default: every real interface)")
+
+    host = commands.add_parser(
+        "host", help="open a table on the LAN (advertised with zeroconf)",
+        description="Open a table on the LAN and play seat A. It is advertised with zeroconf "
+                    "until every seat is taken; you approve each joiner (their key fingerprint "
+                    "is shown; a known name with a new key is flagged).", epilog=EPILOG)
+    common(host)
+    interface(host)
+    host.add_argument("--players", type=_players, default=4, metavar="N")
+    host.add_argument("--bots", type=_count, default=0, metavar="N",
+                      help="fill N seats with bots (real peers running on THIS machine, "
+                           "which can see their hands)")
+    host.add_argument("--bot-kind", choices=("random", "heuristic"), default="heuristic")
+    host.add_argument("--variant", choices=("basic", "tactical"), default="basic")
+    host.add_argument("--port", type=_count, default=0, help="lobby TCP port (default: any)")
+    host.add_argument("--table-name", default=None, metavar="TEXT")
+    host.add_argument("--passphrase", default="", metavar="TEXT",
+                      help="only people who know it may sit down")
+    host.add_argument("--yes", action="store_true",
+                      help="let everyone sit down without asking (a changed key still asks)")
+    host.add_argument("--out", metavar="FILE", default=None)
+    tables = commands.add_parser("tables", help="list the tables on the LAN, live",
+                                 description="Listen for tables advertised on the LAN.")
+    common(tables, net=False)
+    interface(tables)
+    tables.add_argument("--wait", type=_seconds, default=3.0, metavar="SECONDS")
+    tables.add_argument("--watch", action="store_true", help="keep listening until Ctrl-C")
+    join = commands.add_parser(
+        "join", help="sit down at a table (by name, or HOST:PORT)",
+        description="Join a table found on the LAN by its name (or the only open one), or at "
+                    "HOST:PORT where multicast does not reach (VPNs, other subnets).",
+        epilog=EPILOG)
+    common(join)
+    interface(join)
+    join.add_argument("table", nargs="?", default="", metavar="TABLE|HOST:PORT")
+    join.add_argument("--passphrase", default="", metavar="TEXT")
+    join.add_argument("--wait", type=_seconds, default=4.0, metavar="SECONDS",
+                      help="how long to look for the table (default 4)")
+    join.add_argument("--bot", choices=("random", "heuristic"), default=None,
+                      help="let a bot play this seat (for tests and unattended seats)")
+    join.add_argument("--out", metavar="FILE", default=None)
+    resume = commands.add_parser("resume", help="rejoin your interrupted match",
+                                 description="Rejoin the last interrupted match in the data "
+                                             "directory: reload its file, reconnect, catch up, "
+                                             "reclaim your seat.", epilog=EPILOG)
+    common(resume)
+    matches = commands.add_parser("matches", help="your match history")
+    common(matches, net=False)
+    ident = commands.add_parser("id", help="create or show your identity; export or import it")
+    common(ident, net=False)
+    ident.add_argument("--export", metavar="FILE", default=None,
+                       help="write your private key to FILE (mode 0600) as a backup")
+    ident.add_argument("--import", dest="import_from", metavar="FILE", default=None,
+                       help="use the private key in FILE as this data directory's identity")
     verify = commands.add_parser(
         "verify", help="check a finished match file end to end",
         description="Check a match file (.crawl) end to end: every signature and hash chain, "
@@ -238,6 +307,55 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
         return EXIT_FAILURE
 
 
+def _lan(args: argparse.Namespace) -> int:
+    from cli import lan
+    from cli.netplay import NetOptions
+    from cli.play import Console
+    from p2p.lobby import LobbyError
+    from p2p.store import StoreError
+
+    data_dir = data_dir_of(args)
+    timeout = getattr(args, "turn_timeout", 90.0)
+    try:
+        if args.command == "matches":
+            return lan.list_matches(data_dir, sys.stdout)
+        if args.command == "id":
+            return lan.show_id(data_dir, sys.stdout, export=args.export,
+                               import_from=args.import_from)
+        if args.command == "tables":
+            return lan.run_async(lan.list_tables(sys.stdout, args.interface, args.wait,
+                                                 args.watch))
+        console = Console(sys.stdin, sys.stdout)
+        if args.command == "host":
+            options = NetOptions(players=args.players, bots=args.bots, bot_kind=args.bot_kind,
+                                 variant=args.variant, name=args.name or "",
+                                 turn_timeout=timeout, silence_timeout=timeout * 2 / 3,
+                                 out=args.out or "")
+            if args.bots >= args.players:
+                sys.stderr.write(f"{PROG} host: error: --bots must be below --players (you "
+                                 "take a seat); for an all-bot match use `cryptcrawl play "
+                                 "--bots N`\n")
+                return EXIT_USAGE
+            return lan.run_async(lan.host_lan(
+                options, console, data_dir, interfaces=args.interface, port=args.port,
+                table_name=args.table_name or f"{args.name or 'cryptcrawl'}'s table",
+                passphrase=args.passphrase, approve_all=args.yes))
+        options = NetOptions(name=args.name or "", turn_timeout=timeout,
+                             silence_timeout=timeout * 2 / 3, out=getattr(args, "out", "") or "")
+        if args.command == "join":
+            return lan.run_async(lan.join_lan(options, console, data_dir, args.table,
+                                              interfaces=args.interface,
+                                              passphrase=args.passphrase, wait=args.wait,
+                                              bot=args.bot or ""))
+        return lan.run_async(lan.resume_lan(options, console, data_dir))
+    except LeftGame as left:
+        sys.stdout.write(f"{left}\n")
+        return left.code
+    except (LobbyError, StoreError, OSError) as exc:
+        sys.stderr.write(f"{PROG} {args.command}: {exc}\n")
+        return EXIT_FAILURE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (see the module docstring)."""
     parser = build_parser()
@@ -250,6 +368,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args, parser)
         if args.command == "verify":
             return _verify(args)
+        if args.command in ("host", "tables", "join", "resume", "matches", "id"):
+            return _lan(args)
         sys.stderr.write(f"{PROG}: error: choose a command, for example: {PROG} play "
                          f"(see {PROG} --help)\n")
         return EXIT_USAGE

@@ -1,0 +1,287 @@
+"""``cryptcrawl host / tables / join / resume / matches / id``: the LAN commands, line mode.
+
+They render what the P2P layer reports and read the person's choices; every rule stays in the
+engine and the protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from cli.netplay import NetGame, NetOptions
+from cli.play import Console
+from p2p.lobby import Joiner
+from p2p.peer import PeerConfig, bot_decider
+from p2p.store import KnownKeys, StoreError, load_identity, unfinished_matches
+from protocol.crypto import fingerprint, public_key_bytes
+
+
+def _config(options: NetOptions) -> PeerConfig:
+    return PeerConfig(turn_timeout=options.turn_timeout,
+                      silence_timeout=options.silence_timeout, linger=1.0)
+
+
+def _known(data_dir: Path) -> KnownKeys:
+    return KnownKeys(data_dir / "known_keys.json")
+
+
+def key_warning(known: KnownKeys, name: str, fp: str) -> str:
+    before = known.check(name, fp)
+    if before is None:
+        return ""
+    return (f"WARNING: {name!r} used key {before} before; this is a NEW key {fp}. It may be "
+            "someone else using the same name.")
+
+
+async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
+                   interfaces: list[str] | None, port: int, table_name: str,
+                   passphrase: str, approve_all: bool, advertise: bool = True) -> int:
+    """Open a table on the LAN: advertise it, let people sit down, play seat A."""
+    from p2p.discovery import Advertiser, resolve_interfaces
+    from p2p.run import host
+
+    game = NetGame(options, console)
+    known = _known(data_dir)
+    key = load_identity(data_dir)
+    my_fp = fingerprint(public_key_bytes(key))
+    bind = "0.0.0.0"
+    if interfaces:
+        addresses = resolve_interfaces(interfaces)
+        bind = addresses[0] if len(addresses) == 1 else "0.0.0.0"
+    ad: list[Advertiser] = []
+    pending: set[asyncio.Future[None]] = set()
+    loop = asyncio.get_running_loop()
+
+    def later(coro: Any) -> None:
+        future = asyncio.ensure_future(coro)
+        pending.add(future)
+        future.add_done_callback(pending.discard)
+
+    async def approve(joiner: Joiner) -> bool:
+        warning = key_warning(known, joiner.name, joiner.fingerprint)
+        console.say(f"{joiner.name} [{joiner.fingerprint}] from {joiner.host} wants to sit down.")
+        if warning:
+            console.say(warning)
+        if approve_all and not warning:
+            return True
+        answer = await loop.run_in_executor(None, console.ask, "let them sit down? [Y/n] ")
+        return answer.lower() not in ("n", "no")
+
+    def on_port(lobby_port: int) -> None:
+        console.say(f"Table {table_name!r} is open on port {lobby_port}; your key {my_fp}.",
+                    f"Others join with: cryptcrawl join {table_name!r}  (or HOST:{lobby_port})")
+        if advertise:
+            advert = Advertiser(name=table_name, port=lobby_port, fingerprint=my_fp,
+                                table_id=os.urandom(8), seats_total=options.players,
+                                seats_taken=1 + (options.bots), interfaces=interfaces)
+            ad.append(advert)
+            later(advert.start())
+
+    def on_joiners(joiners: list[Joiner]) -> None:
+        console.say(f"{1 + len(joiners)} of {options.players} seats taken.")
+        if ad:
+            if 1 + len(joiners) >= options.players:
+                later(ad[0].close())
+            else:
+                later(ad[0].update(seats_taken=1 + len(joiners)))
+
+    game_task = host(data_dir, name=options.name or "host", players=options.players,
+                     options={"variant": options.variant}, port=port, bind=bind,
+                     bots=options.bots, bot=options.bot_kind,
+                     choose=game.choose, config=_config(options), passphrase=passphrase,
+                     on_event=game.on_event, on_port=on_port, on_joiners=on_joiners,
+                     on_peer=game.attach, approve=approve, bot_dir=data_dir / "bots")
+    game.task = asyncio.ensure_future(game_task)
+    try:
+        result = await _await_game(game)
+    finally:
+        for advert in ad:
+            await advert.close()
+    game.finish(result.core.state, result.path)
+    return 0
+
+
+async def _await_game(game: NetGame) -> Any:
+    assert game.task is not None
+    try:
+        return await game.task
+    except asyncio.CancelledError:
+        if game.stop is not None:
+            raise game.stop from None
+        raise
+
+
+async def join_lan(options: NetOptions, console: Console, data_dir: Path, target: str, *,
+                   interfaces: list[str] | None, passphrase: str, wait: float,
+                   bot: str = "") -> int:
+    """Join a table by its name (found with zeroconf) or at ``HOST:PORT``."""
+    from p2p.run import join
+
+    host_name, port = await _locate(console, target, interfaces, wait)
+    game = NetGame(options, console)
+    decide = bot_decider(bot, os.urandom(32)) if bot else None
+    game.human = not bot
+    game.task = asyncio.ensure_future(join(
+        data_dir, host_name, port, name=options.name or "guest", decide=decide,
+        choose=None if bot else game.choose, config=_config(options),
+        passphrase=passphrase, on_event=game.on_event, on_peer=game.attach))
+    result = await _await_game(game)
+    game.finish(result.core.state, result.path)
+    return 0
+
+
+async def _locate(console: Console, target: str, interfaces: list[str] | None,
+                  wait: float) -> tuple[str, int]:
+    host_name, sep, port = target.rpartition(":")
+    if sep and port.isdigit() and host_name:
+        return host_name.strip("[]"), int(port)
+    from p2p.discovery import find_table, find_tables
+
+    console.say(f"Looking for {'table ' + repr(target) if target else 'a table'} on the LAN...")
+    if target:  # a named table: go as soon as it is heard of
+        try:
+            found = await find_table(interfaces, timeout=wait, match=lambda t: (
+                target in (t.name, t.id) and not t.full))
+        except TimeoutError:
+            tables = []
+        else:
+            tables = [found]
+    else:
+        tables = await find_tables(interfaces, timeout=wait)
+    matching = [t for t in tables if not target or t.name == target or t.id == target]
+    open_tables = [t for t in matching if not t.full]
+    if not open_tables:
+        raise StoreError(f"no open table {target!r} found in {wait:g} s; if multicast does "
+                         "not reach (VPN, another subnet), use `cryptcrawl join HOST:PORT`")
+    if len(open_tables) > 1 and not target:
+        names = ", ".join(repr(t.name) for t in open_tables)
+        raise StoreError(f"several tables are open ({names}): name the one to join")
+    table = open_tables[0]
+    console.say(f"Joining {table.name!r} at {table.address} (opener key {table.fingerprint}, "
+                f"{table.seats_taken}/{table.seats_total} seats).")
+    return table.host, table.port
+
+
+async def list_tables(out: TextIO, interfaces: list[str] | None, wait: float,
+                      watch: bool) -> int:
+    from p2p.discovery import TableFound, TableLost, TableUpdated, browse
+
+    def line(t: Any) -> str:
+        return (f"{t.name:<24} {t.game:<8} {t.seats_taken}/{t.seats_total} seats  "
+                f"{t.address:<22} key {t.fingerprint}  v{t.version}")
+
+    deadline = asyncio.get_running_loop().time() + wait
+    seen = 0
+    async with browse(interfaces) as browser:
+        out.write(f"Tables on the LAN (listening {'until Ctrl-C' if watch else f'{wait:g} s'}):\n")
+        out.flush()
+        while True:
+            remaining = None if watch else deadline - asyncio.get_running_loop().time()
+            if remaining is not None and remaining <= 0:
+                break
+            try:
+                event = await browser.next_event(remaining)
+            except TimeoutError:
+                break
+            if isinstance(event, TableFound):
+                seen += 1
+                out.write("+ " + line(event.table) + "\n")
+            elif isinstance(event, TableUpdated):
+                out.write("~ " + line(event.table) + "\n")
+            elif isinstance(event, TableLost):
+                out.write("- " + line(event.table) + " (gone)\n")
+            out.flush()
+    if not seen:
+        out.write("No table found. If you expected one: check the firewall (UDP 5353), or join "
+                  "with `cryptcrawl join HOST:PORT`.\n")
+    return 0
+
+
+async def resume_lan(options: NetOptions, console: Console, data_dir: Path) -> int:
+    from p2p.run import resume
+
+    stores = unfinished_matches(data_dir)
+    if not stores:
+        raise StoreError(f"no interrupted match in {data_dir}")
+    game = NetGame(options, console)
+    console.say(f"Resuming {stores[-1].path} ...")
+    game.task = asyncio.ensure_future(resume(
+        data_dir, store=stores[-1], choose=game.choose, config=_config(options),
+        on_event=game.on_event, on_peer=game.attach))
+    result = await _await_game(game)
+    game.finish(result.core.state, result.path)
+    return 0
+
+
+def list_matches(data_dir: Path, out: TextIO) -> int:
+    from protocol.transcript import read_transcript
+    from protocol.verify import verify
+
+    files = sorted((data_dir / "matches").glob("*.crawl"), key=lambda p: p.stat().st_mtime)
+    if not files:
+        out.write(f"No matches in {data_dir / 'matches'} yet.\n")
+        return 0
+    for path in files:
+        data = path.read_bytes()
+        t = read_transcript(data)
+        when = datetime.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        if t.header is None:
+            out.write(f"{when}  (unreadable)  {path}\n")
+            continue
+        h = t.header.header
+        names = ", ".join(s.name for s in h.seats)
+        verdict = verify(data)
+        if verdict.status == "valid":
+            result = "won by " + (", ".join(h.seats[w].name for w in verdict.winners)
+                                  or "nobody")
+        else:
+            result = verdict.status
+        unfinished = path.with_suffix(".seed").exists() and verdict.status != "valid"
+        tail = "  (interrupted: cryptcrawl resume)" if unfinished else ""
+        out.write(f"{when}  {h.game}  {names}  {result}  {path}{tail}\n")
+    return 0
+
+
+def show_id(data_dir: Path, out: TextIO, *, export: str | None, import_from: str | None) -> int:
+    from cryptography.hazmat.primitives.serialization import (
+        Encoding,
+        NoEncryption,
+        PrivateFormat,
+    )
+
+    path = data_dir / "identity.key"
+    if import_from:
+        raw = Path(import_from).read_bytes()
+        if len(raw) != 32:
+            raise StoreError(f"{import_from} is not an identity key (32 raw bytes)")
+        if path.exists() and path.read_bytes() != raw:
+            raise StoreError(f"{path} already holds another identity; move it away first")
+        from p2p.store import _write_private
+
+        _write_private(path, raw)
+    created = not path.exists()
+    key = load_identity(data_dir)
+    fp = fingerprint(public_key_bytes(key))
+    out.write(f"{'New identity' if created else 'Your identity'}: {fp}\n  stored in {path}\n")
+    if export:
+        target = Path(export)
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption()))
+        finally:
+            os.close(fd)
+        out.write(f"  exported to {target} (mode 0600; keep it secret: it IS your identity)\n")
+    return 0
+
+
+def run_async(coro: Any) -> int:
+    return int(asyncio.run(coro))
+
+
+__all__ = ["host_lan", "join_lan", "list_matches", "list_tables", "resume_lan", "run_async",
+           "show_id", "sys"]

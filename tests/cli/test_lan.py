@@ -1,0 +1,81 @@
+"""``cryptcrawl host`` and ``join`` in two processes on loopback (zeroconf bound to 127.0.0.1),
+to the end of a match; ``matches`` and ``id``."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_command import ROOT, cryptcrawl
+
+CARDS = "".join(f"{c}\n" for c in ["play 5", "play 4", "play 3", "play 2", "play 1",
+                                    "play sword", "play key", "play torch", "play crystal"] * 40)
+
+
+@pytest.fixture
+def processes() -> Iterator[list[subprocess.Popen[str]]]:
+    started: list[subprocess.Popen[str]] = []
+    yield started
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=10)
+
+
+def test_host_and_join_by_name_over_zeroconf_on_loopback(
+        tmp_path: Path, processes: list[subprocess.Popen[str]]) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    name = f"T{os.getpid()}"
+    host = subprocess.Popen(
+        [sys.executable, "-m", "cli", "host", "--data-dir", str(tmp_path / "h"), "--players",
+         "3", "--bots", "1", "--interface", "127.0.0.1", "--yes", "--table-name", name,
+         "--name", "Hal", "--turn-timeout", "30"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT, env=env)
+    processes.append(host)
+    assert host.stdin is not None
+    host.stdin.write(CARDS)  # the person's cards, ready before the match needs them
+    host.stdin.flush()
+    joined = cryptcrawl("join", name, "--data-dir", str(tmp_path / "j"), "--interface",
+                        "127.0.0.1", "--bot", "random", "--name", "Joe", "--wait", "8",
+                        timeout=150)
+    out, err = host.communicate(timeout=150)
+    assert joined.returncode == 0, joined.stdout[-1500:] + joined.stderr
+    assert host.returncode == 0, out[-1500:] + err
+    assert "Traceback" not in err + joined.stderr
+    assert f"Joining '{name}'" in joined.stdout
+    assert "Joe" in out and "wants to sit down" in out  # the opener saw the joiner's key
+    files = [Path(m) for m in re.findall(r"The match file: (\S+)", out + joined.stdout)]
+    assert len(files) == 2 and files[0].name == files[1].name  # the same match
+    for path in files:
+        check = cryptcrawl("verify", str(path))
+        assert check.returncode == 0, check.stdout
+    history = cryptcrawl("matches", "--data-dir", str(tmp_path / "j"))
+    assert history.returncode == 0 and "Hal, Bot 1, Joe" in history.stdout
+
+
+def test_join_names_a_missing_table_in_one_line(tmp_path: Path) -> None:
+    result = cryptcrawl("join", "no-such-table", "--data-dir", str(tmp_path), "--interface",
+                        "127.0.0.1", "--wait", "0.5")
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and "no open table 'no-such-table'" in result.stderr
+    assert "join HOST:PORT" in result.stderr
+
+
+def test_id_creates_shows_exports_and_imports(tmp_path: Path) -> None:
+    first = cryptcrawl("id", "--data-dir", str(tmp_path / "a"), "--export",
+                       str(tmp_path / "backup.key"))
+    assert first.returncode == 0 and "New identity" in first.stdout
+    fp = re.search(r"identity: (\S+)", first.stdout)
+    assert fp
+    assert (tmp_path / "backup.key").stat().st_mode & 0o777 == 0o600
+    again = cryptcrawl("id", "--data-dir", str(tmp_path / "b"), "--import",
+                       str(tmp_path / "backup.key"))
+    assert again.returncode == 0 and fp.group(1) in again.stdout
+    assert (tmp_path / "b" / "identity.key").stat().st_mode & 0o777 == 0o600
