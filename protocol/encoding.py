@@ -55,12 +55,6 @@ def encode(value: Value) -> bytes:
     return data
 
 
-def _freeze(value: Any) -> Value:
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
-    return value
-
-
 def decode(data: bytes, *, max_size: int = MAX_FRAME) -> Value:
     """Decode canonical bytes; raise BadMessage for anything else (never another error)."""
     if not isinstance(data, bytes | bytearray | memoryview):
@@ -72,7 +66,7 @@ def decode(data: bytes, *, max_size: int = MAX_FRAME) -> Value:
         raise BadMessage("empty frame")
     try:
         value = msgpack.unpackb(
-            data, raw=False, use_list=True, strict_map_key=True,
+            data, raw=False, use_list=False, strict_map_key=True,
             max_str_len=max_size, max_bin_len=max_size,
             max_array_len=max_size, max_map_len=0, max_ext_len=0,
         )
@@ -81,32 +75,31 @@ def decode(data: bytes, *, max_size: int = MAX_FRAME) -> Value:
         raise BadMessage(f"malformed frame: {type(exc).__name__}") from None
     except Exception as exc:  # msgpack may raise others on hostile input; never let them out
         raise BadMessage(f"malformed frame: {type(exc).__name__}") from None
-    if isinstance(value, float):
-        raise BadMessage("floats are not allowed")
     try:
         _check_decoded(value, 0)
     except RecursionError:
         raise BadMessage("arrays nested too deep") from None
     if msgpack.packb(value, use_bin_type=True) != data:
         raise BadMessage("not the canonical encoding of its value")
-    return _freeze(value)
+    return value
 
 
 def _check_decoded(value: object, depth: int) -> None:
+    """One pass over a decoded value (arrays come back as tuples): only nil, bool, int, str,
+    bytes and arrays, nested at most MAX_DEPTH deep."""
+    if value is None or isinstance(value, bool | str | bytes | int):
+        return
+    if isinstance(value, tuple):
+        if depth >= MAX_DEPTH:
+            raise BadMessage(f"arrays nested deeper than {MAX_DEPTH}")
+        for item in value:
+            if not isinstance(item, str | bytes | int) or isinstance(item, bool):
+                _check_decoded(item, depth + 1)
+        return
     if isinstance(value, float):
         raise BadMessage("floats are not allowed")
     if isinstance(value, dict):
         raise BadMessage("maps are not allowed")
-    _check_types_only(value, depth)
-
-
-def _check_types_only(value: object, depth: int) -> None:
-    if value is None or isinstance(value, bool | str | bytes | int):
-        return
-    if isinstance(value, list):
-        if depth >= MAX_DEPTH:
-            raise BadMessage(f"arrays nested deeper than {MAX_DEPTH}")
-        for item in value:
-            _check_decoded(item, depth + 1)
-        return
     raise BadMessage(f"{type(value).__name__} values are not allowed")
+
+
