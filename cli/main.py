@@ -219,6 +219,19 @@ def build_parser() -> Parser:
                        help="write your private key to FILE (mode 0600) as a backup")
     ident.add_argument("--import", dest="import_from", metavar="FILE", default=None,
                        help="use the private key in FILE as this data directory's identity")
+    replay = commands.add_parser("replay", help="step through a match file room by room",
+                                 description="Replay a match file room by room (Enter for the "
+                                             "next room); --plain prints the whole record.")
+    replay.add_argument("file", metavar="FILE")
+    replay.add_argument("--plain", action="store_true", help="print everything, no pauses")
+    common(replay, net=False)
+    export = commands.add_parser("export", help="write a match file as JSON",
+                                 description="Write a match file as a readable JSON record: "
+                                             "header, verdict, every event and every message.")
+    export.add_argument("file", metavar="FILE")
+    export.add_argument("--json", action="store_true", required=True,
+                        help="the format (JSON is the only one)")
+    common(export, net=False)
     verify = commands.add_parser(
         "verify", help="check a finished match file end to end",
         description="Check a match file (.crawl) end to end: every signature and hash chain, "
@@ -307,6 +320,21 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
         return EXIT_FAILURE
 
 
+def _record(args: argparse.Namespace) -> int:
+    from cli import record
+    from cli.play import Console
+
+    try:
+        if args.command == "export":
+            return record.export_json(args.file, sys.stdout)
+        console = Console(sys.stdin, sys.stdout)
+        ask = None if args.plain or not console.interactive else console.ask
+        return record.replay(args.file, sys.stdout, ask)
+    except record.RecordError as exc:
+        sys.stderr.write(f"{PROG} {args.command}: {exc}\n")
+        return EXIT_UNREADABLE
+
+
 def _lan(args: argparse.Namespace) -> int:
     from cli import lan
     from cli.netplay import NetOptions
@@ -370,6 +398,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _verify(args)
         if args.command in ("host", "tables", "join", "resume", "matches", "id"):
             return _lan(args)
+        if args.command in ("replay", "export"):
+            return _record(args)
         sys.stderr.write(f"{PROG}: error: choose a command, for example: {PROG} play "
                          f"(see {PROG} --help)\n")
         return EXIT_USAGE
