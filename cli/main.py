@@ -117,7 +117,7 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     play = commands.add_parser(
-        "play", help="play Dungeon Raiders against bots on this machine (offline)",
+        "play", help="play Dungeon Raiders against bots on this machine",
         description=PLAY_DESCRIPTION, epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -145,8 +145,8 @@ def build_parser() -> Parser:
     play.add_argument("--name", type=_name, default=None, metavar="NAME",
                       help="your name at the table (default: you)")
     play.add_argument("--plain", action="store_true",
-                      help="plain line mode for scripts and screen readers (the only mode for "
-                           "now, so also the default)")
+                      help="plain line mode for scripts and screen readers (the default when "
+                           "not on a terminal; on a terminal the game is full screen)")
     play.add_argument("--data-dir", metavar="DIR", default=None,
                       help="where cryptcrawl keeps your identity and matches (default: your "
                            "user data directory)")
@@ -309,7 +309,13 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
         name=args.name or "", turn_timeout=args.turn_timeout,
         silence_timeout=max(args.turn_timeout * 2 / 3, 0.1), out=args.out or "")
     console = Console(sys.stdin, sys.stdout)
+    full_screen = (not args.plain and console.interactive and bots < players
+                   and os.environ.get("TERM", "dumb") != "dumb")
     try:
+        if full_screen:
+            from cli.tui import play_full_screen
+
+            return asyncio.run(play_full_screen(options, console, data_dir_of(args)))
         return asyncio.run(play_networked(options, console, data_dir_of(args)))
     except LeftGame as left:
         sys.stdout.write(f"{left}\n")
@@ -380,6 +386,11 @@ def _lan(args: argparse.Namespace) -> int:
         sys.stdout.write(f"{left}\n")
         return left.code
     except (LobbyError, StoreError, OSError) as exc:
+        sys.stderr.write(f"{PROG} {args.command}: {exc}\n")
+        return EXIT_FAILURE
+    except Exception as exc:
+        if type(exc).__name__ != "DiscoveryError":
+            raise
         sys.stderr.write(f"{PROG} {args.command}: {exc}\n")
         return EXIT_FAILURE
 

@@ -99,8 +99,9 @@ class NetGame:
         if isinstance(event, PrivateKnowledge) and self.human:
             self.say(*render.render_torch(self.view()))
         elif isinstance(event, SeatReplaced):
-            self.say(f"{self.labels[event.seat]} is replaced by a bot from now on "
-                     f"({event.reason}).")
+            who = "You are" if event.seat == self.seat and self.human else (
+                f"{self.labels[event.seat]} is")
+            self.say(f"{who} replaced by a bot from now on ({event.reason}).")
         elif isinstance(event, SeatReclaimed):
             self.say(f"{self.labels[event.seat]} is back (from {event.step}).")
         elif isinstance(event, SeatsOverdue):

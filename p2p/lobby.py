@@ -125,7 +125,7 @@ class Table:
                                  f"not {version}: update cryptcrawl")
             if len(key) != 32 or len(nonce) != 32 or not name or len(name) > 32:
                 raise BadMessage("a malformed JOIN")
-            if proof != passphrase_proof(self.passphrase, self.table_id, nonce):
+            if proof != passphrase_proof(self.passphrase, key, nonce):
                 raise LobbyError("wrong table passphrase")
             if key == public_key_bytes(self.key) or any(j.key == key for j, _, _ in self.seated):
                 raise LobbyError("that key already has a seat at this table")
@@ -170,7 +170,11 @@ class Table:
             writer.write(body.encode())
         signatures = [sign_header(self.key, header)]
         for joiner, reader, _ in self.seated:
-            frame = await asyncio.wait_for(read_frame(reader), 30)
+            try:
+                frame = await asyncio.wait_for(read_frame(reader), 30)
+            except (LinkClosed, TimeoutError, BadMessage):
+                raise LobbyError(f"{joiner.name} left the table before signing the match "
+                                 "header; open the table again") from None
             if frame.kind is not FrameKind.HEADER_SIG:
                 raise LobbyError(f"{joiner.name} did not sign the header")
             signatures.append(frame.fields[0])
@@ -180,7 +184,10 @@ class Table:
             raise LobbyError(f"a bad header signature: {exc}") from None
         signed = SignedHeader(header, tuple(signatures))
         addresses: list[tuple[str, int]] = [("", self.mesh_port)]
-        addresses += [(j.host, j.port) for j, _, _ in self.seated]
+        # A seat that reached the lobby over loopback (a bot on the opener's machine) is at the
+        # opener's address for everyone: "" tells each joiner to use the address it reached
+        # the table at.
+        addresses += [("" if _loopback(j.host) else j.host, j.port) for j, _, _ in self.seated]
         start = Frame(FrameKind.START, (signed.encode(), tuple(tuple(a) for a in addresses)))
         for _, _, writer in self.seated:
             writer.write(start.encode())
@@ -190,8 +197,12 @@ class Table:
         return Seated(signed, 0, [(h if h else "127.0.0.1", p) for h, p in addresses])
 
 
+def _loopback(host: str) -> bool:
+    return host.startswith("127.") or host in ("::1", "localhost", "")
+
+
 async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, mesh_port: int,
-                     *, passphrase: str = "", table_id: bytes = b"",
+                     *, passphrase: str = "",
                      on_seated: Callable[[int, int, str, str], None] | None = None,
                      timeout: float = LOBBY_TIMEOUT) -> Seated:
     """Sit down at the table at ``host:port``; returns once play starts."""
@@ -202,7 +213,7 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
     nonce = os.urandom(32)
     me = public_key_bytes(key)
     writer.write(Frame(FrameKind.JOIN, (PROTOCOL_VERSION, name, me, nonce, mesh_port,
-                                        passphrase_proof(passphrase, table_id, nonce))).encode())
+                                        passphrase_proof(passphrase, me, nonce))).encode())
     try:
         seat = -1
         while True:

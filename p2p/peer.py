@@ -53,6 +53,7 @@ from protocol.match import (
     MatchCore,
     PeerMisbehaved,
     ResultSigned,
+    SeatReplaced,
     SeatsOverdue,
 )
 from protocol.messages import Message
@@ -153,6 +154,7 @@ class MatchPeer:
         self._choose = choose
         self._choices: dict[str, str] = {}
         self._asking: str | None = None
+        self.seed = seed
         self.local = LocalSeat(self.core, seat, key, seed, self._decide_now)
         self.links: dict[int, Link] = {}
         self.sock = sock
@@ -196,6 +198,9 @@ class MatchPeer:
         transcript = read_transcript(self.store.read())
         if transcript.header is None or transcript.header.match_id != self.core.match_id:
             raise StoreError(f"{self.store.path} is not this match's file")
+        # Date what the match waits for from now: on the core's zero clock every seat would
+        # look overdue at once and be voted absent before this peer could even catch up.
+        self.core.now = time.monotonic()
         self.core.adopt(transcript.feeds)
         own = list(transcript.feeds[self.seat].messages) if self.seat in transcript.feeds else []
         self._resend = self.local.restore(own)
@@ -217,8 +222,11 @@ class MatchPeer:
                 now = time.monotonic()
                 timeout = None if deadline is None else max(0.0, deadline - now)
                 self.wake.clear()
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a
+                # cancellation that lands as the event is set (the peer would play on).
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), timeout)
+                    async with asyncio.timeout(timeout):
+                        await self.wake.wait()
                 self._on_timer()
                 self._pump()
             await asyncio.sleep(self.config.linger)
@@ -266,6 +274,23 @@ class MatchPeer:
                     self._want(seat)
         self._note(events)
 
+    def _rebuild(self) -> None:
+        """The others replaced this seat at a message it had already played (see
+        MatchCore.replaced_behind): rebuild the core from the feeds, as the verifier would, and
+        take up this seat's feed again; it then reclaims its seat."""
+        old = self.core
+        core = MatchCore(old.header, turn_timeout=self.config.turn_timeout,
+                         silence_timeout=self.config.silence_timeout)
+        core.now = time.monotonic()
+        core.adopt({s: feed for s, feed in enumerate(old.feeds)})
+        local = LocalSeat(core, self.seat, self.key, self.seed, self._decide_now)
+        local.restore(list(old.feeds[self.seat].messages))
+        self.core, self.local = core, local
+        self._note([e for e in core.events if isinstance(e, SeatReplaced)
+                    and e.seat == self.seat])
+        log.warning("seat %d was replaced at a message it had already sent: rebuilt from the "
+                    "feeds", self.seat)
+
     def _want(self, seat: int) -> None:
         frame = Frame(FrameKind.WANT, (seat, len(self.core.feeds[seat].messages)))
         for link in self.links.values():
@@ -308,7 +333,16 @@ class MatchPeer:
             await self._serve(reader, writer, expect=other)
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await self._serve(reader, writer, expect=None)
+        # Tracked like the dialled links, so close() ends it; and a cancelled connection
+        # callback ends quietly (asyncio 3.11 logs a CancelledError traceback otherwise).
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        try:
+            await self._serve(reader, writer, expect=None)
+        except asyncio.CancelledError:
+            writer.close()
 
     async def _handshake(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                          expect: int | None) -> int:
@@ -426,7 +460,10 @@ class MatchPeer:
         if message.seat == self.seat:
             return  # our own, from before a restart: our file has it
         self.store.append(message)
-        events = core.receive(message, time.monotonic())
+        events = core.receive(message, time.monotonic(), verified=True)
+        if core.replaced_behind(self.seat):
+            self._rebuild()
+            core = self.core
         for event in events:
             if isinstance(event, PeerMisbehaved) and len(event.evidence) == 2 and (
                     event.evidence[0].seq == event.evidence[1].seq):

@@ -76,7 +76,7 @@ async def host(data_dir: Path, *, name: str, players: int, options: dict[str, An
     bot_tasks = [asyncio.ensure_future(run_bot(
         (bot_dir or data_dir / "bots") / f"bot{i + 1}", f"Bot {i + 1}", "127.0.0.1" if
         bind in ("", "0.0.0.0") else bind, lobby_port, bot=bot, config=config,
-        passphrase=passphrase, table_id=table.table_id)) for i in range(bots)]
+        passphrase=passphrase, bind=bind)) for i in range(bots)]
     try:
         seated = await table.gather()
         result = await play_seated(data_dir, key, seated, sock, decide=decide, choose=choose,
@@ -92,22 +92,22 @@ async def host(data_dir: Path, *, name: str, players: int, options: dict[str, An
 async def join(data_dir: Path, host_name: str, port: int, *, name: str,
                decide: Decider | None = None, choose: AsyncDecider | None = None,
                config: PeerConfig | None = None, bind: str = "", passphrase: str = "",
-               table_id: bytes = b"", on_event: Callable[[Event], None] | None = None,
+               on_event: Callable[[Event], None] | None = None,
                on_peer: Callable[[MatchPeer], None] | None = None) -> Result:
     key = load_identity(data_dir)
     sock = listen_socket(0, bind)
     seated = await join_table(key, name, host_name, port, sock.getsockname()[1],
-                              passphrase=passphrase, table_id=table_id)
+                              passphrase=passphrase)
     return await play_seated(data_dir, key, seated, sock, decide=decide, choose=choose,
                              config=config, on_event=on_event, on_peer=on_peer)
 
 
 async def run_bot(data_dir: Path, name: str, host_name: str, port: int, *,
                   bot: str = "heuristic", config: PeerConfig | None = None,
-                  passphrase: str = "", table_id: bytes = b"") -> Result:
+                  passphrase: str = "", bind: str = "") -> Result:
     seed = hashlib.sha256(os.urandom(32)).digest()  # the bot's tie-breaks only
     return await join(data_dir, host_name, port, name=name, decide=bot_decider(bot, seed),
-                      config=config, passphrase=passphrase, table_id=table_id)
+                      config=config, bind=bind, passphrase=passphrase)
 
 
 async def resume(data_dir: Path, *, store: MatchStore | None = None,

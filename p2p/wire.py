@@ -98,9 +98,11 @@ def handshake_payload(match_id: bytes, challenge: bytes, signer_key: bytes,
         match_id + challenge + signer_key + peer_key).digest()
 
 
-def passphrase_proof(passphrase: str, table_id: bytes, nonce: bytes) -> bytes:
-    """A joiner's proof that it knows the table passphrase (never sent in the clear)."""
+def passphrase_proof(passphrase: str, key: bytes, nonce: bytes) -> bytes:
+    """A joiner's proof that it knows the table passphrase (never sent in the clear), bound
+    to its identity key and fresh nonce (both in its JOIN, so a joiner that knows only
+    ``HOST:PORT`` can make it, and an overheard proof admits no other key)."""
     if not passphrase:
         return b""
-    return hashlib.pbkdf2_hmac("sha256", passphrase.encode(), LOBBY_DOMAIN + table_id + nonce,
+    return hashlib.pbkdf2_hmac("sha256", passphrase.encode(), LOBBY_DOMAIN + key + nonce,
                                50_000)

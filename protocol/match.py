@@ -32,6 +32,7 @@ welcomed it before its own first message of that step — a point fixed by the f
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -882,6 +883,21 @@ class MatchCore:
             return "absent"
         return "pending" if live else "none"
 
+    def replaced_behind(self, seat: int) -> bool:
+        """Every other live seat voted ``seat`` absent at a message this peer had already
+        consumed — ``seat``'s own message, signed here before the votes arrived.  This peer's
+        state then differs from the others' (they skipped that message): a peer playing
+        ``seat`` must rebuild its core from the feeds (:meth:`adopt`), which reads the votes
+        ahead and reaches the others' state, and then reclaim."""
+        if not self.live(seat) or len(self.absent) + 2 >= self.n:
+            return False
+        others = [s for s in self.live_seats() if s != seat]
+        for (target, count), ballot in self.ballots.items():
+            if target == seat and count < self.cursor[seat] and others and all(
+                    ballot.get(s) == 1 for s in others):
+                return True
+        return False
+
     def _vote_pending(self) -> bool:
         """Some seat is being voted absent: a message that does not fit may come from a seat
         that already saw the outcome, so it waits instead of being blamed."""
@@ -892,8 +908,9 @@ class MatchCore:
         for target, count in sorted(self.ballots):
             # Only once the match needs its message: the point the honest voters saw (votes
             # can be read ahead of time, from a file, say).
+            # And only while two seats would still play: a match is between at least two.
             if self.live(target) and self.cursor[target] == count and self._needed(target) and (
-                    self.presence(target) == "absent"):
+                    len(self.absent) + 2 < self.n) and self.presence(target) == "absent":
                 return target, count
         return None
 
@@ -1482,7 +1499,9 @@ class LocalSeat:
         for message in persisted:
             body = message.content
             if isinstance(body, CommitBody) and body.step not in revealed:
-                self.pending_reveal[body.step] = self._reopen(body)
+                # (a commitment skipped as stale — the seat was replaced meanwhile — has none)
+                with contextlib.suppress(LocalProtocolError):
+                    self.pending_reveal[body.step] = self._reopen(body)
             if isinstance(body, AbsentBody):
                 self._voted.add((body.seat, body.count))
         return list(persisted)

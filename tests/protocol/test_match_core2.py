@@ -472,3 +472,16 @@ def test_chaos_silent_seats_and_scrambled_links_still_agree_and_verify(seed: int
     assert {e.seat for e in all_events(net, witness, SeatReplaced)} == silent
     verdict = verify(match_file(net, witness))
     assert verdict.status == VALID, verdict.reason
+
+
+def test_a_lone_peer_cannot_vote_everyone_out_and_finish_alone() -> None:
+    """Two of three seats fall silent: the last one cannot replace both (a match needs two
+    players), so its file stays incomplete instead of claiming a result."""
+    net = Network(3, tag=b"alone")
+    silence(net, 1, lambda m: m.seq >= 20)
+    silence(net, 2, lambda m: m.seq >= 20)
+    with pytest.raises(AssertionError, match="did not finish"):
+        run_with_timeouts(net, limit=6)
+    core = net.cores[0]
+    assert len(core.absent) <= 1 and not core.signed
+    assert verify(match_file(net, 0)).status == "incomplete"
