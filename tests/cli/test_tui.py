@@ -1,0 +1,73 @@
+"""The full-screen view through a pseudo-terminal: keys in, screen out, to the end."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import pty
+import select
+import struct
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_command import ROOT, cryptcrawl
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
+@pytest.mark.parametrize("no_color", [False, True])
+def test_full_screen_game_with_keys_to_the_end(tmp_path: Path, no_color: bool) -> None:
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the game, full screen on an 80x24 terminal
+        os.environ.update(PYTHONPATH=str(ROOT), TERM="xterm")
+        if no_color:
+            os.environ["NO_COLOR"] = "1"
+        os.chdir(ROOT)
+        try:
+            os.execv(sys.executable, [sys.executable, "-m", "cli", "play", "--players", "3",
+                                      "--data-dir", str(tmp_path), "--turn-timeout", "30"])
+        finally:
+            os._exit(127)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    out = b""
+    keys = b"54321skcTt?"
+    sent = 0
+    deadline = time.monotonic() + 150
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            key = b"q" if b"The match is over" in out[-4000:] else keys[sent % len(keys):
+                                                                        sent % len(keys) + 1]
+            try:
+                os.write(fd, key)
+            except OSError:
+                break
+            sent += 1
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, 9)
+        _, _status = os.waitpid(pid, 0)
+        os.close(fd)
+    text = out.decode(errors="replace")
+    for shown in ("Level 1/5", "YOUR MOVE", "Your cards", "Level 5/5", "Game over",
+                  "The match file"):
+        assert shown in text, shown
+    assert "Traceback" not in text
+    if no_color:
+        assert "\x1b[38;" not in text and "\x1b[48;" not in text  # no colour escapes
+    files = list((tmp_path / "matches").glob("*.crawl"))
+    assert len(files) == 1
+    check = cryptcrawl("verify", str(files[0]))
+    assert check.returncode == 0, check.stdout
