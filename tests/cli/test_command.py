@@ -87,7 +87,11 @@ def test_ctrl_c_leaves_cleanly() -> None:
             seen += chunk
         assert seen.endswith(b"your card> ")
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
+        # Wait before closing standard input: closing it first races the signal (end of input
+        # is a different way to leave, with another status).
+        proc.wait(timeout=30)
+        assert proc.stderr is not None
+        err = proc.stderr.read()
     finally:
         if proc.poll() is None:
             proc.kill()
