@@ -485,3 +485,27 @@ def test_a_lone_peer_cannot_vote_everyone_out_and_finish_alone() -> None:
     core = net.cores[0]
     assert len(core.absent) <= 1 and not core.signed
     assert verify(match_file(net, 0)).status == "incomplete"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(300))
+def test_chaos_sweep(seed: int) -> None:
+    """The long sweep (``pytest -m slow``): 300 scenarios of one or two seats falling silent at
+    random points, basic and tactical, scrambled links on odd seeds."""
+    n = 3 + seed % 3
+    variant = "tactical" if seed % 4 == 3 else "basic"
+    tag = b"sweep%d" % seed
+    net = Network(n, variant, tag=tag,
+                  deciders=[torch_decider(b"d%d" % i, i % 2 == 0) for i in range(n)])
+    stream = hashlib.sha256(tag).digest()
+    silent = {stream[0] % n}
+    if n >= 4 and stream[5] % 2:
+        silent.add((stream[0] + 1 + stream[1] % (n - 1)) % n)
+    for seat in silent:
+        stop = 5 + stream[2 + seat] % 90
+        silence(net, seat, lambda m, stop=stop: m.seq >= stop)
+    run_with_timeouts(net, scramble=stream if seed % 2 else None)
+    assert_honest_agree(net, silent)
+    witness = min(set(range(n)) - silent)
+    verdict = verify(match_file(net, witness))
+    assert verdict.status == VALID, verdict.reason
