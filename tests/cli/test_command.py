@@ -73,9 +73,12 @@ def test_all_bots_as_a_process() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_leaves_cleanly() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # The child gets the default Ctrl-C handling even where this test runs with SIGINT
+    # ignored (a background job of a non-interactive shell).
     proc = subprocess.Popen([sys.executable, "-m", "cli", "play", "--deal-seed", "d"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=ROOT, env=env)
+                            stderr=subprocess.PIPE, cwd=ROOT, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert proc.stdout is not None
         seen = b""
