@@ -370,6 +370,7 @@ class MatchCore:
         # -> 1 absent / 0 present (a voter's first vote on a point is the one that counts).
         self.ballots: dict[tuple[int, int], dict[int, int]] = {}
         self.cast: dict[tuple[int, int], set[int]] = {}  # absent votes consumed in order
+        self.replaced_at: dict[int, int] = {}  # seat -> the count it was last replaced at
         self._scanned = [0] * self.n
         self.overdue: dict[int, int] = {}  # seat -> count the local clock found it overdue at
         self.timed_out: dict[int, int] = {}  # seat -> count the local clock timed it out at
@@ -835,8 +836,10 @@ class MatchCore:
         target = body.seat
         # A vote on a point this peer has not reached yet (the target's earlier messages still
         # to come) is cast all the same: it counts when the target gets there.
-        if (body.absent == 1 and target != seat and 0 <= target < self.n and self.live(target)
-                and self.cursor[target] <= body.count):
+        # (A vote on a message this peer already consumed is cast too: this peer may be the
+        # voted seat's own, which consumed it at once — see replaced_behind.)
+        if (body.absent == 1 and target != seat and 0 <= target < self.n
+                and self.live(target) and body.count > self.replaced_at.get(target, -1)):
             self.cast.setdefault((target, body.count), set()).add(seat)
         return True
 
@@ -845,9 +848,19 @@ class MatchCore:
         for (target, count), voters in self.cast.items():
             # (A vote on a seat the match no longer needs there is dormant: it completes if
             # the match comes to need that seat again at the same point.)
-            if (seat in voters and self.live(target) and self.cursor[target] <= count
-                    and (self.cursor[target] < count or (
-                        self._needed(target) and self.presence(target) != "present"))):
+            if seat not in voters or not self.live(target):
+                continue
+            cursor = self.cursor[target]
+            if cursor < count:
+                return True
+            if cursor == count and self._needed(target) and self.presence(target) != "present":
+                return True
+            if cursor > count and not any(
+                    verdict == 0 and self.live(v)
+                    for v, verdict in self.ballots.get((target, count), {}).items()):
+                # This peer consumed the message the vote says is missing: until a seat that
+                # holds it says so (present), the voter's later messages wait — they may
+                # follow a replacement this peer has not seen.
                 return True
         return False
 
@@ -919,6 +932,10 @@ class MatchCore:
         secrets it still owed are recovered from a torch user or drawn again."""
         count = self.cursor[seat]
         self.absent[seat] = Absence(count, reason, final)
+        # The votes that replaced it are spent (later ones on those points are stale).
+        self.replaced_at[seat] = max(count, self.replaced_at.get(seat, -1))
+        for key in [k for k in self.cast if k[0] == seat and k[1] <= count]:
+            del self.cast[key]
         self.reclaims.pop(seat, None)
         self.welcomed.pop(seat, None)
         for welcomers in self.welcomed.values():
