@@ -274,6 +274,12 @@ class MatchPeer:
                     self._want(seat)
         self._note(events)
 
+    def _progress(self) -> tuple[int, int, int]:
+        """What changes when the match moves (a message consumed, an event, a vote read)."""
+        core = self.core
+        return (sum(core.cursor), len(core.events),
+                sum(len(ballot) for ballot in core.ballots.values()))
+
     def _rebuild(self) -> None:
         """The others replaced this seat at a message it had already played (see
         MatchCore.replaced_behind): rebuild the core from the feeds, as the verifier would, and
@@ -449,17 +455,18 @@ class MatchPeer:
         if not 0 <= message.seat < core.n:
             self._bad(link, f"a message from seat {message.seat}")
             return
+        feed = core.feeds[message.seat]
+        if message.seq < len(feed.messages) and feed.messages[message.seq] == message:
+            return  # a duplicate (the same bytes, signature included): harmless
         try:
             message.verify(core.keys[message.seat])
         except BadMessage as exc:
             self._bad(link, str(exc))
             return
-        feed = core.feeds[message.seat]
-        if message.seq < len(feed.messages) and feed.messages[message.seq] == message:
-            return  # a duplicate: harmless
         if message.seat == self.seat:
             return  # our own, from before a restart: our file has it
         self.store.append(message)
+        before = self._progress()
         events = core.receive(message, time.monotonic(), verified=True)
         if core.replaced_behind(self.seat):
             self._rebuild()
@@ -473,8 +480,9 @@ class MatchPeer:
         missing = feed.missing()
         if missing:
             link.send(Frame(FrameKind.WANT, (message.seat, missing.start)))
-        self.wake.set()
-        self._pump()
+        if self._progress() != before or core is not self.core:
+            self.wake.set()  # the match moved: new timers, and maybe something to send
+            self._pump()
 
 
 def listen_socket(port: int = 0, host: str = "") -> socket.socket:
