@@ -386,6 +386,7 @@ class MatchPeer:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                      expect: int | None) -> None:
+        set_nodelay(writer)
         try:
             seat = await asyncio.wait_for(self._handshake(reader, writer, expect),
                                           HANDSHAKE_TIMEOUT)
@@ -485,10 +486,19 @@ class MatchPeer:
             self._pump()
 
 
+def set_nodelay(writer: asyncio.StreamWriter) -> None:
+    """Small frames go out at once (no Nagle delay).  asyncio does this for the sockets it
+    makes, but not for connections accepted on a socket made by hand (proto 0)."""
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 def listen_socket(port: int = 0, host: str = "") -> socket.socket:
     """A listening TCP socket for the match mesh (bound before the lobby, so its port can be
     told to the other seats)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(16)
