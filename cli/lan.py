@@ -95,7 +95,8 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
                      bots=options.bots, bot=options.bot_kind,
                      choose=game.choose, config=_config(options), passphrase=passphrase,
                      on_event=game.on_event, on_port=on_port, on_joiners=on_joiners,
-                     on_peer=game.attach, approve=approve, bot_dir=data_dir / "bots")
+                     on_peer=game.attach, approve=approve, bot_dir=data_dir / "bots",
+                     table_name=table_name)
     game.task = asyncio.ensure_future(game_task)
     try:
         result = await _await_game(game)

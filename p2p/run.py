@@ -61,13 +61,14 @@ async def host(data_dir: Path, *, name: str, players: int, options: dict[str, An
                on_port: Callable[[int], None] | None = None,
                on_joiners: Callable[[list[Joiner]], None] | None = None,
                on_peer: Callable[[MatchPeer], None] | None = None,
-               approve: Any = None, bot_dir: Path | None = None) -> Result:
+               approve: Any = None, bot_dir: Path | None = None,
+               table_name: str = "cryptcrawl table") -> Result:
     """Open a table, fill ``bots`` seats with bot peers (in this process, each a real peer),
     wait for the others, and play seat 0."""
     key = load_identity(data_dir)
     sock = listen_socket(0, bind)
     table = Table(key, name, players, sock.getsockname()[1], options=dict(options or {}),
-                  passphrase=passphrase, on_change=on_joiners)
+                  passphrase=passphrase, on_change=on_joiners, table_name=table_name)
     if approve is not None:
         table.approve = approve
     lobby_port = await table.open(bind, port)

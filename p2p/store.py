@@ -179,9 +179,11 @@ class MatchStore:
 
 
 def unfinished_matches(data_dir: Path) -> list[MatchStore]:
-    """Match stores whose seed is still on disk (the match was not finished here)."""
+    """Match stores whose seed is still on disk (the match was not finished here), the most
+    recently started last."""
     out = []
-    for seed in sorted((data_dir / "matches").glob("*.seed")):
+    seeds = sorted((data_dir / "matches").glob("*.seed"), key=lambda p: p.stat().st_mtime)
+    for seed in seeds:  # oldest first: the last is the most recent
         store = MatchStore.__new__(MatchStore)
         store.dir = seed.parent
         store.path = seed.with_suffix(".crawl")

@@ -4,7 +4,7 @@ A frame is a 4-byte big-endian length and that many bytes of canonical msgpack (
 protocol's encoding): an array whose first item is the frame kind.  Frames carry the lobby
 (JOIN … START), the handshake (HELLO, PROOF), protocol messages (MSG, opaque bytes checked by
 the protocol) and catch-up (WANT).  Everything here is pure; the asyncio side is in
-:mod:`p2p.link`.
+:mod:`p2p.peer` and :mod:`p2p.lobby`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from protocol.errors import BadMessage
 
 LINK_VERSION: Final = 1
 MAX_FRAME: Final = 70 * 1024
-"""Largest frame, in bytes: a 64 KiB protocol message and the frame's own fields."""
+"""Largest frame, in bytes (a protocol message is at most 64 KiB, and a frame holds one
+plus a few bytes of its own)."""
 HANDSHAKE_DOMAIN: Final = b"cryptcrawl/hello/v1\x00"
 LOBBY_DOMAIN: Final = b"cryptcrawl/lobby/v1\x00"
 
