@@ -167,6 +167,7 @@ class MatchPeer:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._resend: list[Message] = []
         self._closing = False
+        self._fatal: StoreError | None = None
 
     # ------------------------------------------------------------------ decisions
 
@@ -195,6 +196,9 @@ class MatchPeer:
     def restore(self) -> None:
         """Reload the match file (after a crash): every feed, and this seat's own messages to
         send again (the same bytes)."""
+        cut = self.store.cut_torn_tail()
+        if cut:
+            log.warning("cut a torn last record (%d bytes) off %s", cut, self.store.path)
         transcript = read_transcript(self.store.read())
         if transcript.header is None or transcript.header.match_id != self.core.match_id:
             raise StoreError(f"{self.store.path} is not this match's file")
@@ -229,9 +233,12 @@ class MatchPeer:
                         await self.wake.wait()
                 self._on_timer()
                 self._pump()
-            await asyncio.sleep(self.config.linger)
+            if self._fatal is None:
+                await asyncio.sleep(self.config.linger)
         finally:
             await self.close()
+        if self._fatal is not None:
+            raise self._fatal
         return self.core
 
     async def close(self) -> None:
@@ -409,7 +416,11 @@ class MatchPeer:
                 except BadMessage as exc:
                     self._bad(link, str(exc))
                     continue
-                self._on_frame(link, frame)
+                try:
+                    self._on_frame(link, frame)
+                except StoreError as exc:  # the disk: nothing more can be kept, so stop
+                    self._fail(exc)
+                    return
                 if link.bad > BAD_FRAME_LIMIT:
                     log.warning("closing the connection of seat %d: %d bad frames", seat,
                                 link.bad)
@@ -420,6 +431,13 @@ class MatchPeer:
             if self.links.get(seat) is link:
                 del self.links[seat]
             link.close()
+
+    def _fail(self, exc: StoreError) -> None:
+        """Stop the peer: ``run()`` raises ``exc`` once it has closed everything."""
+        if self._fatal is None:
+            self._fatal = exc
+        self.done.set()
+        self.wake.set()
 
     def _bad(self, link: Link, reason: str) -> None:
         link.bad += 1
@@ -466,9 +484,19 @@ class MatchPeer:
             return
         if message.seat == self.seat:
             return  # our own, from before a restart: our file has it
-        self.store.append(message)
         before = self._progress()
+        held, forks = len(feed.messages), len(core.equivocations)
         events = core.receive(message, time.monotonic(), verified=True)
+        # Persist what the feed took: the messages that now chain (this one and any buffered
+        # successors it unblocked), or the second version of an equivocation (the proof).  A
+        # message kept aside, a duplicate of one kept aside, or one that breaks its sender's
+        # chain is not stored: the file holds each feed once, and spam cannot grow it.  (A
+        # broken chain is not a bad frame of the link: an honest relay may forward a signed
+        # message that does not chain here yet — the seat that signed it is blamed instead.)
+        for chained in feed.messages[held:]:
+            self.store.append(chained)
+        if len(core.equivocations) > forks:
+            self.store.append(message)
         if core.replaced_behind(self.seat):
             self._rebuild()
             core = self.core

@@ -15,6 +15,7 @@ platformdirs, for example ``~/.local/share/cryptcrawl`` on Linux)::
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from cryptography.hazmat.primitives.serialization import (
 
 from protocol.header import SignedHeader
 from protocol.messages import Message
-from protocol.transcript import file_start, frame
+from protocol.transcript import file_start, frame, split_records
 
 
 class StoreError(Exception):
@@ -150,6 +151,24 @@ class MatchStore:
             raise StoreError(f"{self.info_path} is damaged")
         return data
 
+    def cut_torn_tail(self) -> int:
+        """Cut off a torn last record (a crash in the middle of a write) before appending
+        again, so that the next record does not land inside it; returns the bytes cut."""
+        data = self.read()
+        bad = [(offset, problem) for offset, payload, problem in split_records(data)
+               if payload is None]
+        if not bad:
+            return 0
+        end, problem = bad[0]
+        if not problem.startswith("torn"):
+            raise StoreError(f"{self.path} is damaged at byte {end} ({problem}); "
+                             "it cannot be resumed")
+        try:
+            os.truncate(self.path, end)
+        except OSError as exc:
+            raise StoreError(f"cannot repair {self.path}: {exc.strerror}") from None
+        return len(data) - end
+
     # -- appending
 
     def _append(self, data: bytes) -> None:
@@ -161,7 +180,8 @@ class MatchStore:
         except OSError as exc:
             raise StoreError(f"cannot write {self.path}: {exc.strerror}") from None
         if written != len(data):
-            raise StoreError(f"cannot write {self.path}: the disk is full")
+            # A short write to a regular file: the disk filled up in the middle of it.
+            raise StoreError(f"cannot write {self.path}: {os.strerror(errno.ENOSPC)}")
 
     def append(self, message: Message) -> None:
         """Persist one message (called before the message is sent to anyone)."""

@@ -905,8 +905,9 @@ class MatchCore:
         if not self.live(seat) or len(self.absent) + 2 >= self.n:
             return False
         others = [s for s in self.live_seats() if s != seat]
+        spent = self.replaced_at.get(seat, -1)  # a replacement already applied (then reclaimed)
         for (target, count), ballot in self.ballots.items():
-            if target == seat and count < self.cursor[seat] and others and all(
+            if target == seat and spent < count < self.cursor[seat] and others and all(
                     ballot.get(s) == 1 for s in others):
                 return True
         return False
@@ -1095,7 +1096,7 @@ class MatchCore:
             if secrets is None:
                 self._misbehave(seat, f"its delivery to seat {r.seat}'s torch ({r.id}) lies: it "
                                 "does not hold its committed secrets", message, r.torch,
-                                r.release)
+                                r.release, stop=False)
             for event, secret in secrets or ():
                 self.published.setdefault(event, {})[seat] = secret
         return True
@@ -1123,10 +1124,13 @@ class MatchCore:
             secrets = self.open_round_delivery(r, deliverer, body.private_key)
             if secrets is None:
                 bad.append(deliverer)
-                if deliverer not in self.blocked:
-                    self._misbehave(deliverer, f"its delivery to seat {seat}'s torch "
-                                    f"({r.id}) lies: it does not hold its committed secrets",
-                                    delivery, r.torch, message)
+                # Blamed with the proof, but neither stopped nor replaced: the proof sits in
+                # another seat's feed, unordered with the liar's own messages, so peers would
+                # disagree on which of those count (docs/protocol.md §7.5).  The lie cost the
+                # torch user its view; the file names the liar.
+                self._misbehave(deliverer, f"its delivery to seat {seat}'s torch "
+                                f"({r.id}) lies: it does not hold its committed secrets",
+                                delivery, r.torch, message, stop=False)
                 continue
             for event, secret in secrets:
                 self.published.setdefault(event, {})[deliverer] = secret

@@ -146,20 +146,30 @@ async def test_two_tables_at_once(fast: None) -> None:
 
 @pytest.mark.asyncio
 async def test_same_table_name_is_suffixed() -> None:
-    # Default probe timings here: the conflict must be heard during probing.
+    # Default probe timings.  The second table starts while the first is still probing, so it
+    # hears the first one's announcement during its own probes and takes another name.  (Both
+    # on one loopback address, a reply to a probe is unicast to port 5353, which the kernel
+    # hands to either socket bound there: only the multicast announcement reliably reaches the
+    # second; on a LAN each host has its own port 5353.)
     a, b = uid(), uid()
     name = f"Twins {a}"
-    async with advertiser(a, name=name) as first, advertiser(b, name=name) as second, \
-            TableBrowser(LOOPBACK) as browser:
+    first, second = advertiser(a, name=name), advertiser(b, name=name)
+    try:
+        starting = asyncio.ensure_future(first.start())
+        await asyncio.sleep(0.3)
+        await asyncio.gather(starting, second.start())
         assert first.instance == name
         assert second.instance.startswith(name) and second.instance != name
-        seen: dict[str, TableInfo] = {}
-        while len(seen) < 2:
-            event = await wait_event(browser, lambda e: isinstance(e, TableFound)
-                                     and e.table.id in (a, b))
-            seen[event.table.id] = event.table
+        async with TableBrowser(LOOPBACK) as browser:
+            seen: dict[str, TableInfo] = {}
+            while len(seen) < 2:
+                event = await wait_event(browser, lambda e: isinstance(e, TableFound)
+                                         and e.table.id in (a, b))
+                seen[event.table.id] = event.table
         assert seen[a].name == seen[b].name == name  # the TXT name is the table's own
         assert seen[a].instance != seen[b].instance
+    finally:
+        await asyncio.gather(first.close(), second.close(), return_exceptions=True)
 
 
 class RawAdvertiser(Advertiser):
