@@ -49,6 +49,7 @@ from protocol.header import SignedHeader
 from protocol.match import (
     DecisionPending,
     Event,
+    ForkSuspected,
     LocalSeat,
     MatchCore,
     PeerMisbehaved,
@@ -288,10 +289,13 @@ class MatchPeer:
                 sum(len(ballot) for ballot in core.ballots.values()))
 
     def _rebuild(self) -> None:
-        """The others replaced this seat at a message it had already played (see
-        MatchCore.replaced_behind): rebuild the core from the feeds, as the verifier would, and
-        take up this seat's feed again; it then reclaims its seat."""
+        """This core consumed a message the others will not count: this seat's own, after the
+        others replaced it there (MatchCore.replaced_behind; it then reclaims its seat), or a
+        seat's message past the point its feed was proved forked (MatchCore.fork_behind).
+        Rebuild the core from the feeds, as the verifier would, and take up this seat's feed
+        again."""
         old = self.core
+        forks = dict(old.forked)
         core = MatchCore(old.header, turn_timeout=self.config.turn_timeout,
                          silence_timeout=self.config.silence_timeout)
         core.now = time.monotonic()
@@ -300,9 +304,13 @@ class MatchPeer:
         local.restore(list(old.feeds[self.seat].messages))
         self.core, self.local = core, local
         self._note([e for e in core.events if isinstance(e, SeatReplaced)
-                    and e.seat == self.seat])
-        log.warning("seat %d was replaced at a message it had already sent: rebuilt from the "
-                    "feeds", self.seat)
+                    and (e.seat == self.seat or e.seat in forks)])
+        if forks:
+            log.warning("seat(s) %s forked their feeds at a message this peer had already "
+                        "taken: rebuilt from the feeds", ", ".join(map(str, sorted(forks))))
+        else:
+            log.warning("seat %d was replaced at a message it had already sent: rebuilt from "
+                        "the feeds", self.seat)
 
     def _want(self, seat: int) -> None:
         frame = Frame(FrameKind.WANT, (seat, len(self.core.feeds[seat].messages)))
@@ -497,7 +505,7 @@ class MatchPeer:
             self.store.append(chained)
         if len(core.equivocations) > forks:
             self.store.append(message)
-        if core.replaced_behind(self.seat):
+        if core.replaced_behind(self.seat) or core.fork_behind():
             self._rebuild()
             core = self.core
         for event in events:
@@ -505,6 +513,9 @@ class MatchPeer:
                     event.evidence[0].seq == event.evidence[1].seq):
                 for proof in event.evidence:  # equivocation: everyone must see both
                     self._broadcast(proof)
+            elif isinstance(event, ForkSuspected):
+                for held in event.held:  # so that the two versions of a fork meet
+                    self._broadcast(held)
         self._note(events)
         missing = feed.missing()
         if missing:

@@ -33,6 +33,7 @@ welcomed it before its own first message of that step — a point fixed by the f
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -214,9 +215,21 @@ class ResultSigned:
     transcript: bytes
 
 
+@dataclass(frozen=True)
+class ForkSuspected:
+    """``seat``'s REVEAL for ``step`` names other commitments than this peer holds: some seat
+    showed different commitments to different peers.  Nobody is blamed yet; the driver sends
+    ``held`` (the COMMIT messages this peer holds for the step) to every peer, so that the two
+    signed versions meet and prove the fork."""
+
+    step: str
+    seat: int
+    held: tuple[Message, ...]
+
+
 Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionTaken
          | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatReclaimed
-         | TorchKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned)
+         | TorchKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned | ForkSuspected)
 
 
 ENGINE_VERSIONS: Final = {"raiders": "raiders/1"}  # the engine rules this program plays
@@ -380,6 +393,11 @@ class MatchCore:
         self.shortfalls: list[str] = []  # every point played with fewer contributors
         self.events: list[Event] = []
         self.equivocations: list[Equivocation] = []
+        # seat -> the sequence number of its first proven fork: its messages from there on never
+        # count, and it is replaced at that point (the same on every peer, whoever saw the fork
+        # first; a peer that had consumed past it rebuilds, see fork_behind).
+        self.forked: dict[int, int] = {}
+        self._suspected: set[tuple[str, int]] = set()
         self.ended = False  # the engine reached its end
         self.signed = False  # every live seat signed the result (END)
         self.final: MatchEnded | None = None
@@ -411,10 +429,11 @@ class MatchCore:
         if result.equivocation is not None:
             self.equivocations.append(result.equivocation)
             pair = (result.equivocation.first, result.equivocation.second)
-            # Who saw which version depends on the network, so the seat is not replaced here
-            # (that would not be canonical): its feed stops, and the others vote it absent.
+            # Replaced at the forked sequence number itself (_settle_forks): the one point every
+            # peer agrees on, whichever version it took and whenever the proof reached it.
             self._misbehave(message.seat, f"equivocation at sequence number {message.seq}",
-                            *pair, replace=False)
+                            *pair, stop=False)
+            self._mark_fork(message.seat, message.seq)
         self.advance()
         return self.events[start:]
 
@@ -488,9 +507,21 @@ class MatchCore:
                     not 0 <= seat < self.n or feed.public_key != self.keys[seat]):
                 raise LocalProtocolError(f"feed of seat {seat} is not one of this match")
             self.feeds[seat] = feed
+            for proof in feed.equivocations:
+                self._mark_fork(seat, proof.seq)
         start = len(self.events)
         self.advance()
         return self.events[start:]
+
+    def _mark_fork(self, seat: int, seq: int) -> None:
+        self.forked[seat] = min(seq, self.forked.get(seat, seq))
+        self._owing = None
+
+    def fork_behind(self) -> bool:
+        """This core consumed a live seat's message at or past the point where that seat's
+        feed was proved forked: it holds a state the others may not (they stop at the fork),
+        so the driver must rebuild it from the feeds (:meth:`adopt`), which stops there."""
+        return any(self.live(s) and self.cursor[s] > k for s, k in self.forked.items())
 
     # ------------------------------------------------------------------ helpers
 
@@ -500,11 +531,12 @@ class MatchCore:
         self.events.append(event)
         if stop and seat not in self.blocked:
             self.blocked[seat] = event
+            self._owing = None  # a blocked seat is owing: its timers run
             if replace and seat not in self.absent:
                 self._replace(seat, reason, final=True)
 
     def _next(self, seat: int) -> Message | None:
-        if seat in self.blocked:
+        if seat in self.blocked or (seat in self.forked and self.cursor[seat] >= self.forked[seat]):
             return None
         messages = self.feeds[seat].messages
         i = self.cursor[seat]
@@ -1241,13 +1273,14 @@ class MatchCore:
         if body.step != step:
             self._misbehave(seat, f"revealed for step {body.step!r} during {step!r}", message)
             return False
-        held = commit_set_digest(self.match_id, step,
-                                 [self.step.commitments.get(s) for s in range(self.n)])
-        if body.commit_set != held:
+        if not self._commit_set_fits(step, body.commit_set):
             # The revealer holds other commitments than we do: someone showed different
-            # commitments to different peers.  Who is not known yet — the two signed versions
-            # will meet in some feed (relays forward every verified message) and prove it — so
-            # nobody is blamed here; the reveal waits.
+            # commitments to different peers.  Who is not known yet — the driver sends what
+            # this peer holds to every peer (ForkSuspected), the two signed versions meet in
+            # some feed and prove it — so nobody is blamed here; the reveal waits.
+            if (step, seat) not in self._suspected:
+                self._suspected.add((step, seat))
+                self.events.append(ForkSuspected(step, seat, self._step_commits(step)))
             return False
         commitment = play_commitment(self.match_id, step, self.keys[seat], body.action,
                                      body.salt)
@@ -1264,6 +1297,39 @@ class MatchCore:
         self._take(seat)
         self.events.append(PlayRevealed(step, seat, body.action))
         return True
+
+    def _commit_set_fits(self, step: str, commit_set: bytes) -> bool:
+        """Does a reveal's commitment set match the commitments held for ``step``?  A replaced
+        seat's entry may be any version (or none): a reveal signed before the replacement
+        reached its sender holds what that sender saw, and a replaced seat's play is its
+        zombie's, whatever it committed."""
+        assert self.step is not None
+        held: list[bytes | None] = [self.step.commitments.get(s) for s in range(self.n)]
+        if commit_set_digest(self.match_id, step, held) == commit_set:
+            return True
+        options: list[list[bytes | None]] = []
+        for s in range(self.n):
+            if s not in self.absent:
+                options.append([held[s]])
+                continue
+            versions = {held[s], None}
+            for proof in self.feeds[s].equivocations:
+                for m in (proof.first, proof.second):
+                    if isinstance(m.content, CommitBody) and m.content.step == step:
+                        versions.add(m.content.commitment)
+            options.append(sorted(versions, key=lambda v: v or b""))
+        return any(commit_set_digest(self.match_id, step, list(choice)) == commit_set
+                   for choice in itertools.product(*options))
+
+    def _step_commits(self, step: str) -> tuple[Message, ...]:
+        """The COMMIT messages this peer holds for ``step`` (newest feeds' ends first)."""
+        out = []
+        for feed in self.feeds:
+            for m in reversed(feed.messages):
+                if isinstance(m.content, CommitBody) and m.content.step == step:
+                    out.append(m)
+                    break
+        return tuple(out)
 
     def _end(self, seat: int, message: Message, body: EndBody) -> bool:
         assert self.final is not None
@@ -1290,11 +1356,17 @@ class MatchCore:
                 r.due = True
 
     def _settle(self) -> None:
-        """Apply whatever is now complete: a vote, a chance outcome, a digest round, a joint
-        reveal, a zombie's decision."""
+        """Apply whatever is now complete: a fork, a vote, a chance outcome, a digest round, a
+        joint reveal, a zombie's decision."""
         while True:
             if self.signed:
                 return
+            fork = next((s for s, k in sorted(self.forked.items())
+                         if self.live(s) and self.cursor[s] == k), None)
+            if fork is not None:
+                self._replace(fork, f"equivocation at sequence number {self.forked[fork]}",
+                              final=True)
+                continue
             complete = self._votes_complete()
             if complete is not None:
                 seat, count = complete

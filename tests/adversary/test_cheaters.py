@@ -344,10 +344,6 @@ def test_equivocation_never_diverges_nor_blames_an_honest_seat(
         assert set(replay(path).absent) <= {seat}
 
 
-@pytest.mark.xfail(strict=True, reason="p2p/peer.py relays only on request (WANT from the end "
-                   "of a feed) and MatchCore waits silently on a commit_set mismatch: the two "
-                   "signed versions of a forked COMMIT never meet, so no honest file holds the "
-                   "proof and the match stalls for ever with no timer running")
 def test_equivocation_is_proved_in_every_honest_file(forked: tuple[list[Proc], Proc]) -> None:
     """protocol.md §7.9/§10: a fork stalls the match "with the honest peers holding the proof
     (and the verifier calls the file invalid)"."""
