@@ -518,8 +518,8 @@ class MatchPeer:
                 for proof in event.evidence:  # equivocation: everyone must see both
                     self._broadcast(proof)
             elif isinstance(event, ForkSuspected):
-                for held in event.held:  # so that the two versions of a fork meet
-                    self._broadcast(held)
+                for commit in event.held:  # so that the two versions of a fork meet
+                    self._broadcast(commit)
         self._note(events)
         missing = feed.missing()
         if missing:

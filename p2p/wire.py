@@ -86,7 +86,7 @@ def parse_frame(payload: bytes) -> Frame:
     for i, (item, want) in enumerate(zip(fields, shape, strict=True)):
         if isinstance(item, bool) or not isinstance(item, want):
             raise BadMessage(f"{kind.name} field {i} must be {want.__name__}")
-        if want is int and not 0 <= item < 2**32:
+        if isinstance(item, int) and not 0 <= item < 2**32:
             raise BadMessage(f"{kind.name} field {i} is out of range")
     return Frame(kind, tuple(fields))
 

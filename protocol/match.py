@@ -921,10 +921,12 @@ class MatchCore:
         live = {v: verdict for v, verdict in ballot.items() if v != seat and self.live(v)}
         if any(verdict == 0 for verdict in live.values()):
             return "present"
-        # Seats themselves voted absent need not vote (two seats may go silent at once).
+        # Seats themselves voted absent need not vote (two seats may go silent at once) — but
+        # at least two seats must vote: a seat cut off from everyone times every other seat
+        # out and votes them all absent, and its vote alone must not replace anyone.
         needed = {s for s in self.live_seats() if s != seat and not self._under_vote(s)}
         cast = self.cast.get((seat, self.cursor[seat]), set())
-        if needed and needed <= cast:
+        if len(needed) >= 2 and needed <= cast:
             return "absent"
         return "pending" if live else "none"
 

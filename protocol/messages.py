@@ -90,6 +90,10 @@ MAX_BATCH: Final = 64
 MAX_LEVEL: Final = 5
 
 _FIELD_COUNT: Final = 9
+_ARRAY_9: Final = 0x99  # msgpack fixarray of 9 (a whole message)
+_ARRAY_8_HEAD: Final = b"\x98"  # msgpack fixarray of 8 (the signed fields)
+_SIG_HEAD: Final = b"\xc4\x40"  # msgpack bin 8 of 64 bytes (the signature)
+_SIG_TAIL: Final = 2 + 64
 
 
 class Kind(enum.IntEnum):
@@ -558,7 +562,8 @@ class Message:
         _sized(self.prev, "prev", DIGEST_SIZE)
         object.__setattr__(self, "kind", _kind(self.kind))
         _sized(self.state, "state", DIGEST_SIZE)
-        check_body(self.kind, self.body)
+        # The typed body, checked once and kept (``content``).
+        self.__dict__["content"] = parse_body(self.kind, self.body)
         _sized(self.sig, "signature", SIGNATURE_SIZE)
 
     def _fields(self) -> tuple[Value, ...]:
@@ -567,7 +572,12 @@ class Message:
 
     def signed_bytes(self) -> bytes:
         """The bytes the signature is over: the domain, then the encoding of fields 0–7."""
-        return SIGNATURE_DOMAIN + encode(self._fields())
+        wire = self._wire
+        if wire[0] == _ARRAY_9 and wire[-_SIG_TAIL:-SIGNATURE_SIZE] == _SIG_HEAD:
+            # The wire encoding is that of fields 0–7 with one more element (the signature,
+            # always 64 bytes: bin 8 with a 0xc4 0x40 head) and a fixarray head one higher.
+            return SIGNATURE_DOMAIN + _ARRAY_8_HEAD + wire[1:-_SIG_TAIL]
+        return SIGNATURE_DOMAIN + encode(self._fields())  # pragma: no cover (by construction)
 
     @cached_property
     def _wire(self) -> bytes:
@@ -597,7 +607,10 @@ class Message:
         fields = _array(value, "message")
         if len(fields) != _FIELD_COUNT:
             raise BadMessage(f"a message has {_FIELD_COUNT} fields, not {len(fields)}")
-        return cls(*fields)
+        message = cls(*fields)
+        # decode() checked these are the canonical bytes of the fields: they are the encoding.
+        message.__dict__["_wire"] = bytes(data)
+        return message
 
     def verify(self, public_key: bytes | Ed25519PublicKey) -> None:
         """Raise BadMessage unless ``sig`` is the signature of ``public_key`` over

@@ -191,12 +191,6 @@ def test_a_seat_cut_off_for_20s_does_not_stop_the_others(seat_cut_off: Cut) -> N
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="protocol/match.py MatchCore.presence/_votes_complete: "
-                   "a seat cut off from both others votes both absent and, since a seat under "
-                   "vote need not vote, its lone vote replaces one of them in its own core; "
-                   "after the cut its live core differs from the replay of its own file, "
-                   "replaced_behind() is off (len(absent) + 2 >= n), so it never rebuilds nor "
-                   "reclaims and hangs while the others finish")
 def test_a_seat_cut_off_for_20s_comes_back(seat_cut_off: Cut) -> None:
     """protocol.md §10: a link slower than both timeouts "looks like absence (and can be
     undone by reclaiming)"; network.md: every copy holds the same state."""

@@ -107,6 +107,21 @@ def test_wire_layout() -> None:
     assert message.sig not in signed
 
 
+@pytest.mark.parametrize(("kind", "body", "content_type"), VALID_BODIES,
+                         ids=[k.name for k, _, _ in VALID_BODIES])
+def test_signed_bytes_cut_from_the_wire_equal_the_encoding_of_the_fields(
+        kind: Kind, body: tuple[Value, ...], content_type: type) -> None:
+    """signed_bytes() is cut out of the wire bytes (no second encoding); it must be exactly the
+    domain and the encoding of fields 0-7, for every kind, built or decoded, small or large."""
+    for seq in (0, 7, 2**40):
+        for message in (make(kind, body, seq=seq), Message.decode(make(kind, body, seq=seq)
+                                                                   .encode())):
+            expected = SIGNATURE_DOMAIN + encode((PROTOCOL_VERSION, MATCH, 2, seq, MATCH,
+                                                  int(kind), STATE, body))
+            assert message.signed_bytes() == expected
+            message.verify(PUBLIC)
+
+
 def test_kind_numbers_are_the_wire_format() -> None:
     assert {k.name: int(k) for k in Kind} == {
         "COMMIT": 1, "REVEAL": 2, "CHANCE_COMMIT": 3, "CHANCE_REVEAL": 4, "CHANCE_DIGEST": 5,
