@@ -172,6 +172,7 @@ class MatchPeer:
         self._resend: list[Message] = []
         self._closing = False
         self._fatal: StoreError | None = None
+        self._pump_wanted = False  # the run loop must pump (a decision came in)
 
     # ------------------------------------------------------------------ decisions
 
@@ -193,6 +194,7 @@ class MatchPeer:
         choice = await self._choose(state, seat)
         self._choices[step] = choice
         self._asking = None
+        self._pump_wanted = True
         self.wake.set()
 
     # ------------------------------------------------------------------ resume
@@ -235,8 +237,11 @@ class MatchPeer:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(timeout):
                         await self.wake.wait()
-                self._on_timer()
-                self._pump()
+                # A message that moved the match was pumped where it arrived; pump here only
+                # for a timer that fired or a decision that came in (a person's, say).
+                if self._on_timer() or self._pump_wanted:
+                    self._pump_wanted = False
+                    self._pump()
             if self._fatal is None:
                 await asyncio.sleep(self.config.linger)
         finally:
@@ -273,17 +278,19 @@ class MatchPeer:
                 self.store.finish()
                 self.done.set()
 
-    def _on_timer(self) -> None:
+    def _on_timer(self) -> bool:
+        """Handle a timer that fell due; False if none did."""
         deadline = self.core.get_timer()
         now = time.monotonic()
         if deadline is None or now < deadline:
-            return
+            return False
         events = self.core.handle_timer(now)
         for event in events:
             if isinstance(event, SeatsOverdue):
                 for seat in event.seats:  # it may only be delayed: ask every peer
                     self._want(seat)
         self._note(events)
+        return True
 
     def _progress(self) -> tuple[int, int, int]:
         """What changes when the match moves (a message consumed, an event, a vote read)."""
