@@ -395,6 +395,11 @@ class MatchPeer:
             raise BadMessage(f"an unknown key for seat {seat}")
         if expect is not None and seat != expect:
             raise BadMessage(f"expected seat {expect}, got seat {seat}")
+        if expect is None and seat > self.seat:
+            # Only a lower seat dials a higher one.  Refusing the other direction is what keeps
+            # a third seat from sitting between two others: it would have to claim to one of
+            # them, on a connection it accepts, to be a higher seat.
+            raise BadMessage(f"seat {seat} is higher than this seat: this seat dials it")
         proof = self.key.sign(handshake_payload(match_id, their_challenge, mine, key))
         writer.write(Frame(FrameKind.PROOF, (proof,)).encode())
         answer = await read_frame(reader)
