@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cli.netplay import NetGame, NetOptions
-from cli.play import Console
+from cli.play import Console, InputClosed
 from p2p.lobby import Joiner
 from p2p.peer import PeerConfig, bot_decider
 from p2p.store import KnownKeys, StoreError, load_identity, unfinished_matches
@@ -38,14 +38,31 @@ def key_warning(known: KnownKeys, name: str, fp: str) -> str:
             "someone else using the same name.")
 
 
+def _new_game(options: NetOptions, console: Console, full_screen: bool) -> NetGame:
+    if full_screen:
+        from cli.tui import LanFullScreenGame
+
+        return LanFullScreenGame(options, console)
+    return NetGame(options, console)
+
+
+async def _end(game: NetGame, result: Any) -> int:
+    game.finish(result.core.state, result.path)
+    wait_ui = getattr(game, "wait_ui", None)
+    if wait_ui is not None:
+        await wait_ui()
+    return 0
+
+
 async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
                    interfaces: list[str] | None, port: int, table_name: str,
-                   passphrase: str, approve_all: bool, advertise: bool = True) -> int:
+                   passphrase: str, approve_all: bool, advertise: bool = True,
+                   full_screen: bool = False) -> int:
     """Open a table on the LAN: advertise it, let people sit down, play seat A."""
     from p2p.discovery import Advertiser, resolve_interfaces
     from p2p.run import host
 
-    game = NetGame(options, console)
+    game = _new_game(options, console, full_screen)
     known = _known(data_dir)
     key = load_identity(data_dir)
     my_fp = fingerprint(public_key_bytes(key))
@@ -69,7 +86,11 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
             console.say(warning)
         if approve_all and not warning:
             return True
-        answer = await loop.run_in_executor(None, console.ask, "let them sit down? [Y/n] ")
+        try:
+            answer = await loop.run_in_executor(None, console.ask, "let them sit down? [Y/n] ")
+        except InputClosed:  # nobody there to answer: nobody sits down unasked
+            console.say(f"No answer (input ended): {joiner.name} is turned away.")
+            return False
         return answer.lower() not in ("n", "no")
 
     def on_port(lobby_port: int) -> None:
@@ -103,8 +124,7 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
     finally:
         for advert in ad:
             await advert.close()
-    game.finish(result.core.state, result.path)
-    return 0
+    return await _end(game, result)
 
 
 async def _await_game(game: NetGame) -> Any:
@@ -115,16 +135,21 @@ async def _await_game(game: NetGame) -> Any:
         if game.stop is not None:
             raise game.stop from None
         raise
+    except BaseException:
+        close_ui = getattr(game, "close_ui", None)
+        if close_ui is not None:
+            close_ui()
+        raise
 
 
 async def join_lan(options: NetOptions, console: Console, data_dir: Path, target: str, *,
                    interfaces: list[str] | None, passphrase: str, wait: float,
-                   bot: str = "") -> int:
+                   bot: str = "", full_screen: bool = False) -> int:
     """Join a table by its name (found with zeroconf) or at ``HOST:PORT``."""
     from p2p.run import join
 
     host_name, port = await _locate(console, target, interfaces, wait)
-    game = NetGame(options, console)
+    game = _new_game(options, console, full_screen and not bot)
     decide = bot_decider(bot, os.urandom(32)) if bot else None
     game.human = not bot
     game.task = asyncio.ensure_future(join(
@@ -132,8 +157,7 @@ async def join_lan(options: NetOptions, console: Console, data_dir: Path, target
         choose=None if bot else game.choose, config=_config(options),
         passphrase=passphrase, on_event=game.on_event, on_peer=game.attach))
     result = await _await_game(game)
-    game.finish(result.core.state, result.path)
-    return 0
+    return await _end(game, result)
 
 
 async def _locate(console: Console, target: str, interfaces: list[str] | None,
@@ -203,20 +227,20 @@ async def list_tables(out: TextIO, interfaces: list[str] | None, wait: float,
     return 0
 
 
-async def resume_lan(options: NetOptions, console: Console, data_dir: Path) -> int:
+async def resume_lan(options: NetOptions, console: Console, data_dir: Path, *,
+                     full_screen: bool = False) -> int:
     from p2p.run import resume
 
     stores = unfinished_matches(data_dir)
     if not stores:
         raise StoreError(f"no interrupted match in {data_dir}")
-    game = NetGame(options, console)
+    game = _new_game(options, console, full_screen)
     console.say(f"Resuming {stores[-1].path} ...")
     game.task = asyncio.ensure_future(resume(
         data_dir, store=stores[-1], choose=game.choose, config=_config(options),
         on_event=game.on_event, on_peer=game.attach))
     result = await _await_game(game)
-    game.finish(result.core.state, result.path)
-    return 0
+    return await _end(game, result)
 
 
 def list_matches(data_dir: Path, out: TextIO) -> int:

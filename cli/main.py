@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
+import itertools
 import os
 import sys
 import traceback
@@ -17,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from cli.play import GameOptions, InputClosed, LeftGame, play_offline, replay_hint
+from cli.play import Console, GameOptions, InputClosed, LeftGame, play_offline, replay_hint
 
 PROG = "cryptcrawl"
 EXIT_OK = 0
@@ -155,6 +157,10 @@ def build_parser() -> Parser:
                          help="where cryptcrawl keeps your identity and matches (default: "
                               "your user data directory)")
         if net:
+            sub.add_argument("--plain", action="store_true",
+                             help="plain line mode for scripts and screen readers (the default "
+                                  "when not on a terminal; on a terminal the match is full "
+                                  "screen once it starts)")
             sub.add_argument("--name", type=_name, default=None, metavar="NAME",
                              help="your name at the table")
             sub.add_argument("--turn-timeout", type=_seconds, default=90.0, metavar="SECONDS",
@@ -312,11 +318,21 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
     full_screen = (not args.plain and console.interactive and bots < players
                    and os.environ.get("TERM", "dumb") != "dumb")
     try:
-        if full_screen:
-            from cli.tui import play_full_screen
+        for match in itertools.count(1):
+            if full_screen:
+                from cli.tui import play_full_screen
 
-            return asyncio.run(play_full_screen(options, console, data_dir_of(args)))
-        return asyncio.run(play_networked(options, console, data_dir_of(args)))
+                code = asyncio.run(play_full_screen(options, console, data_dir_of(args)))
+            else:
+                code = asyncio.run(play_networked(options, console, data_dir_of(args)))
+            if code != EXIT_OK or not _rematch(console, bots < players):
+                return code
+            # The same seats, a new match: new nonces (so a new match id and new secrets),
+            # the bots' choices from a seed of their own, the copy to a file of its own.
+            options = dataclasses.replace(
+                options, bot_seed=f"{options.bot_seed}/rematch{match}",
+                out=_numbered(args.out, match + 1) if args.out else "")
+        return EXIT_OK  # pragma: no cover (the loop returns)
     except LeftGame as left:
         sys.stdout.write(f"{left}\n")
         sys.stdout.flush()
@@ -324,6 +340,23 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
     except (LobbyError, StoreError, OSError) as exc:
         sys.stderr.write(f"{PROG} play: {exc}\n")
         return EXIT_FAILURE
+
+
+def _rematch(console: Console, human: bool) -> bool:
+    """At the end of a match on a terminal, offer another with the same seats."""
+    if not (human and console.interactive):
+        return False
+    try:
+        answer = console.ask("Rematch: the same seats, a new match? [y/N] ")
+    except InputClosed:
+        return False
+    return answer.lower() in ("y", "yes")
+
+
+def _numbered(path: str, k: int) -> str:
+    """``out.crawl`` -> ``out-2.crawl`` for the second match of a session."""
+    p = Path(path)
+    return str(p.with_name(f"{p.stem}-{k}{p.suffix}"))
 
 
 def _record(args: argparse.Namespace) -> int:
@@ -360,6 +393,8 @@ def _lan(args: argparse.Namespace) -> int:
             return lan.run_async(lan.list_tables(sys.stdout, args.interface, args.wait,
                                                  args.watch))
         console = Console(sys.stdin, sys.stdout)
+        full_screen = (not args.plain and console.interactive
+                       and os.environ.get("TERM", "dumb") != "dumb")
         if args.command == "host":
             options = NetOptions(players=args.players, bots=args.bots, bot_kind=args.bot_kind,
                                  variant=args.variant, name=args.name or "",
@@ -373,15 +408,16 @@ def _lan(args: argparse.Namespace) -> int:
             return lan.run_async(lan.host_lan(
                 options, console, data_dir, interfaces=args.interface, port=args.port,
                 table_name=args.table_name or f"{args.name or 'cryptcrawl'}'s table",
-                passphrase=args.passphrase, approve_all=args.yes))
+                passphrase=args.passphrase, approve_all=args.yes, full_screen=full_screen))
         options = NetOptions(name=args.name or "", turn_timeout=timeout,
                              silence_timeout=timeout * 2 / 3, out=getattr(args, "out", "") or "")
         if args.command == "join":
             return lan.run_async(lan.join_lan(options, console, data_dir, args.table,
                                               interfaces=args.interface,
                                               passphrase=args.passphrase, wait=args.wait,
-                                              bot=args.bot or ""))
-        return lan.run_async(lan.resume_lan(options, console, data_dir))
+                                              bot=args.bot or "", full_screen=full_screen))
+        return lan.run_async(lan.resume_lan(options, console, data_dir,
+                                            full_screen=full_screen))
     except LeftGame as left:
         sys.stdout.write(f"{left}\n")
         return left.code

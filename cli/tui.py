@@ -225,9 +225,44 @@ class FullScreenGame(NetGame):
             self.log.append("=== Game over")
             self.log.extend(render.render_scoreboard(view, w.outcome, self.labels,
                                                      name=self.options.name))
-        self.log.extend(["", f"The match file: {path}", f"Check it: cryptcrawl verify {path}"])
+        target = path
+        if self.options.out:
+            import shutil
+
+            target = Path(self.options.out)
+            shutil.copyfile(path, target)
+        self.log.extend(["", f"The match file: {target}",
+                         f"Check it: cryptcrawl verify {target}"])
         self.over = True
         self.app.invalidate()
+
+
+class LanFullScreenGame(FullScreenGame):
+    """``host``, ``join`` and ``resume`` on a terminal: the lobby talks in line mode (joiners to
+    approve, fingerprints, warnings); the screen takes over when the match starts."""
+
+    def __init__(self, options: NetOptions, console: Console) -> None:
+        super().__init__(options, console)
+        self.ui: asyncio.Future[None] | None = None
+
+    def attach(self, peer: Any) -> None:
+        super().attach(peer)
+        if self.ui is None:
+            self.ui = asyncio.ensure_future(self.app.run_async())
+
+    def close_ui(self) -> None:
+        """The match failed or was left: give the terminal back."""
+        if self.app.is_running:
+            self.app.exit()
+
+    async def wait_ui(self) -> None:
+        """After :meth:`finish`: the end screen stays until the player leaves it; then the last
+        lines (scoreboard, match file) are printed in the terminal's scrollback too."""
+        if self.ui is None:
+            return
+        await self.ui
+        for line in list(self.log)[-12:]:
+            self.console.say(line)
 
 
 async def play_full_screen(options: NetOptions, console: Console, data_dir: Path) -> int:
@@ -246,10 +281,6 @@ async def play_full_screen(options: NetOptions, console: Console, data_dir: Path
                             on_event=game.on_event, on_peer=game.attach,
                             bot_dir=data_dir / "bots")
         game.finish(result.core.state, result.path)
-        if options.out:
-            import shutil
-
-            shutil.copyfile(result.path, options.out)
 
     game.task = asyncio.ensure_future(go())
     ui = asyncio.ensure_future(game.app.run_async())

@@ -22,6 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from p2p.lobby import Joiner, LobbyError, Seated, Table, join_table
 from p2p.peer import AsyncDecider, Decider, MatchPeer, PeerConfig, bot_decider, listen_socket
 from p2p.store import MatchStore, StoreError, load_identity, unfinished_matches
+from protocol.crypto import public_key_bytes
 from protocol.errors import BadMessage
 from protocol.match import Event, MatchCore
 
@@ -69,15 +70,22 @@ async def host(data_dir: Path, *, name: str, players: int, options: dict[str, An
     sock = listen_socket(0, bind)
     table = Table(key, name, players, sock.getsockname()[1], options=dict(options or {}),
                   passphrase=passphrase, on_change=on_joiners, table_name=table_name)
+    bot_dirs = [(bot_dir or data_dir / "bots") / f"bot{i + 1}" for i in range(bots)]
     if approve is not None:
-        table.approve = approve
+        # The host's own bots sit down without asking: their keys are made here, now.
+        own = {public_key_bytes(load_identity(d)) for d in bot_dirs}
+
+        async def approve_others(joiner: Joiner) -> bool:
+            return joiner.key in own or bool(await approve(joiner))
+
+        table.approve = approve_others
     lobby_port = await table.open(bind, port)
     if on_port is not None:
         on_port(lobby_port)
     bot_tasks = [asyncio.ensure_future(run_bot(
-        (bot_dir or data_dir / "bots") / f"bot{i + 1}", f"Bot {i + 1}", "127.0.0.1" if
-        bind in ("", "0.0.0.0") else bind, lobby_port, bot=bot, config=config,
-        passphrase=passphrase, bind=bind)) for i in range(bots)]
+        d, f"Bot {i + 1}", "127.0.0.1" if bind in ("", "0.0.0.0") else bind, lobby_port,
+        bot=bot, config=config, passphrase=passphrase, bind=bind))
+        for i, d in enumerate(bot_dirs)]
     try:
         seated = await table.gather()
         result = await play_seated(data_dir, key, seated, sock, decide=decide, choose=choose,

@@ -18,9 +18,9 @@ import pytest
 from tests.cli.test_command import ROOT, cryptcrawl
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
-@pytest.mark.parametrize("no_color", [False, True])
-def test_full_screen_game_with_keys_to_the_end(tmp_path: Path, no_color: bool) -> None:
+def _play_on_a_pty(argv: list[str], *, no_color: bool = False) -> str:
+    """Run ``python -m cli ARGV`` on an 80x24 pseudo-terminal, pressing game keys until the
+    match is over, then leave the end screen and decline the rematch; the screen bytes."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the game, full screen on an 80x24 terminal
         os.environ.update(PYTHONPATH=str(ROOT), TERM="xterm")
@@ -28,14 +28,14 @@ def test_full_screen_game_with_keys_to_the_end(tmp_path: Path, no_color: bool) -
             os.environ["NO_COLOR"] = "1"
         os.chdir(ROOT)
         try:
-            os.execv(sys.executable, [sys.executable, "-m", "cli", "play", "--players", "3",
-                                      "--data-dir", str(tmp_path), "--turn-timeout", "30"])
+            os.execv(sys.executable, [sys.executable, "-m", "cli", *argv])
         finally:
             os._exit(127)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     out = b""
     keys = b"54321skcTt?"
     sent = 0
+    answered = False
     deadline = time.monotonic() + 150
     try:
         while time.monotonic() < deadline:
@@ -48,6 +48,11 @@ def test_full_screen_game_with_keys_to_the_end(tmp_path: Path, no_color: bool) -
                 if not chunk:
                     break
                 out += chunk
+            if b"Rematch:" in out[-2000:]:
+                if not answered:  # after the full screen: the rematch offer, in line mode
+                    os.write(fd, b"n\r")
+                    answered = True
+                continue
             key = b"q" if b"The match is over" in out[-4000:] else keys[sent % len(keys):
                                                                         sent % len(keys) + 1]
             try:
@@ -60,14 +65,36 @@ def test_full_screen_game_with_keys_to_the_end(tmp_path: Path, no_color: bool) -
             os.kill(pid, 9)
         _, _status = os.waitpid(pid, 0)
         os.close(fd)
-    text = out.decode(errors="replace")
+    return out.decode(errors="replace")
+
+
+def _check_screens(text: str, data: Path, *, no_color: bool = False) -> None:
     for shown in ("Level 1/5", "YOUR MOVE", "Your cards", "Level 5/5", "Game over",
                   "The match file"):
         assert shown in text, shown
     assert "Traceback" not in text
     if no_color:
         assert "\x1b[38;" not in text and "\x1b[48;" not in text  # no colour escapes
-    files = list((tmp_path / "matches").glob("*.crawl"))
+    files = list((data / "matches").glob("*.crawl"))
     assert len(files) == 1
     check = cryptcrawl("verify", str(files[0]))
     assert check.returncode == 0, check.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
+@pytest.mark.parametrize("no_color", [False, True])
+def test_full_screen_game_with_keys_to_the_end(tmp_path: Path, no_color: bool) -> None:
+    text = _play_on_a_pty(["play", "--players", "3", "--data-dir", str(tmp_path),
+                           "--turn-timeout", "30"], no_color=no_color)
+    _check_screens(text, tmp_path, no_color=no_color)
+    assert "Rematch: the same seats, a new match? [y/N]" in text
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
+def test_host_on_a_terminal_plays_full_screen_once_the_match_starts(tmp_path: Path) -> None:
+    """``cryptcrawl host`` with bots at the other seats (advertised on loopback only): the
+    lobby in line mode, then the same full-screen match as ``play``."""
+    text = _play_on_a_pty(["host", "--players", "3", "--bots", "2", "--interface",
+                           "127.0.0.1", "--data-dir", str(tmp_path), "--turn-timeout", "30"])
+    assert "Table " in text and "is open on port" in text  # the lobby, in line mode
+    _check_screens(text, tmp_path)

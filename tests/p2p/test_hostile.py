@@ -102,7 +102,7 @@ async def test_hostile_connections_are_dropped_and_the_match_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("p2p.peer.HANDSHAKE_TIMEOUT", 1.0)  # for the stalled connections
     async with held_match(tmp_path) as (match, gate):
-        target = match.peers[1]
+        target = match.peers[2]  # the highest seat: any other seat may dial it
         port = target.sock.getsockname()[1] if target.sock else 0
         links = dict(target.links)
         match_id = target.core.match_id
@@ -136,26 +136,26 @@ async def test_hostile_connections_are_dropped_and_the_match_goes_on(
             assert all(f.kind is FrameKind.HELLO for f in frames), frames
         # Well-formed HELLOs that must not be accepted: no PROOF ever comes back.
         for bad in (hello_frame(os.urandom(32), 0, keys[0]),  # another match
-                    hello_frame(match_id, 2, stranger),  # seat 2, the wrong key
-                    hello_frame(match_id, 1, keys[1]),  # the target's own seat
+                    hello_frame(match_id, 1, stranger),  # seat 1, the wrong key
+                    hello_frame(match_id, 2, keys[2]),  # the target's own seat
                     hello_frame(match_id, 7, stranger),  # no such seat
                     hello_frame(match_id, 0, keys[0], version=LINK_VERSION + 1)):
             frames = await attack(bad)
             assert [f.kind for f in frames] == [FrameKind.HELLO], frames
-        # Seat 2's real key, but no way to sign its challenge: the target proves itself,
-        # then drops us when our proof fails; the real seat 2 keeps its connection.
-        frames = await attack(hello_frame(match_id, 2, keys[2])
+        # Seat 1's real key, but no way to sign its challenge: the target proves itself,
+        # then drops us when our proof fails; the real seat 1 keeps its connection.
+        frames = await attack(hello_frame(match_id, 1, keys[1])
                               + Frame(FrameKind.PROOF, (b"\x01" * 64,)).encode())
         assert [f.kind for f in frames] == [FrameKind.HELLO, FrameKind.PROOF]
         # A proof that is someone else's (signed by a stranger) fails the same way.
         reader, writer = await asyncio.open_connection(LOOPBACK, port)
         try:
             ours = os.urandom(32)
-            writer.write(Frame(FrameKind.HELLO, (LINK_VERSION, match_id, 2, keys[2], ours))
+            writer.write(Frame(FrameKind.HELLO, (LINK_VERSION, match_id, 1, keys[1], ours))
                          .encode())
             theirs = (await hello(reader)).fields[4]
             forged = Ed25519PrivateKey.generate().sign(
-                handshake_payload(match_id, theirs, keys[2], keys[1]))
+                handshake_payload(match_id, theirs, keys[1], keys[2]))
             writer.write(Frame(FrameKind.PROOF, (forged,)).encode())
             rest = await read_until_closed(reader, 5)
             assert [f.kind for f in rest] == [FrameKind.PROOF]
@@ -305,32 +305,32 @@ async def lobby_header(players: int) -> tuple[list[Ed25519PrivateKey], Any]:
 
 @pytest.mark.asyncio
 async def test_connection_closed_after_bad_frame_limit_seat_not_blamed(tmp_path: Path) -> None:
-    """An authenticated connection (seat 2's real key) relaying forged and malformed frames
-    is closed once it is over :data:`BAD_FRAME_LIMIT`; neither seat 2 nor the seat the
+    """An authenticated connection (seat 1's real key) relaying forged and malformed frames
+    is closed once it is over :data:`BAD_FRAME_LIMIT`; neither seat 1 nor the seat the
     forged messages name is blamed, and nothing reaches the match file."""
     keys, header = await lobby_header(3)
     store = MatchStore(tmp_path, header.match_id)
-    store.create(header, os.urandom(32), {"seat": 1, "addresses": []})
+    store.create(header, os.urandom(32), {"seat": 2, "addresses": []})
     size = store.path.stat().st_size
-    peer = MatchPeer(header, 1, keys[1], os.urandom(32), store, [(LOOPBACK, 1)] * 3,
+    peer = MatchPeer(header, 2, keys[2], os.urandom(32), store, [(LOOPBACK, 1)] * 3,
                      decide=bot_decider("random", b"l" * 32), config=HOLD)
     server = await asyncio.start_server(peer._accept, LOOPBACK, 0)
     port = server.sockets[0].getsockname()[1]
     reader, writer = await asyncio.open_connection(LOOPBACK, port)
     try:
-        mine, theirs = public_key_bytes(keys[2]), peer.core.keys[1]
+        mine, theirs = public_key_bytes(keys[1]), peer.core.keys[2]
         challenge = os.urandom(32)
-        writer.write(Frame(FrameKind.HELLO, (LINK_VERSION, header.match_id, 2, mine,
+        writer.write(Frame(FrameKind.HELLO, (LINK_VERSION, header.match_id, 1, mine,
                                              challenge)).encode())
         their_hello = await hello(reader)
-        proof = keys[2].sign(handshake_payload(header.match_id, their_hello.fields[4], mine,
+        proof = keys[1].sign(handshake_payload(header.match_id, their_hello.fields[4], mine,
                                                theirs))
         writer.write(Frame(FrameKind.PROOF, (proof,)).encode())
         answer = await asyncio.wait_for(read_frame(reader), 5)
         assert answer.kind is FrameKind.PROOF
 
         async def linked() -> None:
-            while 2 not in peer.links:
+            while 1 not in peer.links:
                 await asyncio.sleep(0.01)
         await asyncio.wait_for(linked(), 5)
 
@@ -349,14 +349,14 @@ async def test_connection_closed_after_bad_frame_limit_seat_not_blamed(tmp_path:
                 await asyncio.sleep(0.01)
         await asyncio.wait_for(counted(), 5)
         await asyncio.sleep(0.05)
-        link = peer.links.get(2)
+        link = peer.links.get(1)
         assert link is not None and link.bad == BAD_FRAME_LIMIT  # at the limit: still open
         assert not link.writer.is_closing()
 
         writer.write(msg(forged.encode()).encode())  # one more
         rest = await read_until_closed(reader, 5)
         assert all(f.kind is FrameKind.WANT for f in rest)  # the catch-up asks, nothing else
-        assert 2 not in peer.links
+        assert 1 not in peer.links
         assert peer.bad_frames == BAD_FRAME_LIMIT + 1
         assert not misbehaviour(peer) and not peer.core.blocked and not peer.core.absent
         assert not peer.core.ballots
