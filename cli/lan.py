@@ -10,6 +10,7 @@ import asyncio
 import datetime
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -38,6 +39,22 @@ def key_warning(known: KnownKeys, name: str, fp: str) -> str:
             "someone else using the same name.")
 
 
+@dataclass
+class Session:
+    """What a rematch needs from the match before: the table's address and who sat there."""
+
+    host: str = ""
+    port: int = 0
+    keys: frozenset[bytes] = frozenset()
+    matches: int = 0
+
+
+def _remember(session: Session | None, result: Any) -> None:
+    if session is not None:
+        session.keys = frozenset(seat.key for seat in result.core.header.header.seats)
+        session.matches += 1
+
+
 def _new_game(options: NetOptions, console: Console, full_screen: bool) -> NetGame:
     if full_screen:
         from cli.tui import LanFullScreenGame
@@ -57,8 +74,10 @@ async def _end(game: NetGame, result: Any) -> int:
 async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
                    interfaces: list[str] | None, port: int, table_name: str,
                    passphrase: str, approve_all: bool, advertise: bool = True,
-                   full_screen: bool = False) -> int:
-    """Open a table on the LAN: advertise it, let people sit down, play seat A."""
+                   full_screen: bool = False, session: Session | None = None) -> int:
+    """Open a table on the LAN: advertise it, let people sit down, play seat A.  With a
+    ``session`` from a match before (a rematch), the seats of that match sit down again
+    without asking."""
     from p2p.discovery import Advertiser, resolve_interfaces
     from p2p.run import host
 
@@ -80,6 +99,9 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
         future.add_done_callback(pending.discard)
 
     async def approve(joiner: Joiner) -> bool:
+        if session is not None and joiner.key in session.keys:
+            console.say(f"{joiner.name} [{joiner.fingerprint}] sits down again.")
+            return True
         warning = key_warning(known, joiner.name, joiner.fingerprint)
         console.say(f"{joiner.name} [{joiner.fingerprint}] from {joiner.host} wants to sit down.")
         if warning:
@@ -94,6 +116,8 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
         return answer.lower() not in ("n", "no")
 
     def on_port(lobby_port: int) -> None:
+        if session is not None:
+            session.port = lobby_port
         console.say(f"Table {table_name!r} is open on port {lobby_port}; your key {my_fp}.",
                     f"Others join with: cryptcrawl join {table_name!r}  (or HOST:{lobby_port})")
         if advertise:
@@ -124,6 +148,7 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
     finally:
         for advert in ad:
             await advert.close()
+    _remember(session, result)
     return await _end(game, result)
 
 
@@ -144,11 +169,24 @@ async def _await_game(game: NetGame) -> Any:
 
 async def join_lan(options: NetOptions, console: Console, data_dir: Path, target: str, *,
                    interfaces: list[str] | None, passphrase: str, wait: float,
-                   bot: str = "", full_screen: bool = False) -> int:
-    """Join a table by its name (found with zeroconf) or at ``HOST:PORT``."""
+                   bot: str = "", full_screen: bool = False, session: Session | None = None,
+                   retry_for: float = 0.0) -> int:
+    """Join a table by its name (found with zeroconf) or at ``HOST:PORT``; ``retry_for``
+    seconds of retries while nothing answers there (a rematch: the host may still be
+    deciding)."""
+    from p2p.lobby import LobbyError
     from p2p.run import join
 
     host_name, port = await _locate(console, target, interfaces, wait)
+    if session is not None:
+        session.host, session.port = host_name, port
+    if retry_for > 0:
+        console.say(f"Waiting up to {retry_for:.0f} s for the host to open the rematch...")
+        deadline = asyncio.get_running_loop().time() + retry_for
+        while not await _answers(host_name, port):
+            if asyncio.get_running_loop().time() > deadline:
+                raise LobbyError(f"no rematch: nothing answered at {host_name}:{port}")
+            await asyncio.sleep(0.5)
     game = _new_game(options, console, full_screen and not bot)
     decide = bot_decider(bot, os.urandom(32)) if bot else None
     game.human = not bot
@@ -157,7 +195,18 @@ async def join_lan(options: NetOptions, console: Console, data_dir: Path, target
         choose=None if bot else game.choose, config=_config(options),
         passphrase=passphrase, on_event=game.on_event, on_peer=game.attach))
     result = await _await_game(game)
+    _remember(session, result)
     return await _end(game, result)
+
+
+async def _answers(host_name: str, port: int) -> bool:
+    """Is a table listening at ``host_name:port``?  (Connects and hangs up at once.)"""
+    try:
+        _reader, writer = await asyncio.wait_for(asyncio.open_connection(host_name, port), 2)
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    return True
 
 
 async def _locate(console: Console, target: str, interfaces: list[str] | None,

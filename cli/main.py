@@ -342,6 +342,9 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
         return EXIT_FAILURE
 
 
+REMATCH_WAIT = 120.0  # seconds a joiner waits for the host to open the rematch
+
+
 def _rematch(console: Console, human: bool) -> bool:
     """At the end of a match on a terminal, offer another with the same seats."""
     if not (human and console.interactive):
@@ -405,17 +408,39 @@ def _lan(args: argparse.Namespace) -> int:
                                  "take a seat); for an all-bot match use `cryptcrawl play "
                                  "--bots N`\n")
                 return EXIT_USAGE
-            return lan.run_async(lan.host_lan(
-                options, console, data_dir, interfaces=args.interface, port=args.port,
-                table_name=args.table_name or f"{args.name or 'cryptcrawl'}'s table",
-                passphrase=args.passphrase, approve_all=args.yes, full_screen=full_screen))
+            session = lan.Session()
+            port = args.port
+            while True:
+                code = lan.run_async(lan.host_lan(
+                    options, console, data_dir, interfaces=args.interface, port=port,
+                    table_name=args.table_name or f"{args.name or 'cryptcrawl'}'s table",
+                    passphrase=args.passphrase, approve_all=args.yes, full_screen=full_screen,
+                    session=session))
+                if code != EXIT_OK or not _rematch(console, True):
+                    return code
+                # The table opens again on the same port; the same seats sit down unasked.
+                port = session.port
+                console.say(f"The rematch table is open on port {port}: the players who want "
+                            "a rematch join again.")
+                options = dataclasses.replace(
+                    options, out=_numbered(args.out, session.matches + 1) if args.out else "")
         options = NetOptions(name=args.name or "", turn_timeout=timeout,
                              silence_timeout=timeout * 2 / 3, out=getattr(args, "out", "") or "")
         if args.command == "join":
-            return lan.run_async(lan.join_lan(options, console, data_dir, args.table,
-                                              interfaces=args.interface,
-                                              passphrase=args.passphrase, wait=args.wait,
-                                              bot=args.bot or "", full_screen=full_screen))
+            session = lan.Session()
+            target, retry = args.table, 0.0
+            while True:
+                code = lan.run_async(lan.join_lan(
+                    options, console, data_dir, target, interfaces=args.interface,
+                    passphrase=args.passphrase, wait=args.wait, bot=args.bot or "",
+                    full_screen=full_screen, session=session, retry_for=retry))
+                if code != EXIT_OK or args.bot or not _rematch(console, True):
+                    return code
+                # Back to the same table, at the address it was reached at, once the host
+                # opens it again.
+                target, retry = f"{session.host}:{session.port}", REMATCH_WAIT
+                options = dataclasses.replace(
+                    options, out=_numbered(args.out, session.matches + 1) if args.out else "")
         return lan.run_async(lan.resume_lan(options, console, data_dir,
                                             full_screen=full_screen))
     except LeftGame as left:
