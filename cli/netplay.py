@@ -208,12 +208,14 @@ async def play_networked(options: NetOptions, console: Console, data_dir: Path) 
     decide = None if game.human else bot_decider(options.bot_kind, b"host" + seed)
 
     async def go() -> Any:
-        return await host(data_dir, name=options.name or "you", players=options.players,
+        return await host(data_dir, name=options.name or ("you" if game.human else "Bot 0"),
+                          players=options.players,
                           options={"variant": options.variant}, bots=own_bots,
                           bot=options.bot_kind, decide=decide,
                           choose=game.choose if game.human else None, config=config,
                           on_event=game.on_event, on_peer=game.attach,
-                          bot_dir=data_dir / "bots")
+                          bot_dir=data_dir / "bots",
+                          bot_seed=options.bot_seed.encode() or None)
 
     game.task = asyncio.ensure_future(go())
     try:

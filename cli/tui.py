@@ -279,7 +279,8 @@ async def play_full_screen(options: NetOptions, console: Console, data_dir: Path
                             options={"variant": options.variant}, bots=options.bots,
                             bot=options.bot_kind, choose=game.choose, config=config,
                             on_event=game.on_event, on_peer=game.attach,
-                            bot_dir=data_dir / "bots")
+                            bot_dir=data_dir / "bots",
+                            bot_seed=options.bot_seed.encode() or None)
         game.finish(result.core.state, result.path)
 
     game.task = asyncio.ensure_future(go())

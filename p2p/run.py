@@ -63,7 +63,7 @@ async def host(data_dir: Path, *, name: str, players: int, options: dict[str, An
                on_joiners: Callable[[list[Joiner]], None] | None = None,
                on_peer: Callable[[MatchPeer], None] | None = None,
                approve: Any = None, bot_dir: Path | None = None,
-               table_name: str = "cryptcrawl table") -> Result:
+               table_name: str = "cryptcrawl table", bot_seed: bytes | None = None) -> Result:
     """Open a table, fill ``bots`` seats with bot peers (in this process, each a real peer),
     wait for the others, and play seat 0."""
     key = load_identity(data_dir)
@@ -84,7 +84,8 @@ async def host(data_dir: Path, *, name: str, players: int, options: dict[str, An
         on_port(lobby_port)
     bot_tasks = [asyncio.ensure_future(run_bot(
         d, f"Bot {i + 1}", "127.0.0.1" if bind in ("", "0.0.0.0") else bind, lobby_port,
-        bot=bot, config=config, passphrase=passphrase, bind=bind))
+        bot=bot, config=config, passphrase=passphrase, bind=bind,
+        seed=None if bot_seed is None else bot_seed + b"/%d" % (i + 1)))
         for i, d in enumerate(bot_dirs)]
     try:
         seated = await table.gather()
@@ -113,8 +114,10 @@ async def join(data_dir: Path, host_name: str, port: int, *, name: str,
 
 async def run_bot(data_dir: Path, name: str, host_name: str, port: int, *,
                   bot: str = "heuristic", config: PeerConfig | None = None,
-                  passphrase: str = "", bind: str = "") -> Result:
-    seed = hashlib.sha256(os.urandom(32)).digest()  # the bot's tie-breaks only
+                  passphrase: str = "", bind: str = "", seed: bytes | None = None) -> Result:
+    """A bot seat: a real peer with its own key.  ``seed`` seeds its choices (tie-breaks);
+    None: fresh randomness.  Its chance secrets always come from the OS, whatever the seed."""
+    seed = hashlib.sha256(os.urandom(32) if seed is None else b"bot/" + seed).digest()
     return await join(data_dir, host_name, port, name=name, decide=bot_decider(bot, seed),
                       config=config, bind=bind, passphrase=passphrase)
 
