@@ -20,6 +20,7 @@ from engine.core import GameState, IllegalActionError, InvalidActionError, Over
 from engine.raiders import RaidersView
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
 from protocol.match import (
+    ActionTaken,
     Event,
     PeerMisbehaved,
     PrivateKnowledge,
@@ -108,6 +109,9 @@ class NetGame:
             who = ", ".join(self.labels[s] for s in event.seats if s != self.seat)
             if who:
                 self.say(f"Waiting for {who}...")
+        elif isinstance(event, ActionTaken) and event.action == "torch" and (
+                event.seat != self.seat or not self.human):
+            self.say(f"{self.labels[event.seat]} uses a torch to look at the face-down rooms.")
         elif isinstance(event, PeerMisbehaved) and event.evidence:
             self.say(f"{self.labels[event.seat]} broke the rules: {event.reason}.")
         self._show_progress()
