@@ -292,11 +292,14 @@ class MatchPeer:
         self._note(events)
         return True
 
-    def _progress(self) -> tuple[int, int, int]:
-        """What changes when the match moves (a message consumed, an event, a vote read)."""
+    def _progress(self) -> tuple[int, int, int, int]:
+        """What changes when the match moves (a message consumed, an event, a vote read) or
+        this peer may now owe something (a message taken into a feed, even one not consumed
+        yet: holding it is what lets this seat answer a vote on its sender "present")."""
         core = self.core
         return (sum(core.cursor), len(core.events),
-                sum(len(ballot) for ballot in core.ballots.values()))
+                sum(len(ballot) for ballot in core.ballots.values()),
+                sum(len(feed.messages) for feed in core.feeds))
 
     def _rebuild(self) -> None:
         """This core consumed a message the others will not count: this seat's own, after the

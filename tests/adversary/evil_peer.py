@@ -160,8 +160,8 @@ class EvilPeer(MatchPeer):
         except Exception as exc:  # the report says so; the peer plays on
             self.note(side=f"failed: {type(exc).__name__}: {exc}")
 
-    def _on_timer(self) -> None:
-        super()._on_timer()
+    def _on_timer(self) -> bool:
+        fired = super()._on_timer()
         core = self.core  # where it stands, for a test diagnosing a stall
         self.report["state"] = {
             "where": core.where(), "cursor": list(core.cursor),
@@ -171,6 +171,7 @@ class EvilPeer(MatchPeer):
                         for s in range(core.n)],
             "sent": len(self.local.sent), "links": sorted(self.links)}
         self.save()
+        return fired
 
     def _on_frame(self, link: Link, frame: Frame) -> None:
         if self.script.on_frame(self, link, frame):
