@@ -60,9 +60,14 @@ async def _raw(index: int, n: int, work: Path, rounds: int) -> list[list[float]]
             await inbox.put((sender, round_, phase, body[6:70], body[70:]))
 
     async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        who = (await reader.readexactly(1))[0]
-        writers[who] = writer
-        await reader_loop(reader)
+        try:
+            who = (await reader.readexactly(1))[0]
+            writers[who] = writer
+            await reader_loop(reader)
+        except asyncio.CancelledError:
+            # Cancelled at the end of the run: end quietly (asyncio 3.11 would log a
+            # traceback for a connection callback that ends cancelled).
+            writer.close()
 
     server = await asyncio.start_server(accept, "127.0.0.1", 0)
     (work / f"raw{index}.port").write_text(str(server.sockets[0].getsockname()[1]))

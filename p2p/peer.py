@@ -294,12 +294,13 @@ class MatchPeer:
 
     def _progress(self) -> tuple[int, int, int, int]:
         """What changes when the match moves (a message consumed, an event, a vote read) or
-        this peer may now owe something (a message taken into a feed, even one not consumed
-        yet: holding it is what lets this seat answer a vote on its sender "present")."""
+        this peer may now owe something: while a vote is open, a message taken into a feed
+        even if not consumed yet (holding it is what lets this seat answer "present")."""
         core = self.core
+        ballots = core.ballots
         return (sum(core.cursor), len(core.events),
-                sum(len(ballot) for ballot in core.ballots.values()),
-                sum(len(feed.messages) for feed in core.feeds))
+                sum(len(ballot) for ballot in ballots.values()),
+                sum(len(feed.messages) for feed in core.feeds) if ballots else 0)
 
     def _rebuild(self) -> None:
         """This core consumed a message the others will not count: this seat's own, after the
