@@ -3,7 +3,9 @@
     python -m benchmarks bots --bot heuristic --opponent random --players 5 --games 2000
 
 Reports the bot's win share (a k-way shared win counts 1/k; a fair seat wins 1/players) with a
-95% confidence interval (normal approximation on per-game shares).
+95% confidence interval (normal approximation on per-game shares), and, over games/20 games
+with BOT in every seat, the share of simultaneous steps in which every seat played the same
+card (``self_play_same_card_share``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import json
 import math
 import time
 
-from engine.core import get_game
+from engine.core import JointActed, get_game
 from engine.sim import Dealer, play_out
 from engine.stream import derive_key
 
@@ -48,6 +50,17 @@ def main(argv: list[str]) -> int:
         shares.append(outcome.share(seat))
         if (g + 1) % 250 == 0:
             print(f"{g + 1} games: win share {sum(shares) / len(shares):.3f}", flush=True)
+    # How often every seat plays the same card when all seats are BOT (a fixed-policy bot
+    # mirrors its copies: a person can predict it, and shared chests go to waste).
+    same = steps = 0
+    for g in range(max(1, args.games // 20)):
+        run = play_out(spec.new(players=args.players, variant=args.variant),
+                       [spec.bots[args.bot]() for _ in range(args.players)],
+                       Dealer(derive_key(args.seed, "self", str(g))))
+        for entry in run.history:
+            if isinstance(entry, JointActed):
+                steps += 1
+                same += len({action for _, action in entry.actions}) == 1
     n = len(shares)
     mean = sum(shares) / n
     var = sum((s - mean) ** 2 for s in shares) / max(1, n - 1)
@@ -57,6 +70,7 @@ def main(argv: list[str]) -> int:
         "players": args.players, "variant": args.variant, "games": n,
         "win_share": round(mean, 4), "ci95": [round(mean - half, 4), round(mean + half, 4)],
         "fair_share": round(1 / args.players, 4),
+        "self_play_same_card_share": round(same / max(1, steps), 4),
         "seconds": round(time.perf_counter() - start, 1),
     }))
     return 0

@@ -409,6 +409,9 @@ class GameSpec:
     new: Callable[..., GameState[Any]]
     from_position: Callable[[JSON], GameState[Any]]
     bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
+    # The bot every peer computes for a replaced seat (the protocol's "zombie"): part of the
+    # engine version, so it never changes under a version (None: the "heuristic" bot).
+    zombie: Callable[[], Any] | None = None
 
 
 _REGISTRY: dict[str, GameSpec] = {}

@@ -276,7 +276,7 @@ def zombie_action(state: GameState[Any], seat: int, match_id: bytes, step: str) 
     takes a free action (it holds no torch key)."""
     public = state.public()
     spec = get_game(state.game)
-    factory = spec.bots.get("heuristic") or next(iter(spec.bots.values()))
+    factory = spec.zombie or spec.bots.get("heuristic") or next(iter(spec.bots.values()))
     key = bot_key(H(ZOMBIE_DOMAIN, match_id), step, seat, 0)
     choice = factory().choose(public.view(seat), key)
     if not _is_free(public, seat, choice):

@@ -2,7 +2,7 @@
 
 from engine.core import GameSpec, register
 from engine.raiders.actions import PEEK, PLAY, Action, format_action, parse_action
-from engine.raiders.bots import BOTS
+from engine.raiders.bots import BOTS, zombie_bot
 from engine.raiders.position import from_position, to_position
 from engine.raiders.state import Phase, RaidersState, new_game
 from engine.raiders.view import RaidersView, make_view
@@ -15,6 +15,7 @@ register(GameSpec(
     new=new_game,
     from_position=from_position,
     bots=BOTS,
+    zombie=zombie_bot,
 ))
 
 __all__ = [

@@ -42,8 +42,11 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, samples: int = 24) -> None:
+    def __init__(self, samples: int = 24, margin: float = 0.6,
+                 mix: tuple[int, int] = (1, 3)) -> None:
         self.samples = samples
+        self.margin = margin  # how far below the best a card may be and still be played
+        self.mix_num, self.mix_den = mix  # how often such a card is played instead
 
     # ------------------------------------------------------------------ valuation
 
@@ -145,12 +148,24 @@ class HeuristicBot:
 
         best: list[Action] = []
         best_value = float("-inf")
+        values = []
         for action in cards:
             v = value_of(action.card)
+            values.append(v)
             if v > best_value + 1e-9:
                 best, best_value = [action], v
             elif abs(v - best_value) <= 1e-9:
                 best.append(action)
+        if self.margin > 0:
+            # Not always the best card: bots that all play their best card in the same
+            # position play the same card (45% of rooms among four of them), which wastes a
+            # shared chest and lets a person predict them.  One time in three (by default) a
+            # card close to the best is played instead (docs/engine.md §11).  Exact arithmetic
+            # on the values and the stream: every peer computes the same choice.
+            near = [a for a, v in zip(cards, values, strict=True)
+                    if a not in best and v >= best_value - self.margin - 1e-9]
+            if near and stream.below(self.mix_den) < self.mix_num:
+                return near[stream.below(len(near))]
         return best[stream.below(len(best))]
 
     def _best_followup(self, view: RaidersView, current: str, plays: list[str],
@@ -189,6 +204,13 @@ class HeuristicBot:
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
+def zombie_bot() -> HeuristicBot:
+    """The policy every peer computes for a replaced seat (engine version ``raiders/1``): the
+    heuristic that always plays its best card.  Pinned, so a match file keeps verifying when
+    the bots that play for people change."""
+    return HeuristicBot(margin=0.0, mix=(0, 1))
+
+
 def make_bot(name: str) -> RandomBot | HeuristicBot:
     try:
         factory: type[RandomBot] | type[HeuristicBot] = BOTS[name]
@@ -197,4 +219,4 @@ def make_bot(name: str) -> RandomBot | HeuristicBot:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
 
 
-__all__ = ["BOTS", "PLAY", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "PLAY", "HeuristicBot", "RandomBot", "make_bot", "zombie_bot"]
