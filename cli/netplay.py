@@ -122,7 +122,10 @@ class NetGame:
         if res is not None and (res.level, res.position) != self.last_shown:
             self.last_shown = (res.level, res.position)
             self.say(*render.render_resolution(res, self.labels))
-        if view.level and view.level != self.level_shown:
+        # The level's header (and, for a spectator, its row) once its face-up rooms are
+        # dealt: shown at the level card, the row would still be all blanks.
+        if (view.level and view.level != self.level_shown
+                and view.phase not in ("setup", "level", "deal")):
             self.level_shown = view.level
             self.console.gap()
             self.say(f"=== Level {view.level} of 5 " + "=" * 60)

@@ -12,6 +12,7 @@ person at this terminal and a seat letter ("B", "C", ...) for everyone else (see
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from engine.core import Outcome
@@ -115,8 +116,19 @@ def wrap_items(items: Sequence[str], *, first: str = "", indent: str = "  ",
 
 
 def wrap_text(text: str, *, indent: str = "", width: int = WIDTH) -> list[str]:
-    """Wrap prose on spaces to ``width`` - 1 columns; continuation lines get ``indent``."""
-    return wrap_items(text.split(" "), sep=" ", indent=indent, width=width)
+    """Wrap prose on spaces to ``width`` - 1 columns; continuation lines get ``indent``.  A
+    number stays with the word before it ("Bot 3", "Dragon 18", "take 2 wounds" never starts
+    a line with the number)."""
+    words: list[str] = []
+    for word in text.split(" "):
+        if words and _NUMBER.fullmatch(word):
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    return wrap_items(words, sep=" ", indent=indent, width=width)
+
+
+_NUMBER = re.compile(r"[0-9]+[,.;)]?")
 
 
 # --------------------------------------------------------------------------- the level row

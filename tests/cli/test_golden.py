@@ -366,19 +366,14 @@ def case_torch() -> str:
 
 def case_spectator() -> str:
     """An all-bot match watched from the host's terminal: the rows never show what a torch
-    showed (seat A peeks in level 1).
-
-    NOTE: the row printed under each level header shows the level's face-up rooms as not
-    dealt yet ("[     ]"): NetGame prints it on the first event of the level, when only the
-    level card is known (the same happens in a real ``cryptcrawl play --bots 3``).  When that
-    is fixed, regenerate and check the rows show the face-up rooms.
-    """
+    showed (seat A peeks in level 1), and each level's row is printed once its face-up rooms
+    are dealt."""
     deal = {"setup.character.0": "explorer", "setup.character.1": "knight",
             "setup.character.2": "wizard", "L1.level": "L2", "L1.R1": "zombie#2",
             "L1.R4": "treasure-2-1#2", "L1.R2": "vault-coins#1", "L1.R3": "boulder",
             "L1.R5": "thing", "L2.level": "L4"}
-    # The host seat's name is "you" (no --name), as in `cryptcrawl play --bots 3`.
-    table = ScriptedTable(new_game(3), ("you", "Bot 1", "Bot 2"), me=None, deal=deal)
+    # The host's bot is "Bot 0" (no --name), as in `cryptcrawl play --bots 3`.
+    table = ScriptedTable(new_game(3), ("Bot 0", "Bot 1", "Bot 2"), me=None, deal=deal)
     table.bot(0, "torch")
     while table.state.level == 1:
         table.play_room()

@@ -312,3 +312,13 @@ Final scores
   C     Thief         3      5  eliminated
 Nobody wins: the Medusa eliminated everyone.
 """)
+
+
+def test_wrapping_keeps_a_number_with_the_word_before_it() -> None:
+    text = "Coins vault: you heal 1 wound; Bot 1 gains 3 coins; Bot 2 gains 2 coins; Bot 3 gains"
+    lines = render.wrap_text(text, indent="  ", width=78)  # "... Bot" / "3 gains" before
+    assert lines == ["Coins vault: you heal 1 wound; Bot 1 gains 3 coins; Bot 2 gains 2 coins;",
+                     "  Bot 3 gains"]
+    # A label such as "2:" still starts a line of its own when it must.
+    assert render.wrap_text("1: torch, 2: crystal ball", width=12) == [
+        "1: torch,", "2: crystal", "ball"]
