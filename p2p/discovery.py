@@ -33,6 +33,7 @@ from typing import Any, Self
 import ifaddr
 from zeroconf import (
     BadTypeInNameException,
+    DNSQuestionType,
     IPVersion,
     NonUniqueNameException,
     ServiceNameAlreadyRegistered,
@@ -421,8 +422,13 @@ class TableBrowser:
         bound = resolve_interfaces(self.interfaces)
         self._networks = _networks(bound)
         self._zc = _open_zeroconf(bound)
+        # QM, not the default QU first question: a unicast answer to port 5353 reaches only
+        # one of the sockets bound there, and on a machine that also runs a responder (a
+        # table of our own, avahi) it is often not ours, so the first answer was lost and
+        # the table appeared only after the 1 s re-query.  A multicast answer reaches all.
         self._browser = AsyncServiceBrowser(self._zc.zeroconf, SERVICE_TYPE,
-                                            handlers=[self._on_change])
+                                            handlers=[self._on_change],
+                                            question_type=DNSQuestionType.QM)
 
     def _on_change(self, zeroconf: Zeroconf, service_type: str, name: str,
                    state_change: ServiceStateChange) -> None:
