@@ -54,6 +54,7 @@ from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_h
 from protocol.match import LocalSeat, MatchCore
 from protocol.messages import (
     AbsentBody,
+    ActBody,
     ChanceCommitBody,
     ChanceRevealBody,
     CommitBody,
@@ -603,9 +604,12 @@ class Impersonate(Script):
 
 class VoteAbsent(Script):
     """Vote ``--target`` absent while it is there and playing: at the first simultaneous step,
-    hold back its own COMMIT until it holds the target's, then vote the target absent at the
-    target's next message (its REVEAL, which cannot exist before this seat commits), then
-    commit.  Two such colluders therefore vote at the same point, whatever the timing.  A
+    hold back its own COMMIT — and a free action (a torch) before it — until it holds the
+    target's COMMIT, then vote the target absent at the target's next message, then go on.
+    That message cannot exist before a colluder acts: a REVEAL waits for its commitment, a
+    DELIVERY for its torch (which comes after its vote; a torch played before the vote let the
+    target deliver before the other colluder's vote arrived, and the two colluders' cores
+    parted).  Two such colluders therefore vote at the same point, whatever the timing.  A
     colluder never says "present" for the target."""
 
     name = "vote-absent"
@@ -619,7 +623,7 @@ class VoteAbsent(Script):
                       count=body.count, seq=vote.seq)
             peer.send_honestly(vote)
             return None
-        if (not self.done and isinstance(body, CommitBody) and target != peer.seat
+        if (not self.done and isinstance(body, CommitBody | ActBody) and target != peer.seat
                 and peer.core.live(target)):
             theirs = [m for m in peer.core.feeds[target].messages
                       if isinstance(m.content, CommitBody) and m.content.step == body.step]
