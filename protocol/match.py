@@ -994,7 +994,11 @@ class MatchCore:
         """A replaced seat's secrets that a torch user published count as revealed."""
         for event, by_seat in self.published.items():
             if seat in by_seat and event not in self.resolved:
-                self.chance_secrets.setdefault(event, {}).setdefault(seat, by_seat[seat])
+                held = self.chance_secrets.setdefault(event, {})
+                if seat not in held:
+                    held[seat] = by_seat[seat]
+                    self.shortfalls.append(f"{event}: seat {seat}'s secret taken from its torch "
+                                           "delivery (it left before revealing it)")
 
     def _recoverable(self, seat: int, event: str) -> bool:
         """Will a torch user publish ``seat``'s secret for ``event`` (it delivered it)?"""

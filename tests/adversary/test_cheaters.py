@@ -176,13 +176,16 @@ def test_withheld_reveal_seat_is_replaced_and_the_match_finishes(procs: Processe
 
 def test_withheld_hidden_secret_is_drawn_again(procs: Processes) -> None:
     """The last revealer of a face-down room may walk away instead of revealing: it cannot pick
-    the room, only force a re-draw, at the price of its seat — and the file shows it."""
+    the room, only force a re-draw, at the price of its seat — and the file shows it.  If it
+    had delivered that secret to a torch user of the row, there is nothing to re-draw: the
+    torch user's published delivery opens the room (protocol.md §7.7), and the file says so."""
     paths, seat, went = silent(procs, "withhold-hidden")
     event = went["where"]
+    redrawn = f"{event} drawn again as {event}~1 (seat {seat} left"
+    recovered = f"{event}: seat {seat}'s secret taken from its torch delivery"
     for path in paths:
         notes = verdict_of(path).notes
-        assert any(n.startswith(f"{event} drawn again as {event}~1 (seat {seat} left")
-                   for n in notes), notes
+        assert any(n.startswith((redrawn, recovered)) for n in notes), notes
 
 
 # --------------------------------------------------------------------------- prevented
