@@ -523,12 +523,7 @@ class MatchPeer:
         # message that does not chain here yet — the seat that signed it is blamed instead.)
         for chained in feed.messages[held:]:
             self.store.append(chained)
-        for fork in core.equivocations[forks:]:
-            # The second version, and the first too when it never entered the feed (two
-            # versions that both fail to chain here): the file must hold the whole proof.
-            in_feed = fork.seq < len(feed.messages) and feed.messages[fork.seq] == fork.first
-            if not in_feed:
-                self.store.append(fork.first)
+        if len(core.equivocations) > forks:
             self.store.append(message)
         if core.replaced_behind(self.seat) or core.fork_behind():
             self._rebuild()

@@ -112,10 +112,6 @@ class Feed:
         self._messages: list[Message] = []
         self._ahead: dict[int, Message] = {}
         self._beyond: int | None = None  # highest seq seen too far ahead to keep
-        # The first message refused at the next sequence number for not chaining: a second,
-        # different one there is an equivocation whatever the order they came in (an honest
-        # relay forwards both versions of a fork, and neither may chain here).
-        self._stray: Message | None = None
         self._equivocations: list[Equivocation] = []
 
     def __repr__(self) -> str:
@@ -173,22 +169,12 @@ class Feed:
         if message.seq > self.next_seq:
             return self._keep_aside(message)
         if message.prev != self.head:
-            stray = self._stray
-            if stray is not None and stray.seq == message.seq:
-                if stray.signed_bytes() != message.signed_bytes():
-                    return self._compare(stray, message)
-            else:
-                self._stray = message
             raise BadMessage(f"broken chain: message {message.seq} of seat {self.seat} does not "
                              "name the previous message's hash as prev")
         return self._append(message)
 
     def _compare(self, held: Message, message: Message) -> AddResult:
         if held.signed_bytes() == message.signed_bytes():
-            return AddResult(AddStatus.DUPLICATE)
-        if any(e.seq == message.seq for e in self._equivocations):
-            # One proof per slot is enough: more versions add nothing (and a flood of them
-            # must not grow the file).
             return AddResult(AddStatus.DUPLICATE)
         proof = Equivocation(self.seat, message.seq, held, message)
         self._equivocations.append(proof)

@@ -521,7 +521,7 @@ class Flood(Script):
 
 class ChainSpam(Script):
     """Send validly signed messages that do not chain (the next sequence number, a wrong
-    ``prev``) — many of them, which makes it an equivocation too — then play on honestly."""
+    ``prev``) — many of them — then play on honestly."""
 
     name = "chain-spam"
     COUNT = 300

@@ -385,29 +385,22 @@ def spammed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[Pat
         honest, (evil,) = seat_up(group, "chain-spam")
         paths = [finished(p) for p in honest]
         assert evil.wait(FINISH) in (0, 2)
-        # Up to 300, in bursts of 20 at its next sequence number; once two versions of one
-        # slot meet, every honest peer proves the equivocation and replaces the seat, and the
-        # match may end before the rest is out.
-        assert actions(evil)[0]["count"] >= 20, actions(evil)
+        assert actions(evil)[0]["count"] == 300, actions(evil)
         yield paths, evil
     finally:
         group.close()
 
 
 def test_chain_spam_does_not_stop_the_match(spammed: tuple[list[Path], Proc]) -> None:
-    """Hundreds of validly signed messages that do not chain, at the seat's next sequence
-    number: each is refused by the feed, and two different ones for one slot are an
-    equivocation, proved in every honest file whatever order they came in (before: a peer
-    that had buffered them proved it and one that had refused them did not, and the two
-    honest peers parted).  The match goes on and ends agreed; no honest seat is blamed."""
+    """Hundreds of validly signed messages that do not chain: refused by every feed; the match
+    goes on and ends agreed, and no honest seat is blamed."""
     paths, evil = spammed
     seat = evil.seat()
     one_match(paths, PLAYERS)
     assert_agree_to_the_end(paths)
     for path in paths:
         v = verdict_of(path)
-        assert v.status == "invalid" and v.seat == seat, (v.status, v.seat, v.reason)
-        assert any("equivocation" in n for n in v.notes), v.notes
+        assert v.status == "valid" or v.seat == seat, (v.status, v.seat, v.reason)
         assert set(replay(path).absent) <= {seat}
 
 
