@@ -7,10 +7,17 @@ peers and the offline verifier use the same object:
 * the next message in sequence that chains onto the head is **appended** (with any buffered
   successors that now chain);
 * a message already held, byte for byte, is a harmless **duplicate** (a resend after a restart);
-* a validly signed *different* message for a slot already held is **equivocation**: the two
-  messages are a proof anyone with the sender's public key can check (:class:`Equivocation`);
+* a validly signed *different* message for a slot already held that names the *same*
+  predecessor (``prev``) is **equivocation**: the sender forked its chain, and the two messages
+  are a proof anyone with the sender's public key can check (:class:`Equivocation`);
+* a message that names another predecessor can never join the feed (every honest peer holds
+  the same predecessor, or none): it is refused as a **broken chain**, never taken as a fork —
+  so what a peer concludes does not depend on whether it met the message before or after the
+  slot's real one (chain spam cannot make honest peers part);
 * a message ahead of the chain is a **gap**: it is kept aside (up to :data:`BUFFER_CAP` slots
-  ahead) and :meth:`Feed.missing` says which sequence numbers to ask for.
+  ahead, and up to :data:`RIVALS_CAP` versions of one slot naming different predecessors,
+  since which one chains is not known yet) and :meth:`Feed.missing` says which sequence numbers
+  to ask for.
 
 Deterministic, no clock; a feed is driven entirely by the messages it is given.
 """
@@ -25,20 +32,25 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from protocol.errors import BadMessage, LocalProtocolError
 from protocol.messages import DIGEST_SIZE, MAX_SEAT, PUBLIC_KEY_SIZE, Message
 
-__all__ = ["BUFFER_CAP", "AddResult", "AddStatus", "Equivocation", "Feed"]
+__all__ = ["BUFFER_CAP", "RIVALS_CAP", "AddResult", "AddStatus", "Equivocation", "Feed"]
 
 BUFFER_CAP = 256
-"""How far ahead of the chain a feed keeps messages aside (so at most this many are buffered)."""
+"""How far ahead of the chain a feed keeps messages aside."""
+
+RIVALS_CAP = 4
+"""How many versions of one slot ahead of the chain, each naming a different predecessor, a
+feed keeps aside (at most one of them can chain; a real one crowded out is asked for again)."""
 
 
 @dataclass(frozen=True)
 class Equivocation:
     """Proof that a seat signed two different messages for one slot of its feed.
 
-    Validated on construction (same match, seat and sequence number, different signed
-    content); :meth:`verify` checks both signatures against the seat's key, which is all a third
-    party needs to be convinced.  Two messages that differ only in their signature bytes do not
-    count: that is not the sender saying two things.
+    Validated on construction (same match, seat, sequence number and predecessor, different
+    signed content); :meth:`verify` checks both signatures against the seat's key, which is all a
+    third party needs to be convinced.  Two messages that differ only in their signature bytes do
+    not count: that is not the sender saying two things.  Nor do two that name different
+    predecessors: at most one of them can ever chain, so they are not two versions of the feed.
     """
 
     seat: int
@@ -55,6 +67,9 @@ class Equivocation:
             raise BadMessage("equivocation evidence mixes messages from two matches")
         if self.first.signed_bytes() == self.second.signed_bytes():
             raise BadMessage("equivocation evidence holds the same message twice")
+        if self.first.prev != self.second.prev:
+            raise BadMessage("equivocation evidence names two different predecessors (at most "
+                             "one of the two messages can chain: not a fork)")
 
     def verify(self, public_key: bytes | Ed25519PublicKey) -> None:
         """Raise BadMessage unless both messages are validly signed by ``public_key``."""
@@ -110,7 +125,7 @@ class Feed:
         self.public_key = public_key
         self.match_id = match_id
         self._messages: list[Message] = []
-        self._ahead: dict[int, Message] = {}
+        self._ahead: dict[int, dict[bytes, Message]] = {}  # seq -> prev -> message
         self._beyond: int | None = None  # highest seq seen too far ahead to keep
         self._equivocations: list[Equivocation] = []
 
@@ -162,13 +177,15 @@ class Feed:
         if not verified:
             message.verify(self._key)
 
-        held = (self._messages[message.seq] if message.seq < self.next_seq
-                else self._ahead.get(message.seq))
-        if held is not None:
+        if message.seq < self.next_seq:
+            held: Message | None = self._messages[message.seq]
+        else:
+            held = self._ahead.get(message.seq, {}).get(message.prev)
+        if held is not None and held.prev == message.prev:
             return self._compare(held, message)
         if message.seq > self.next_seq:
             return self._keep_aside(message)
-        if message.prev != self.head:
+        if message.seq < self.next_seq or message.prev != self.head:
             raise BadMessage(f"broken chain: message {message.seq} of seat {self.seat} does not "
                              "name the previous message's hash as prev")
         return self._append(message)
@@ -185,16 +202,20 @@ class Feed:
             if self._beyond is None or message.seq > self._beyond:
                 self._beyond = message.seq
             return AddResult(AddStatus.GAP, buffered=False)
-        self._ahead[message.seq] = message
+        rivals = self._ahead.setdefault(message.seq, {})
+        if len(rivals) >= RIVALS_CAP:
+            return AddResult(AddStatus.GAP, buffered=False)
+        rivals[message.prev] = message
         return AddResult(AddStatus.GAP, buffered=True)
 
     def _append(self, message: Message) -> AddResult:
         appended = [message]
         unchained: list[Message] = []
         self._messages.append(message)
-        while (successor := self._ahead.pop(self.next_seq, None)) is not None:
-            if successor.prev != self.head:
-                unchained.append(successor)
+        while (rivals := self._ahead.pop(self.next_seq, None)) is not None:
+            successor = rivals.pop(self.head, None)
+            unchained.extend(rivals.values())
+            if successor is None:
                 break
             self._messages.append(successor)
             appended.append(successor)

@@ -3,6 +3,7 @@ delivery, equivocation with transferable proof, harmless duplicates, the buffer 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol.errors import BadMessage, LocalProtocolError
-from protocol.feed import BUFFER_CAP, AddStatus, Equivocation, Feed
+from protocol.feed import BUFFER_CAP, RIVALS_CAP, AddStatus, Equivocation, Feed
 from protocol.messages import Kind, Message, sign_message
 
 MATCH = hashlib.sha256(b"feed match").digest()
@@ -266,6 +267,88 @@ def test_equivocation_evidence_is_validated() -> None:
     elsewhere = Sender(seat=1, match_id=OTHER_MATCH, key=sender.key).send()
     with pytest.raises(BadMessage, match="two matches"):
         Equivocation(1, 0, a, elsewhere)
+    stray = sender.message("play 2", seq=0, prev=bytes(32))
+    with pytest.raises(BadMessage, match="different predecessors"):
+        Equivocation(1, 0, a, stray)
+
+
+def test_a_version_of_a_held_slot_that_does_not_chain_is_a_broken_chain_not_a_fork() -> None:
+    sender = Sender()
+    feed = sender.feed()
+    feed.add(sender.send())
+    feed.add(sender.send())
+    with pytest.raises(BadMessage, match="broken chain"):
+        feed.add(sender.message("play 7", seq=1, prev=bytes(32)))
+    assert feed.equivocations == ()
+    assert feed.messages == tuple(sender.sent)
+
+
+def spam_and_real() -> tuple[Sender, list[Message]]:
+    """A sender's real feed of four, then chain spam at slot 2 and at slot 3."""
+    sender = Sender()
+    for _ in range(4):
+        sender.send()
+    spam = [sender.message(f"play {i}", seq=2 + i % 2, prev=hashlib.sha256(b"%d" % i).digest())
+            for i in range(6)]
+    return sender, spam
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations(range(10)))
+def test_chain_spam_never_proves_a_fork_whatever_the_arrival_order(order: list[int]) -> None:
+    """Whether a peer meets the spam before or after the real message of its slot, buffered
+    or not, it ends with the real feed and no equivocation (peers that met them in different
+    orders do not part)."""
+    sender, spam = spam_and_real()
+    everything = [*sender.sent, *spam]
+    feed = sender.feed()
+    for index in order:
+        try:
+            result = feed.add(everything[index])
+        except BadMessage as exc:
+            assert "broken chain" in str(exc)
+            continue
+        assert result.status is not AddStatus.EQUIVOCATION
+    for message in sender.sent:  # a real message crowded out of the buffer is asked again
+        with contextlib.suppress(BadMessage):
+            feed.add(message)
+    assert feed.messages == tuple(sender.sent)
+    assert feed.equivocations == ()
+
+
+def test_a_real_fork_is_proved_in_any_arrival_order() -> None:
+    """Two versions of slot 2 naming the same predecessor: proved whether the first one was
+    held, buffered alone or buffered among spam."""
+    sender, spam = spam_and_real()
+    m0, m1, m2 = sender.sent[:3]
+    fork = sender.message("play 9", seq=2)
+    for order in ([m0, m1, m2, fork], [fork, m2, m0, m1], [m2, *spam, fork, m0, m1]):
+        feed = sender.feed()
+        proofs = []
+        for message in order:
+            with contextlib.suppress(BadMessage):
+                result = feed.add(message)
+                if result.equivocation is not None:
+                    proofs.append(result.equivocation)
+        first, second = sorted((m2, fork), key=order.index)
+        assert [(p.seq, p.first, p.second) for p in proofs] == [(2, first, second)]
+        assert feed.messages[:2] == (m0, m1)
+
+
+def test_rivals_for_one_slot_ahead_are_capped() -> None:
+    sender, _spam = spam_and_real()
+    feed = sender.feed()
+    kept = [feed.add(sender.message(f"play {i}", seq=2, prev=bytes([i]) * 32)).buffered
+            for i in range(RIVALS_CAP + 2)]
+    assert kept == [True] * RIVALS_CAP + [False, False]
+    result = feed.add(sender.sent[2])  # crowded out: not kept, not a fork
+    assert result.status is AddStatus.GAP and not result.buffered
+    feed.add(sender.sent[0])
+    result = feed.add(sender.sent[1])
+    assert result.appended == (sender.sent[1],)
+    assert len(result.unchained) == RIVALS_CAP
+    assert feed.next_seq == 2 and feed.missing() == range(2, 2)  # asked for when overdue
+    assert feed.add(sender.sent[2]).status is AddStatus.APPENDED
 
 
 def test_a_forged_proof_does_not_verify() -> None:
