@@ -251,6 +251,15 @@ class GameState(ABC, Generic[A]):
         w = self.waiting
         return (w.event.id,) if isinstance(w, Chance) else ()
 
+    def turned_next(self) -> tuple[str, frozenset[Seat]] | None:
+        """In a simultaneous step: the id of the hidden chance event the game poses next once
+        the step is resolved, whatever the seats decide, with the seats that may still have a
+        decision to make before it (a follow-up the step's cards may call for); None when
+        there is no such event.  Once every decision of the step is committed, the secrets of
+        that event may be revealed — except that each seat named here must still lack one of
+        them until it has decided."""
+        return None
+
     def preview_hidden(self, choose: Callable[[ChanceEvent], str]) -> dict[str, str]:
         """The outcomes of the still-hidden events a peek would show, in the order they will be
         turned, each posed exactly as it will be when turned and answered by ``choose``."""

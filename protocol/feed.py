@@ -124,7 +124,8 @@ class Feed:
         self.seat = seat
         self.public_key = public_key
         self.match_id = match_id
-        self._messages: list[Message] = []
+        self._messages: list[Message] = []  # only ever appended to
+        self._frozen: tuple[Message, ...] | None = None  # messages, as last handed out
         self._ahead: dict[int, dict[bytes, Message]] = {}  # seq -> prev -> message
         self._beyond: int | None = None  # highest seq seen too far ahead to keep
         self._equivocations: list[Equivocation] = []
@@ -136,7 +137,10 @@ class Feed:
     @property
     def messages(self) -> tuple[Message, ...]:
         """The chained messages, in sequence order (buffered ones are not included)."""
-        return tuple(self._messages)
+        frozen = self._frozen
+        if frozen is None or len(frozen) != len(self._messages):  # made again after appends
+            frozen = self._frozen = tuple(self._messages)
+        return frozen
 
     @property
     def head(self) -> bytes:

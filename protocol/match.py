@@ -406,6 +406,12 @@ class MatchCore:
         # transcript digest covers (optional messages, such as votes, may be consumed earlier
         # or later on different peers, so they cannot count).
         self.core_head = [self.match_id] * self.n
+        # Early turns: a face-down card turned as soon as the step before it resolves, its
+        # secrets revealed with the step's plays (no decision can come in between).  Per engine
+        # state, the event (engine id) the current step turns early, or None; and per event,
+        # the digest its early reveals carry (the step's, which they were signed in).
+        self._early: tuple[GameState[Any], tuple[str, frozenset[int]] | None] | None = None
+        self.early_state: dict[str, set[bytes]] = {}
         self._open_rounds()
 
     # ------------------------------------------------------------------ input
@@ -676,6 +682,35 @@ class MatchCore:
                 and all(s in step.commitments for s in deciders)
                 and seat not in step.reveals and not self._gated(seat))
 
+    def early_turn(self) -> str | None:
+        """The face-down card (its protocol id) the current simultaneous step turns next once
+        it resolves (``GameState.turned_next``), when its commitments are closed; None
+        otherwise, and when a seat may still decide something before the card is turned (a
+        follow-up).  Its secrets are revealed as soon as every live decider of the step has
+        committed: nobody can act on them any more.  (Letting some contributors keep their
+        secrets while the others reveal would let a follow-up decider and one keeper together
+        see the card early: a coalition short of all.)"""
+        state = self.state
+        if self._early is None or self._early[0] is not state:  # per state: the engine's part
+            turned = (state.turned_next() if isinstance(state.waiting, Simultaneous)
+                      else None)
+            self._early = (state, turned)
+        turned = self._early[1]
+        if turned is None or turned[1] or self._digest_due():
+            return None  # (nobody may decide between: else a follow-up could see the card)
+        event = self.alias.get(turned[0], turned[0])
+        return event if event in self.closed and event not in self.resolved else None
+
+    def _unrevealed_early(self, seat: int) -> bool:
+        event = self.early_turn()
+        if event is None or seat not in self.chance_commitments.get(event, {}) or (
+                seat in self.chance_secrets.get(event, {})):
+            return False
+        step = self._simultaneous_step()
+        deciders = self._deciders(step)
+        return (step.settled_rejoins and all(s in step.commitments for s in deciders)
+                and (seat not in deciders or seat in step.reveals) and not self._gated(seat))
+
     def _unsigned_result(self, seat: int) -> bool:
         return self.ended and seat not in self.end_signatures and not self._gated(seat)
 
@@ -781,6 +816,20 @@ class MatchCore:
             self.stale.append(message)
             self._take(seat)
             return True
+        if isinstance(body, ChanceRevealBody) and self._early_reveal_state(body, message):
+            # An early turn's reveal consumed after the step it was sent in (this peer saw the
+            # step resolve first): it was owed when sent, so it is taken now, whatever the
+            # seat owes since (a follow-up, a torch message the step's resolution called for).
+            event = body.secrets[0][0]
+            w = self.state.waiting
+            if event == self.early_turn() or (isinstance(w, Chance) and event == self._chance_id()):
+                if seat in self.chance_secrets.get(event, {}):
+                    self._misbehave(seat, f"revealed its secret for {event} twice", message)
+                    return False
+                done = self._chance_reveal(seat, message, body, event)
+                if done:
+                    self.core_head[seat] = message.hash
+                return done
         accepted = self.accepts(seat)
         if kind not in accepted:
             # An optional message may have been sent before this peer got to its point (a
@@ -791,8 +840,12 @@ class MatchCore:
                 return False
             self._misbehave(seat, f"sent {kind.name} where {expected.name} was due", message)
             return False
-        if kind not in self._OVERLAY and message.state != self.step_state:
-            if self._vote_pending():
+        if kind not in self._OVERLAY and message.state != self.step_state and not (
+                isinstance(body, ChanceRevealBody) and self._early_reveal_state(body, message)):
+            if self._vote_pending() or (isinstance(body, ChanceRevealBody)
+                                        and self.early_turn() is not None):
+                # (A chance reveal of an early turn signed after its sender saw the step
+                # resolved carries the state after it: it waits until this peer sees that too.)
                 return False  # it may have seen a seat replaced that this peer has not yet
             self._misbehave(seat, "its message carries another public state digest than the "
                             "match is in (its engine diverged, or it lies)", message)
@@ -814,13 +867,22 @@ class MatchCore:
             return self._welcome(seat, message, body)
         return False
 
+    def _early_reveal_state(self, body: ChanceRevealBody, message: Message) -> bool:
+        """A chance reveal of an early turn, consumed after the step it was sent in (in a
+        later step, or once the card is posed), carries the digest of that step."""
+        return message.state in self.early_state.get(body.secrets[0][0], ())
+
     def _consume_core(self, seat: int, message: Message) -> bool:
         body = message.content
         w = self.state.waiting
         if isinstance(body, ChanceCommitBody):
             return self._chance_commit(seat, message, body)
         if isinstance(body, ChanceRevealBody):
-            return self._chance_reveal(seat, message, body, self._chance_id())
+            if isinstance(w, Chance):
+                return self._chance_reveal(seat, message, body, self._chance_id())
+            early = self.early_turn()
+            assert early is not None  # accepts() holds CHANCE_REVEAL only then
+            return self._chance_reveal(seat, message, body, early)
         if isinstance(body, ChanceDigestBody):
             return self._chance_digest(seat, message, body)
         if isinstance(body, ActBody):
@@ -1438,6 +1500,9 @@ class MatchCore:
                     new_state = self.state.apply_joint(actions)
                 except EngineError as exc:  # legal one by one, illegal together: impossible
                     raise AssertionError(f"joint reveal refused: {exc}") from exc
+                early = self.early_turn()
+                if early is not None:
+                    self.early_state.setdefault(early, set()).add(self.step_state)
                 self.step = None
                 self._set_state(new_state)
                 continue
@@ -1529,6 +1594,12 @@ TRANSITIONS: Final = (
                MatchCore._unrevealed_play, Kind.REVEAL,
                "when all reveals open their commitments: the engine applies them together, "
                "with the zombies' decisions"),
+    Transition(SIMULTANEOUS, "every live decider has committed; it has revealed its play (or "
+               "does not decide); the step is followed at once by turning a face-down card, "
+               "with no decision in between (an early turn); it has not revealed that card's "
+               "secret", MatchCore._unrevealed_early, Kind.CHANCE_REVEAL,
+               "the secret is held; the card is turned as soon as the step resolves, without "
+               "a chance phase of its own"),
     Transition(TURN, "it is its turn", MatchCore._turn_of, Kind.ACT,
                "the engine applies the action (a free action keeps the turn)"),
     Transition(OVER, "has not signed the result", MatchCore._unsigned_result, Kind.END,
@@ -1792,7 +1863,8 @@ class LocalSeat:
                                       self.secrets.chance_secret(e)))
                 for e in core._wanted_commitments()))
         if expected is Kind.CHANCE_REVEAL:
-            e = core._chance_id()
+            early = core.early_turn()
+            e = core._chance_id() if early is None else early
             return Kind.CHANCE_REVEAL, ChanceRevealBody(((e, self.secrets.chance_secret(e)),))
         if expected is Kind.CHANCE_DIGEST:
             level = min(core.digest_rounds + 1, 5)

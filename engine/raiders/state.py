@@ -819,6 +819,21 @@ class RaidersState(GameState[Action]):
             return (self._chance_event().id,)
         return ()
 
+    def turned_next(self) -> tuple[str, frozenset[int]] | None:
+        """The next room, when it is face down: after the room cards, with every seat that
+        holds a crystal ball (its follow-up is decided after the cards are seen); after the
+        follow-ups, with nobody.  Not in the tactical variant (seats decide in turn), nor
+        after a level's last room."""
+        if self.tactical or (self.phase is not _PLAY and self.phase is not _FOLLOWUP):
+            return None
+        following = self.room + 1
+        if following >= ROOMS_PER_LEVEL or not self.face_down(following):
+            return None
+        deciding = _NOBODY
+        if self.phase is _PLAY:
+            deciding = frozenset([s for s, p in enumerate(self.players) if p.items[CRYSTAL]])
+        return self.event_id(following), deciding
+
     def preview_hidden(self, choose: Callable[[ChanceEvent], str]) -> dict[str, str]:
         """What the row's face-down rooms are, asking ``choose`` for each hidden event exactly as
         it will be posed when turned (in position order; nothing else is drawn in between)."""

@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.core import Chance, Visibility
+from engine.core import Chance, ChanceEvent, Visibility
 from engine.raiders.actions import CARDS_IN_HAND
 from engine.stream import sample_index
 from p2p.lobby import LobbyError, join_table
@@ -683,18 +683,39 @@ class RecordAndGuess(Script):
         peer.send_honestly(message)
 
     def guess(self, peer: EvilPeer, event: str) -> None:
-        w = peer.core.state.waiting
-        if (event in self.guessed or not isinstance(w, Chance)
-                or w.event.visibility is not Visibility.HIDDEN
-                or peer.core.alias.get(w.event.id, w.event.id) != event):
+        posed = posed_hidden(peer.core, event)
+        if event in self.guessed or posed is None:
             return
         self.guessed.add(event)
-        self.guesses.append(guesses(w.event, event, self.commitments.get(event, {}),
+        self.guesses.append(guesses(posed, event, self.commitments.get(event, {}),
                                     self.received.digest(),
                                     peer.local.secrets.chance_secret(event),
-                                    peer.local.knowledge.get(w.event.id)))
+                                    peer.local.knowledge.get(posed.id)))
         peer.report["guesses"] = self.guesses
         peer.save()
+
+
+def posed_hidden(core: MatchCore, event: str) -> ChanceEvent | None:
+    """The face-down room ``event`` (a protocol id) as the engine poses it — now, or when the
+    current step resolves if it is that step's early turn (its secrets go out with the step's
+    reveals); None if it is neither."""
+    w = core.state.waiting
+    if isinstance(w, Chance):
+        if (w.event.visibility is Visibility.HIDDEN
+                and core.alias.get(w.event.id, w.event.id) == event):
+            return w.event
+        return None
+    turned = core.state.turned_next()
+    if core.early_turn() != event or turned is None:
+        return None
+    posed: list[ChanceEvent] = []
+
+    def choose(e: ChanceEvent) -> str:
+        posed.append(e)
+        return e.outcomes[0]
+
+    core.state.preview_hidden(choose)  # the next room is the first face-down one
+    return next(e for e in posed if e.id == turned[0])
 
 
 def guesses(engine_event: Any, event: str, commitments: dict[int, bytes], received: bytes,

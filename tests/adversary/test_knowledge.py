@@ -3,8 +3,10 @@ face-down room before the room is turned.  It must do no better than chance — 
 rooms its own torch showed it, which it must name exactly (so the measurement can see
 knowledge when there is some).
 
-The attacker's moment is the last one possible: when the card is turned (its outcomes, the
-cards still undrawn, are public then) and before the first secret of that room is on the wire.
+The attacker's moment is the last one possible: just before the first secret of the room is
+on the wire — when the card is turned, or, for an early turn, in the step before, once every
+decision before the turn is committed (the room's outcomes, the cards still undrawn, are
+public then).
 Its predictors use everything it holds: the most frequent card left (the best guess from
 public information), the chance commitments read as if they were secrets, its own secret in
 every slot, and a hash of every byte it received.
@@ -27,14 +29,13 @@ from typing import Any
 
 import pytest
 
-from engine.core import Chance, Visibility
 from p2p.wire import parse_frame
 from protocol.local import Network
 from protocol.match import ChanceResolved, MatchCore, PrivateKnowledge
 from protocol.messages import ChanceCommitBody, ChanceRevealBody, Message
 from protocol.transcript import read_transcript, split_records
 from tests.adversary.conftest import Processes, finished, replay
-from tests.adversary.evil_peer import guesses
+from tests.adversary.evil_peer import guesses, posed_hidden
 
 PREDICTORS = ("public-mode", "commitments", "own-secret", "all-bytes")
 MATCHES = 24  # in the default run; the slow run plays 200
@@ -91,12 +92,11 @@ def attack(net: Network, attacker: int) -> list[tuple[dict[str, Any], str]]:
         body = message.content
         if isinstance(body, ChanceRevealBody):
             event = body.secrets[0][0]
-            w = view.state.waiting
-            if (event not in pending and isinstance(w, Chance)
-                    and w.event.visibility is Visibility.HIDDEN):
-                pending[event] = guesses(w.event, event, commitments.get(event, {}),
+            posed = posed_hidden(view, event)
+            if event not in pending and posed is not None:
+                pending[event] = guesses(posed, event, commitments.get(event, {}),
                                          received.digest(), secrets.chance_secret(event),
-                                         shown.get(w.event.id))
+                                         shown.get(posed.id))
         if isinstance(body, ChanceCommitBody):
             for event, commitment in body.commitments:
                 commitments.setdefault(event, {})[message.seat] = commitment

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import Chance, Over, Visibility
+from engine.core import Chance, Over, Simultaneous, Visibility
 from protocol.crypto import play_commitment
 from protocol.errors import LocalProtocolError
 from protocol.local import Network
@@ -285,27 +285,47 @@ def test_chance_commitment_equivocation_is_proved_by_two_signed_messages() -> No
 
 
 def test_knowledge_no_face_down_room_before_it_is_turned() -> None:
-    """A peer that records every byte it receives cannot name a face-down room before it is
-    turned: every secret of a hidden event first appears on the wire when the engine turns that
-    room (replayed here message by message), and no earlier byte contains it; before that, the
-    room is fixed by commitments that are SHA-256 hashes of 32 random bytes."""
+    """A peer that records every byte it receives cannot name a face-down room before the last
+    decision that precedes its turn is committed: every secret of a hidden event first appears
+    on the wire either when the engine turns that room, or — an early turn — in the step just
+    before it, once every decider of that step has committed and when nobody can decide
+    anything before the turn (no follow-up: nobody holds a crystal ball); no decision is taken
+    between that first secret and the turn, and no earlier byte contains it (replayed here
+    message by message).  Before that, the room is fixed by commitments that are SHA-256
+    hashes of 32 random bytes."""
     net = Network(4, tag=b"knowledge")
     net.pump()
     replay = Network(4, tag=b"knowledge").cores[0]
-    hidden_turned = 0
+    hidden_turned = early = 0
     seen = b""
+    out: set[str] = set()  # hidden events whose first secret is on the wire, not yet turned
     for message in net.log:
         body = message.content
         if isinstance(body, ChanceRevealBody):
             (event, secret), = body.secrets
             w = replay.state.waiting
-            assert isinstance(w, Chance) and w.event.id == event  # only when it is due
             assert secret not in seen  # never on the wire before
-            if w.event.visibility is Visibility.HIDDEN:
+            if isinstance(w, Chance):
+                assert w.event.id == event or event in out  # only when it is due
+                hidden_turned += w.event.visibility is Visibility.HIDDEN
+            else:
+                assert isinstance(w, Simultaneous)
+                assert event in out or event == replay.early_turn()
+                assert replay.state.turned_next() == (event, frozenset())
+                step = replay.step
+                assert step is not None and all(s in step.commitments for s in w.seats)
+                early += event not in out
                 hidden_turned += 1
+                out.add(event)
+        elif out:
+            assert message.kind not in (Kind.COMMIT, Kind.ACT), (
+                "a decision was taken while a face-down room's secrets were out")
         seen += message.encode()
-        replay.receive(message)
+        for e in replay.receive(message):
+            if isinstance(e, ChanceResolved):
+                out.discard(e.event)
     assert hidden_turned >= 5 * 4  # every face-down room and the boss, from all 4 seats
+    assert early >= 1  # the early path was taken
 
 
 def test_docs_show_the_transition_table() -> None:
