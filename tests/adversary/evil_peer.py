@@ -353,22 +353,25 @@ class Withhold(Script):
     def outgoing(self, peer: EvilPeer, message: Message) -> None:
         if not self.done and self.stop(peer, message):
             self.done = True
+            body = message.content
             peer.note(what="went silent", kind=message.kind.name, seq=message.seq,
-                      where=peer.core.where())
+                      where=peer.core.where(), event=body.secrets[0][0]
+                      if isinstance(body, ChanceRevealBody) else None)
         if self.done:
             return  # never persisted, never sent: the local seat waits for it forever
         peer.send_honestly(message)
 
 
 class WithholdHidden(Withhold):
-    """Go silent instead of revealing its secret for a face-down room as it is turned."""
+    """Go silent instead of revealing its secret for a face-down room — as it is turned, or
+    with the step before it (an early turn: then it has revealed its play)."""
 
     name = "withhold-hidden"
 
     def stop(self, peer: EvilPeer, message: Message) -> bool:
-        w = peer.core.state.waiting
-        return (message.kind is Kind.CHANCE_REVEAL and isinstance(w, Chance)
-                and w.event.visibility is Visibility.HIDDEN)
+        body = message.content
+        return isinstance(body, ChanceRevealBody) and posed_hidden(
+            peer.core, body.secrets[0][0]) is not None
 
 
 class LyingDelivery(Script):

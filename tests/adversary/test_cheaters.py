@@ -180,7 +180,7 @@ def test_withheld_hidden_secret_is_drawn_again(procs: Processes) -> None:
     had delivered that secret to a torch user of the row, there is nothing to re-draw: the
     torch user's published delivery opens the room (protocol.md §7.7), and the file says so."""
     paths, seat, went = silent(procs, "withhold-hidden")
-    event = went["where"]
+    event = went["event"]  # withheld as the room was turned, or with the step before it
     redrawn = f"{event} drawn again as {event}~1 (seat {seat} left"
     recovered = f"{event}: seat {seat}'s secret taken from its torch delivery"
     for path in paths:
