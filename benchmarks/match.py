@@ -7,7 +7,9 @@ protocol: signed feeds, commit-reveal, chance, torch rounds, END) on ``protocol.
 each under its own tag (so each is a different, reproducible match), and reports per match:
 wall time (setting up the peers plus ``pump`` until the network settles; median, min, max),
 messages sent and bytes on the wire (sum of ``len(m.encode())``; medians), torch rounds (TORCH
-messages; median), and ``by_kind``: messages of each kind, the mean per match over the runs.
+messages; median), face-down cards turned and how many of them were early turns (their
+secrets sent with the step before, protocol.md §7.4; totals over the runs), and ``by_kind``:
+messages of each kind, the mean per match over the runs.
 ``agreed`` is true when, in every run, every peer holds the same public digest and every
 core has the result signed by every live seat; if any run does not agree, the benchmark says
 which and exits with status 1.
@@ -22,7 +24,9 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from engine.core import Chance, Visibility
 from protocol.local import Network
+from protocol.match import MatchCore
 from protocol.messages import Kind
 
 
@@ -33,6 +37,8 @@ class Run:
     bytes: int
     kinds: Counter[str]
     problem: str  # empty when every peer agreed
+    hidden_turns: int = 0  # face-down cards turned (the boss included)
+    early_turns: int = 0  # of which turned early
 
     @property
     def torch_rounds(self) -> int:
@@ -56,9 +62,25 @@ def play(players: int, variant: str, tag: bytes) -> Run:
             problem = f"the peers hold {len(digests)} different public digests"
         elif unsigned:
             problem = f"the result is not signed on peer(s) {unsigned}"
+    late, early = _turns(net)
     return Run(seconds=seconds, messages=len(net.log),
                bytes=sum(len(m.encode()) for m in net.log),
-               kinds=Counter(Kind(m.kind).name for m in net.log), problem=problem)
+               kinds=Counter(Kind(m.kind).name for m in net.log), problem=problem,
+               hidden_turns=late + early, early_turns=early)
+
+
+def _turns(net: Network) -> tuple[int, int]:
+    """Face-down cards turned in a chance phase of their own, and turned early: replayed
+    message by message through a fresh core (not timed)."""
+    core = MatchCore(net.header)
+    late: set[str] = set()
+    for message in net.log:
+        w = core.state.waiting
+        if isinstance(w, Chance) and w.event.visibility is Visibility.HIDDEN:
+            late.add(core.alias.get(w.event.id, w.event.id))
+        core.receive(message)
+    # (An early turn's reveals consumed after its step resolved still leave it early.)
+    return len(late - set(core.early_state)), len(core.early_state)
 
 
 def main(argv: list[str]) -> int:
@@ -95,6 +117,8 @@ def main(argv: list[str]) -> int:
         "messages_median": statistics.median(run.messages for run in runs),
         "bytes_median": statistics.median(run.bytes for run in runs),
         "torch_rounds_median": statistics.median(run.torch_rounds for run in runs),
+        "face_down_turns": sum(run.hidden_turns for run in runs),
+        "early_turns": sum(run.early_turns for run in runs),
         "by_kind": {name: round(total[name] / len(runs), 1)
                     for name in sorted(total, key=order.__getitem__)},
         "by_kind_is": "mean messages per match",

@@ -1361,9 +1361,32 @@ class MatchCore:
             self._misbehave(seat, f"revealed an illegal action {body.action!r}: {exc}",
                             message)
             return False
+        if body.chance and not self._early_secret(seat, message, body.chance[0]):
+            return False
         self.step.reveals[seat] = (body.action, message)
         self._take(seat)
         self.events.append(PlayRevealed(step, seat, body.action))
+        return True
+
+    def _early_secret(self, seat: int, message: Message, entry: tuple[str, bytes]) -> bool:
+        """The secret a REVEAL carries for the step's early turn: it must be for that card, owed
+        by the seat, and open its commitment."""
+        event, secret = entry
+        if event in self.dead:
+            # Signed before its sender saw the card drawn again (a contributor was replaced):
+            # harmless, like a stale CHANCE_REVEAL; the play still counts.
+            return True
+        if event != self.early_turn() or seat not in self.chance_commitments.get(event, {}) or (
+                seat in self.chance_secrets.get(event, {})):
+            self._misbehave(seat, f"revealed a secret for {event} with its play, where none "
+                            "was due", message)
+            return False
+        if chance_commitment(self.match_id, event, self.keys[seat], secret) != (
+                self.chance_commitments[event][seat]):
+            self._misbehave(seat, f"its secret for {event} does not open its commitment",
+                            message)
+            return False
+        self.chance_secrets.setdefault(event, {})[seat] = secret
         return True
 
     def _commit_set_fits(self, step: str, commit_set: bytes) -> bool:
@@ -1897,5 +1920,10 @@ class LocalSeat:
             assert step is not None
             held = commit_set_digest(core.match_id, w.step,
                                      [step.commitments.get(s) for s in range(core.n)])
-            return Kind.REVEAL, RevealBody(w.step, action, salt, held)
+            early = core.early_turn()  # its secret goes with the play (protocol.md §7.4)
+            chance: tuple[tuple[str, bytes], ...] = ()
+            if early is not None and seat in core.chance_commitments.get(early, {}) and (
+                    seat not in core.chance_secrets.get(early, {})):
+                chance = ((early, self.secrets.chance_secret(early)),)
+            return Kind.REVEAL, RevealBody(w.step, action, salt, held, chance)
         return None

@@ -67,6 +67,7 @@ __all__ = [
     "WelcomeBody",
     "check_body",
     "parse_body",
+    "revealed_secrets",
     "sign_message",
 ]
 
@@ -195,10 +196,14 @@ class CommitBody:
 
 @dataclass(frozen=True)
 class RevealBody:
-    """``[step, action, salt, commit_set]``: opens the sender's commitment for ``step``.
+    """``[step, action, salt, commit_set]`` or ``[step, action, salt, commit_set, [[event_id,
+    secret]]]``: opens the sender's commitment for ``step``.
 
     ``commit_set`` is the digest of every commitment the sender held for the step when it
     revealed: a seat that showed different commitments to different peers is caught by it.
+    ``chance`` (the optional fifth field, one entry): the sender's secret for the face-down card
+    the step turns early (protocol.md §7.4), sent with the play instead of in a message of its
+    own.
     """
 
     KIND: ClassVar[Kind] = Kind.REVEAL
@@ -206,20 +211,44 @@ class RevealBody:
     action: str
     salt: bytes
     commit_set: bytes
+    chance: tuple[tuple[str, bytes], ...] = ()
 
     def __post_init__(self) -> None:
         _text(self.step, "REVEAL step", MAX_STEP)
         _text(self.action, "REVEAL action", MAX_ACTION)
         _sized(self.salt, "REVEAL salt", DIGEST_SIZE)
         _sized(self.commit_set, "REVEAL commit set", DIGEST_SIZE)
+        if self.chance != ():
+            _check_batch(self.chance, "REVEAL chance", "secret")
+            if len(self.chance) != 1:
+                raise BadMessage(f"REVEAL chance has {len(self.chance)} entries, not 1")
 
     def as_body(self) -> tuple[Value, ...]:
-        return (self.step, self.action, self.salt, self.commit_set)
+        head = (self.step, self.action, self.salt, self.commit_set)
+        return (*head, self.chance) if self.chance else head
 
     @classmethod
     def from_body(cls, body: tuple[Value, ...]) -> RevealBody:
-        step, action, salt, commit_set = _array(body, "REVEAL body", 4)
-        return cls(step, action, salt, commit_set)
+        fields = _array(body, "REVEAL body")
+        if len(fields) == 4:
+            step, action, salt, commit_set = fields
+            return cls(step, action, salt, commit_set)
+        if len(fields) == 5:
+            step, action, salt, commit_set, chance = fields
+            if chance == ():
+                raise BadMessage("REVEAL chance is empty (leave the field out)")
+            return cls(step, action, salt, commit_set, chance)
+        raise BadMessage(f"REVEAL body has {len(fields)} fields, not 4 or 5")
+
+
+def revealed_secrets(body: object) -> tuple[tuple[str, bytes], ...]:
+    """The chance secrets a message body reveals: a CHANCE_REVEAL's, or the early-turn secret a
+    REVEAL carries (protocol.md §7.4); none for any other body."""
+    if isinstance(body, ChanceRevealBody):
+        return body.secrets
+    if isinstance(body, RevealBody):
+        return body.chance
+    return ()
 
 
 def _check_batch(entries: object, name: str, value_name: str) -> None:

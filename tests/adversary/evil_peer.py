@@ -56,13 +56,13 @@ from protocol.messages import (
     AbsentBody,
     ActBody,
     ChanceCommitBody,
-    ChanceRevealBody,
     CommitBody,
     DeliveryBody,
     EndBody,
     Kind,
     Message,
     RevealBody,
+    revealed_secrets,
     sign_message,
 )
 
@@ -353,10 +353,9 @@ class Withhold(Script):
     def outgoing(self, peer: EvilPeer, message: Message) -> None:
         if not self.done and self.stop(peer, message):
             self.done = True
-            body = message.content
+            secrets = revealed_secrets(message.content)
             peer.note(what="went silent", kind=message.kind.name, seq=message.seq,
-                      where=peer.core.where(), event=body.secrets[0][0]
-                      if isinstance(body, ChanceRevealBody) else None)
+                      where=peer.core.where(), event=secrets[0][0] if secrets else None)
         if self.done:
             return  # never persisted, never sent: the local seat waits for it forever
         peer.send_honestly(message)
@@ -364,14 +363,14 @@ class Withhold(Script):
 
 class WithholdHidden(Withhold):
     """Go silent instead of revealing its secret for a face-down room — as it is turned, or
-    with the step before it (an early turn: then it has revealed its play)."""
+    with the step before it (an early turn: its REVEAL carries the secret, so it withholds its
+    play as well)."""
 
     name = "withhold-hidden"
 
     def stop(self, peer: EvilPeer, message: Message) -> bool:
-        body = message.content
-        return isinstance(body, ChanceRevealBody) and posed_hidden(
-            peer.core, body.secrets[0][0]) is not None
+        secrets = revealed_secrets(message.content)
+        return bool(secrets) and posed_hidden(peer.core, secrets[0][0]) is not None
 
 
 class LyingDelivery(Script):
@@ -665,8 +664,8 @@ class RecordAndGuess(Script):
             with contextlib.suppress(BadMessage):
                 message = Message.decode(frame.fields[0])
                 body = message.content
-                if isinstance(body, ChanceRevealBody):
-                    self.guess(peer, body.secrets[0][0])
+                for event, _ in revealed_secrets(body):
+                    self.guess(peer, event)
                 if isinstance(body, ChanceCommitBody):
                     for event, commitment in body.commitments:
                         self.commitments.setdefault(event, {})[message.seat] = commitment
@@ -678,8 +677,8 @@ class RecordAndGuess(Script):
 
     def outgoing(self, peer: EvilPeer, message: Message) -> None:
         body = message.content
-        if isinstance(body, ChanceRevealBody):
-            self.guess(peer, body.secrets[0][0])
+        for event, _ in revealed_secrets(body):
+            self.guess(peer, event)
         if isinstance(body, ChanceCommitBody):
             for event, commitment in body.commitments:
                 self.commitments.setdefault(event, {})[message.seat] = commitment

@@ -32,7 +32,7 @@ import pytest
 from p2p.wire import parse_frame
 from protocol.local import Network
 from protocol.match import ChanceResolved, MatchCore, PrivateKnowledge
-from protocol.messages import ChanceCommitBody, ChanceRevealBody, Message
+from protocol.messages import ChanceCommitBody, Message, revealed_secrets
 from protocol.transcript import read_transcript, split_records
 from tests.adversary.conftest import Processes, finished, replay
 from tests.adversary.evil_peer import guesses, posed_hidden
@@ -90,8 +90,8 @@ def attack(net: Network, attacker: int) -> list[tuple[dict[str, Any], str]]:
     out: list[tuple[dict[str, Any], str]] = []
     for message in net.log:
         body = message.content
-        if isinstance(body, ChanceRevealBody):
-            event = body.secrets[0][0]
+        if revealed_secrets(body):
+            event = revealed_secrets(body)[0][0]
             posed = posed_hidden(view, event)
             if event not in pending and posed is not None:
                 pending[event] = guesses(posed, event, commitments.get(event, {}),
@@ -191,8 +191,8 @@ def test_no_hidden_secret_crosses_the_wire_before_its_room_is_turned(
     secrets: dict[str, set[bytes]] = {}
     for seat, feed in t.feeds.items():
         for message in feed.messages:
-            if isinstance(message.content, ChanceRevealBody) and seat != evil.seat():
-                event, secret = message.content.secrets[0]
+            if revealed_secrets(message.content) and seat != evil.seat():
+                event, secret = revealed_secrets(message.content)[0]
                 secrets.setdefault(event, set()).add(secret)
     hidden = {g["event"] for g in evil.read_report().get("guesses", [])}
     assert hidden and hidden <= set(secrets), "no face-down room was turned"
@@ -204,8 +204,8 @@ def test_no_hidden_secret_crosses_the_wire_before_its_room_is_turned(
         frame = parse_frame(payload[4:])  # each record is one whole frame, its length first
         if frame.kind.name == "MSG":
             body = Message.decode(frame.fields[0]).content
-            if isinstance(body, ChanceRevealBody):
-                first_reveal.setdefault(body.secrets[0][0], index)
+            if revealed_secrets(body):
+                first_reveal.setdefault(revealed_secrets(body)[0][0], index)
     for event, values in secrets.items():
         # The attacker's own secret is not on its incoming wire at all; the others are.
         before = b"".join(p for p in frames[:first_reveal.get(event, len(frames))] if p)

@@ -30,6 +30,7 @@ from protocol.messages import (
     Kind,
     Message,
     RevealBody,
+    revealed_secrets,
     sign_message,
 )
 
@@ -142,6 +143,43 @@ def test_chance_secret_that_does_not_open_its_commitment() -> None:
     rewrite_once(net, 0, lambda m: m.kind is Kind.CHANCE_REVEAL, wrong_secret)
     net.pump()
     assert {c for _, c in misbehaving(net)} == {0}
+    honest_agree(net, 0)
+
+
+@pytest.mark.parametrize("lie", ["wrong secret", "not due", "another card"])
+def test_early_turn_secret_carried_by_a_reveal_is_checked(lie: str) -> None:
+    """A REVEAL may carry the seat's secret for the card its step turns early (protocol.md
+    §7.4); a secret that does not open its commitment, one carried where no early turn is due,
+    or one for another card, is blamed on the seat and the honest peers agree."""
+    net = Network(3, tag=b"early-" + lie.encode())
+    local = net.seats[0]
+
+    def carries(message: Message) -> bool:
+        body = message.content
+        if not isinstance(body, RevealBody):
+            return False
+        if lie == "not due":
+            return not body.chance
+        return bool(body.chance)
+
+    def lying(message: Message) -> tuple[Kind, Any]:
+        body = message.content
+        assert isinstance(body, RevealBody)
+        if lie == "wrong secret":
+            chance = ((body.chance[0][0], bytes(32)),)
+        elif lie == "not due":
+            chance = (("L1.R5", local.secrets.chance_secret("L1.R5")),)
+        else:
+            chance = (("L5.R5", local.secrets.chance_secret("L5.R5")),)
+        return Kind.REVEAL, RevealBody(body.step, body.action, body.salt, body.commit_set,
+                                       chance)
+    rewrite_once(net, 0, carries, lying)
+    net.pump()
+    culprits = misbehaving(net)
+    assert {c for _, c in culprits} == {0}
+    reasons = {e.reason for e in net.events[1] if isinstance(e, PeerMisbehaved)}
+    wanted = "does not open its commitment" if lie == "wrong secret" else "where none was due"
+    assert any(wanted in r for r in reasons), reasons
     honest_agree(net, 0)
 
 
@@ -296,13 +334,13 @@ def test_knowledge_no_face_down_room_before_it_is_turned() -> None:
     net = Network(4, tag=b"knowledge")
     net.pump()
     replay = Network(4, tag=b"knowledge").cores[0]
-    hidden_turned = early = 0
+    hidden_turned = early = carried = 0
     seen = b""
     out: set[str] = set()  # hidden events whose first secret is on the wire, not yet turned
     for message in net.log:
         body = message.content
-        if isinstance(body, ChanceRevealBody):
-            (event, secret), = body.secrets
+        if revealed_secrets(body):  # a CHANCE_REVEAL, or a REVEAL carrying an early turn's
+            (event, secret), = revealed_secrets(body)
             w = replay.state.waiting
             assert secret not in seen  # never on the wire before
             if isinstance(w, Chance):
@@ -314,18 +352,23 @@ def test_knowledge_no_face_down_room_before_it_is_turned() -> None:
                 assert replay.state.turned_next() == (event, frozenset())
                 step = replay.step
                 assert step is not None and all(s in step.commitments for s in w.seats)
+                if isinstance(body, RevealBody):  # with the play: its own reveal opens it
+                    assert body.step == step.name
+                    carried += 1
                 early += event not in out
                 hidden_turned += 1
                 out.add(event)
         elif out:
-            assert message.kind not in (Kind.COMMIT, Kind.ACT), (
+            assert message.kind not in (Kind.COMMIT, Kind.ACT) and not (
+                isinstance(body, RevealBody) and replay.step is not None
+                and body.step != replay.step.name), (
                 "a decision was taken while a face-down room's secrets were out")
         seen += message.encode()
         for e in replay.receive(message):
             if isinstance(e, ChanceResolved):
                 out.discard(e.event)
     assert hidden_turned >= 5 * 4  # every face-down room and the boss, from all 4 seats
-    assert early >= 1  # the early path was taken
+    assert early >= 1 and carried >= 1  # the early path was taken, with plays too
 
 
 def test_docs_show_the_transition_table() -> None:
