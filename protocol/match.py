@@ -1806,6 +1806,13 @@ class LocalSeat:
         if core.cursor[seat] < len(core.feeds[seat].messages):
             return []  # our own messages wait to be consumed
         if seat in core.absent:
+            # Replaced here, it still answers "present" for a seat whose message it holds:
+            # the others may not have replaced it yet, and then its answer is the vote their
+            # match waits for (with three seats, the only one left).
+            present = self._present_vote()
+            if present is not None:
+                self._voted.add((present.seat, present.count))
+                return [self.sign_next(Kind.ABSENT, present)]
             absence = core.absent[seat]
             if absence.final or seat in core.reclaims:
                 return []
@@ -1832,9 +1839,8 @@ class LocalSeat:
             return []
         return [] if body is None else [self.sign_next(*body)]
 
-    def _vote(self) -> AbsentBody | None:
-        """Answer another seat's vote (present if this peer holds the message), or vote a
-        seat absent that the local clock timed out."""
+    def _present_vote(self) -> AbsentBody | None:
+        """Answer another seat's vote "present" if this peer holds the message it is about."""
         core = self.core
         for (target, count), ballot in sorted(core.ballots.items()):
             if (target == self.seat or (target, count) in self._voted or self.seat in ballot
@@ -1842,6 +1848,15 @@ class LocalSeat:
                 continue
             if len(core.feeds[target].messages) > count:
                 return AbsentBody(target, count, 0)
+        return None
+
+    def _vote(self) -> AbsentBody | None:
+        """Answer another seat's vote (present if this peer holds the message), or vote a
+        seat absent that the local clock timed out."""
+        core = self.core
+        present = self._present_vote()
+        if present is not None:
+            return present
         # Absent: once the local clock timed the seat out — or found it overdue, when another
         # seat's vote already waits for ours (answering fast keeps us from looking silent).
         candidates = dict(core.timed_out)

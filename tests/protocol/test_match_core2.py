@@ -370,6 +370,30 @@ def test_false_absence_by_all_other_seats_is_undone_by_a_reclaim() -> None:
     assert [m.kind for m in net.cores[0].feeds[0].messages].count(Kind.WELCOME) == 1
 
 
+def test_a_replaced_seat_still_answers_present_before_it_reclaims() -> None:
+    """A seat replaced in its own view answers "present" for another seat whose message it
+    holds, before it reclaims: the others may not have replaced it yet, and with three seats
+    its answer can be the only vote left to decide the other seat's case (seen over real
+    sockets with 3 s stalls: two seats voted out at once at different points; the match
+    stalled)."""
+    net = Network(3, tag=b"present-while-replaced")
+    _late_commit(net, 2)
+    core = net.cores[2]
+    count, earlier = core.cursor[2], core.cursor[1] - 1
+    votes = [net.seats[0].sign_next(Kind.ABSENT, AbsentBody(2, count)),
+             net.seats[0].sign_next(Kind.ABSENT, AbsentBody(1, earlier)),
+             net.seats[1].sign_next(Kind.ABSENT, AbsentBody(2, count))]
+    for vote in votes:
+        core.receive(vote)
+    assert 2 in core.absent and core.live(1)
+    local = net.seats[2]
+    del local.messages_to_send  # the honest client again
+    out = local.messages_to_send()
+    assert [(m.kind, m.content) for m in out] == [(Kind.ABSENT, AbsentBody(1, earlier, 0))]
+    core.receive(out[0])
+    assert [m.kind for m in local.messages_to_send()] == [Kind.RECLAIM]
+
+
 def test_false_absence_in_the_tactical_variant_is_undone_at_a_turn() -> None:
     """The tactical variant decides in turns (one seat at a time): a seat declared absent
     comes back at the first turn whose player welcomed it before acting."""
