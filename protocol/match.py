@@ -701,10 +701,17 @@ class MatchCore:
         event = self.alias.get(turned[0], turned[0])
         return event if event in self.closed and event not in self.resolved else None
 
-    def _unrevealed_early(self, seat: int) -> bool:
+    def early_secret_owed(self, seat: int) -> str | None:
+        """The early turn (protocol id) whose secret ``seat`` contributes and has not revealed
+        yet; None if there is none."""
         event = self.early_turn()
         if event is None or seat not in self.chance_commitments.get(event, {}) or (
                 seat in self.chance_secrets.get(event, {})):
+            return None
+        return event
+
+    def _unrevealed_early(self, seat: int) -> bool:
+        if self.early_secret_owed(seat) is None:
             return False
         step = self._simultaneous_step()
         deciders = self._deciders(step)
@@ -1280,14 +1287,19 @@ class MatchCore:
             self._misbehave(seat, f"revealed {[e for e, _ in body.secrets]}, not [{event!r}]",
                             message)
             return False
-        secret = body.secrets[0][1]
+        if not self._open_secret(seat, message, event, body.secrets[0][1]):
+            return False
+        self._take(seat)
+        return True
+
+    def _open_secret(self, seat: int, message: Message, event: str, secret: bytes) -> bool:
+        """Hold ``seat``'s secret for ``event`` if it opens its commitment; else blame it."""
         expected = chance_commitment(self.match_id, event, self.keys[seat], secret)
         if expected != self.chance_commitments[event][seat]:
             self._misbehave(seat, f"its secret for {event} does not open its commitment",
                             message)
             return False
         self.chance_secrets.setdefault(event, {})[seat] = secret
-        self._take(seat)
         return True
 
     def _chance_digest(self, seat: int, message: Message, body: ChanceDigestBody) -> bool:
@@ -1376,18 +1388,11 @@ class MatchCore:
             # Signed before its sender saw the card drawn again (a contributor was replaced):
             # harmless, like a stale CHANCE_REVEAL; the play still counts.
             return True
-        if event != self.early_turn() or seat not in self.chance_commitments.get(event, {}) or (
-                seat in self.chance_secrets.get(event, {})):
+        if event != self.early_secret_owed(seat):
             self._misbehave(seat, f"revealed a secret for {event} with its play, where none "
                             "was due", message)
             return False
-        if chance_commitment(self.match_id, event, self.keys[seat], secret) != (
-                self.chance_commitments[event][seat]):
-            self._misbehave(seat, f"its secret for {event} does not open its commitment",
-                            message)
-            return False
-        self.chance_secrets.setdefault(event, {})[seat] = secret
-        return True
+        return self._open_secret(seat, message, event, secret)
 
     def _commit_set_fits(self, step: str, commit_set: bytes) -> bool:
         """Does a reveal's commitment set match the commitments held for ``step``?  A replaced
@@ -1811,8 +1816,7 @@ class LocalSeat:
             # match waits for (with three seats, the only one left).
             present = self._present_vote()
             if present is not None:
-                self._voted.add((present.seat, present.count))
-                return [self.sign_next(Kind.ABSENT, present)]
+                return self._cast(present)
             absence = core.absent[seat]
             if absence.final or seat in core.reclaims:
                 return []
@@ -1823,8 +1827,7 @@ class LocalSeat:
         self._forget()
         vote = self._vote()
         if vote is not None:
-            self._voted.add((vote.seat, vote.count))
-            return [self.sign_next(Kind.ABSENT, vote)]
+            return self._cast(vote)
         for r in core.rounds.values():
             if r.seat == seat and r.open and r.torch is not None and (
                     r.id in self._prove or r.publish):
@@ -1838,6 +1841,10 @@ class LocalSeat:
         except DecisionPending:
             return []
         return [] if body is None else [self.sign_next(*body)]
+
+    def _cast(self, vote: AbsentBody) -> list[Message]:
+        self._voted.add((vote.seat, vote.count))
+        return [self.sign_next(Kind.ABSENT, vote)]
 
     def _present_vote(self) -> AbsentBody | None:
         """Answer another seat's vote "present" if this peer holds the message it is about."""
@@ -1935,10 +1942,9 @@ class LocalSeat:
             assert step is not None
             held = commit_set_digest(core.match_id, w.step,
                                      [step.commitments.get(s) for s in range(core.n)])
-            early = core.early_turn()  # its secret goes with the play (protocol.md §7.4)
+            early = core.early_secret_owed(seat)  # it goes with the play (protocol.md §7.4)
             chance: tuple[tuple[str, bytes], ...] = ()
-            if early is not None and seat in core.chance_commitments.get(early, {}) and (
-                    seat not in core.chance_secrets.get(early, {})):
+            if early is not None:
                 chance = ((early, self.secrets.chance_secret(early)),)
             return Kind.REVEAL, RevealBody(w.step, action, salt, held, chance)
         return None
