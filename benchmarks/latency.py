@@ -74,7 +74,9 @@ async def _raw(index: int, n: int, work: Path, rounds: int) -> list[list[float]]
             writer.close()
 
     server = await asyncio.start_server(accept, "127.0.0.1", 0)
-    (work / f"raw{index}.port").write_text(str(server.sockets[0].getsockname()[1]))
+    # Written whole, then renamed: a reader never sees an empty file.
+    (work / f"raw{index}.tmp").write_text(str(server.sockets[0].getsockname()[1]))
+    (work / f"raw{index}.tmp").rename(work / f"raw{index}.port")
     tasks = []
     for other in range(index + 1, n):
         path = work / f"raw{other}.port"

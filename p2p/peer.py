@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from engine.core import GameState
 from engine.sim import bot_key
@@ -40,6 +40,7 @@ from p2p.wire import (
     MAX_FRAME,
     Frame,
     FrameKind,
+    FrameSplitter,
     handshake_payload,
     parse_frame,
 )
@@ -67,6 +68,8 @@ BAD_FRAME_LIMIT = 32
 WANT_BATCH = 1024
 """Most messages sent in answer to one WANT."""
 HANDSHAKE_TIMEOUT = 10.0
+READ_CHUNK = 256 * 1024
+"""Most bytes taken from a connection at once (frames in them are handled together)."""
 
 Decider = Callable[[GameState[Any], int], str]
 AsyncDecider = Callable[[GameState[Any], int], Awaitable[str]]
@@ -150,6 +153,8 @@ class MatchPeer:
                               silence_timeout=self.config.silence_timeout)
         self.seat = seat
         self.key = key
+        # Each seat's key, made once (from raw bytes it costs a tenth of a verification).
+        self._verify_keys = [Ed25519PublicKey.from_public_bytes(k) for k in self.core.keys]
         if public_key_bytes(key) != self.core.keys[seat]:
             raise StoreError(f"this identity is not seat {seat}'s key in the match header")
         self.store = store
@@ -173,6 +178,8 @@ class MatchPeer:
         self._closing = False
         self._fatal: StoreError | None = None
         self._pump_wanted = False  # the run loop must pump (a decision came in)
+        self._check: float | None = None  # when to look at the core's timer next
+        self._idle = False  # ... which was when the core waited for nobody
 
     # ------------------------------------------------------------------ decisions
 
@@ -228,9 +235,7 @@ class MatchPeer:
         self._pump()
         try:
             while not self.done.is_set():
-                deadline = self.core.get_timer()
-                now = time.monotonic()
-                timeout = None if deadline is None else max(0.0, deadline - now)
+                timeout = max(0.0, self._next_check() - time.monotonic())
                 self.wake.clear()
                 # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a
                 # cancellation that lands as the event is set (the peer would play on).
@@ -277,9 +282,27 @@ class MatchPeer:
             if isinstance(event, ResultSigned):
                 self.store.finish()
                 self.done.set()
+                self.wake.set()
+
+    def _next_check(self) -> float:
+        """When to look at the core's timer next.  Working it out (who the match waits for)
+        costs as much as taking a message, and the wait restarts with nearly every message, so
+        it is not done per message: a timer the core named earlier is kept until it falls due
+        (the real one is never earlier: a wait that restarts ends later), and when the core
+        waits for nobody, the peer looks again one turn timeout from now — no wait that starts
+        later can end sooner."""
+        if self._check is None:
+            deadline = self.core.get_timer()
+            self._idle = deadline is None
+            self._check = (deadline if deadline is not None
+                           else time.monotonic() + self.config.turn_timeout)
+        return self._check
 
     def _on_timer(self) -> bool:
         """Handle a timer that fell due; False if none did."""
+        if self._check is not None and time.monotonic() < self._check:
+            return False
+        self._check = None
         deadline = self.core.get_timer()
         now = time.monotonic()
         if deadline is None or now < deadline:
@@ -410,7 +433,6 @@ class MatchPeer:
         if answer.kind is not FrameKind.PROOF:
             raise BadMessage("no PROOF after HELLO")
         from cryptography.exceptions import InvalidSignature
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
         try:
             Ed25519PublicKey.from_public_bytes(key).verify(
@@ -437,28 +459,49 @@ class MatchPeer:
         # Catch up both ways: ask for every feed from what we hold.
         for s in range(self.core.n):
             link.send(Frame(FrameKind.WANT, (s, len(self.core.feeds[s].messages))))
+        # Read what the socket has and take every frame in it, instead of awaiting each frame's
+        # head and body (two suspensions a frame): frames come in bursts, a phase at a time.
+        splitter = FrameSplitter()
         try:
             while not self._closing:
                 try:
-                    frame = await read_frame(reader)
-                except BadMessage as exc:
-                    self._bad(link, str(exc))
-                    continue
-                try:
-                    self._on_frame(link, frame)
-                except StoreError as exc:  # the disk: nothing more can be kept, so stop
-                    self._fail(exc)
-                    return
-                if link.bad > BAD_FRAME_LIMIT:
-                    log.warning("closing the connection of seat %d: %d bad frames", seat,
-                                link.bad)
+                    data = await reader.read(READ_CHUNK)
+                except ConnectionError:
                     break
-        except LinkClosed:
-            pass
+                if not data:
+                    break
+                try:
+                    payloads = splitter.feed(data)
+                except BadMessage as exc:  # an oversized length: the stream is lost
+                    log.info("closing the connection of seat %d: %s", seat, exc)
+                    break
+                if not self._take_frames(link, payloads):
+                    break
         finally:
             if self.links.get(seat) is link:
                 del self.links[seat]
             link.close()
+
+    def _take_frames(self, link: Link, payloads: list[bytes]) -> bool:
+        """Handle frames read from ``link``; False when the connection must close."""
+        for payload in payloads:
+            if self._closing:
+                return False
+            try:
+                frame = parse_frame(payload)
+            except BadMessage as exc:
+                self._bad(link, str(exc))
+                continue
+            try:
+                self._on_frame(link, frame)
+            except StoreError as exc:  # the disk: nothing more can be kept, so stop
+                self._fail(exc)
+                return False
+            if link.bad > BAD_FRAME_LIMIT:
+                log.warning("closing the connection of seat %d: %d bad frames", link.seat,
+                            link.bad)
+                return False
+        return True
 
     def _fail(self, exc: StoreError) -> None:
         """Stop the peer: ``run()`` raises ``exc`` once it has closed everything."""
@@ -503,17 +546,17 @@ class MatchPeer:
             self._bad(link, f"a message from seat {message.seat}")
             return
         feed = core.feeds[message.seat]
-        if message.seq < len(feed.messages) and feed.messages[message.seq] == message:
+        if feed.at(message.seq) == message:
             return  # a duplicate (the same bytes, signature included): harmless
         try:
-            message.verify(core.keys[message.seat])
+            message.verify(self._verify_keys[message.seat])
         except BadMessage as exc:
             self._bad(link, str(exc))
             return
         if message.seat == self.seat:
             return  # our own, from before a restart: our file has it
         before = self._progress()
-        held, forks = len(feed.messages), len(core.equivocations)
+        held, forks = feed.next_seq, len(core.equivocations)
         events = core.receive(message, time.monotonic(), verified=True)
         # Persist what the feed took: the messages that now chain (this one and any buffered
         # successors it unblocked), or the second version of an equivocation (the proof).  A
@@ -521,8 +564,8 @@ class MatchPeer:
         # chain is not stored: the file holds each feed once, and spam cannot grow it.  (A
         # broken chain is not a bad frame of the link: an honest relay may forward a signed
         # message that does not chain here yet — the seat that signed it is blamed instead.)
-        for chained in feed.messages[held:]:
-            self.store.append(chained)
+        for seq in range(held, feed.next_seq):
+            self.store.append(feed.messages[seq])
         if len(core.equivocations) > forks:
             self.store.append(message)
         if core.replaced_behind(self.seat) or core.fork_behind():
@@ -541,8 +584,10 @@ class MatchPeer:
         if missing:
             link.send(Frame(FrameKind.WANT, (message.seat, missing.start)))
         if self._progress() != before or core is not self.core:
-            self.wake.set()  # the match moved: new timers, and maybe something to send
-            self._pump()
+            if self._idle:  # it may wait for someone now (a seat blocked, say): look again
+                self._check = None
+                self.wake.set()
+            self._pump()  # the match moved: maybe something to send
 
 
 def set_nodelay(writer: asyncio.StreamWriter) -> None:

@@ -68,8 +68,31 @@ _SHAPES: Final[dict[FrameKind, tuple[type, ...]]] = {
 }
 
 
+def _msg_frame(payload: bytes) -> Frame | None:
+    """The common frame, read without the general decoder: an MSG frame is the array
+    ``[3, bin]``, canonically ``0x92 0x03`` then bin 8 (``0xc4``, a one-byte length) for up to
+    255 bytes or bin 16 (``0xc5``, two bytes) above.  None for anything else (the general path
+    then decides, and refuses what is not canonical)."""
+    if len(payload) < 4 or payload[0] != 0x92 or payload[1] != 0x03:
+        return None
+    if payload[2] == 0xC4:
+        start, size = 4, payload[3]
+    elif payload[2] == 0xC5 and len(payload) >= 5:
+        start, size = 5, int.from_bytes(payload[3:5], "big")
+        if size < 256:
+            return None
+    else:
+        return None
+    if len(payload) - start != size:
+        return None
+    return Frame(FrameKind.MSG, (bytes(payload[start:]),))
+
+
 def parse_frame(payload: bytes) -> Frame:
     """One frame's payload to a :class:`Frame`; BadMessage for anything malformed."""
+    fast = _msg_frame(payload)
+    if fast is not None:
+        return fast
     value = decode(payload)
     if not isinstance(value, tuple) or not value:
         raise BadMessage("a frame is a non-empty array")
@@ -89,6 +112,37 @@ def parse_frame(payload: bytes) -> Frame:
         if isinstance(item, int) and not 0 <= item < 2**32:
             raise BadMessage(f"{kind.name} field {i} is out of range")
     return Frame(kind, tuple(fields))
+
+
+class FrameSplitter:
+    """Cuts a byte stream into frame payloads: feed it whatever the socket gave, get back every
+    frame now complete (a read may hold many, or part of one).  A length over
+    :data:`MAX_FRAME` is :class:`BadMessage` (the stream cannot be trusted past it); at most
+    one frame's bytes are ever kept."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        buffer = self._buffer
+        buffer += data
+        payloads: list[bytes] = []
+        start, end = 0, len(buffer)
+        while end - start >= 4:
+            size = int.from_bytes(buffer[start:start + 4], "big")
+            if size > MAX_FRAME:
+                raise BadMessage(f"a frame of {size} bytes is over the {MAX_FRAME}-byte cap")
+            if end - start - 4 < size:
+                break
+            payloads.append(bytes(buffer[start + 4:start + 4 + size]))
+            start += 4 + size
+        del buffer[:start]
+        return payloads
+
+    @property
+    def pending(self) -> int:
+        """Bytes held of a frame not yet complete."""
+        return len(self._buffer)
 
 
 def handshake_payload(match_id: bytes, challenge: bytes, signer_key: bytes,

@@ -285,7 +285,7 @@ class SeatSecrets:
     must be exactly 32 bytes; a bad seed, match id or key raises LocalProtocolError.
     """
 
-    __slots__ = ("_match_id", "_seat_key", "_seed")
+    __slots__ = ("_derived", "_match_id", "_seat_key", "_seed")
 
     def __init__(self, seed: bytes, match_id: bytes, seat_key: bytes) -> None:
         for value, what in ((seed, "seed"), (match_id, "match id"), (seat_key, "seat key")):
@@ -294,6 +294,7 @@ class SeatSecrets:
         self._seed = seed
         self._match_id = match_id
         self._seat_key = seat_key
+        self._derived: dict[tuple[str, str], bytes] = {}  # (derived once: HKDF is not cheap)
 
     @property
     def match_id(self) -> bytes:
@@ -308,11 +309,16 @@ class SeatSecrets:
                 f"seat={fingerprint(self._seat_key)})")
 
     def _derive(self, domain: str, label: str) -> bytes:
+        derived = self._derived.get((domain, label))
+        if derived is not None:
+            return derived
         if not isinstance(label, str):
             raise LocalProtocolError(f"a derivation label is a string, not {type(label).__name__}")
         info = _length_prefixed((_check_domain(domain), self._seat_key, label.encode()))
-        return HKDF(algorithm=hashes.SHA256(), length=KEY_SIZE, salt=self._match_id,
-                    info=info).derive(self._seed)
+        derived = HKDF(algorithm=hashes.SHA256(), length=KEY_SIZE, salt=self._match_id,
+                       info=info).derive(self._seed)
+        self._derived[(domain, label)] = derived
+        return derived
 
     def salt_for(self, step: str) -> bytes:
         """The 32-byte salt of this seat's play commitment in ``step``."""

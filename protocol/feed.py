@@ -142,6 +142,11 @@ class Feed:
             frozen = self._frozen = tuple(self._messages)
         return frozen
 
+    def at(self, seq: int) -> Message | None:
+        """The chained message numbered ``seq``, or None if the feed does not hold it yet."""
+        messages = self._messages
+        return messages[seq] if 0 <= seq < len(messages) else None
+
     @property
     def head(self) -> bytes:
         """The hash of the last message, or the match id while the feed is empty: what the

@@ -299,6 +299,10 @@ class _Step:
     # For each live seat's first message of the step: the reclaiming seats it had welcomed.
     first: dict[int, frozenset[int]] = field(default_factory=dict)
     settled_rejoins: bool = False
+    # Caches: the live deciders (by the absent seats they were worked out for), and the
+    # digest of the commitments held (by those commitments).
+    deciders: tuple[tuple[int, ...], frozenset[int]] | None = None
+    held: tuple[tuple[bytes | None, ...], bytes] | None = None
 
 
 @dataclass
@@ -544,9 +548,7 @@ class MatchCore:
     def _next(self, seat: int) -> Message | None:
         if seat in self.blocked or (seat in self.forked and self.cursor[seat] >= self.forked[seat]):
             return None
-        messages = self.feeds[seat].messages
-        i = self.cursor[seat]
-        return messages[i] if i < len(messages) else None
+        return self.feeds[seat].at(self.cursor[seat])
 
     def _take(self, seat: int) -> None:
         self.cursor[seat] += 1
@@ -563,10 +565,8 @@ class MatchCore:
         :data:`TRANSITIONS` that applies (``votes=False``: leaving its votes aside)."""
         if seat in self.absent:
             return None
-        phase = self.phase()
-        for row in TRANSITIONS:
-            if row.phase in (phase, ANY) and (votes or row.expect is not Kind.ABSENT) and (
-                    row.when(self, seat)):
+        for row in _ROWS_IN[self.phase()]:
+            if (votes or row.expect is not Kind.ABSENT) and row.when(self, seat):
                 return row.expect
         return None
 
@@ -605,6 +605,19 @@ class MatchCore:
         if any(r.seat == seat and r.torch is not None and r.open for r in self.rounds.values()):
             kinds.add(Kind.KEY_RELEASE)
         return kinds
+
+    def accepts_kind(self, seat: int, kind: Kind) -> bool:
+        """``kind in self.accepts(seat)``, evaluating only the rows that owe ``kind``."""
+        if kind is Kind.ABSENT:
+            return True
+        if kind is Kind.ACT and self.accepts_kind(seat, Kind.COMMIT):
+            return True
+        if kind is Kind.KEY_RELEASE and any(r.seat == seat and r.torch is not None and r.open
+                                            for r in self.rounds.values()):
+            return True
+        phase = self.phase()
+        return any(row.phase in (phase, ANY) and row.when(self, seat)
+                   for row in _ROWS_OWING[kind])
 
     def phase(self) -> str:
         """The protocol phase: what the engine waits for, with the digest round in between."""
@@ -737,7 +750,10 @@ class MatchCore:
         return self._current_step(w)
 
     def _deciders(self, step: _Step) -> frozenset[int]:
-        return frozenset(s for s in step.seats if s not in self.absent)
+        absent = tuple(self.absent)  # (seats are only ever added or removed: this names the set)
+        if step.deciders is None or step.deciders[0] != absent:
+            step.deciders = (absent, frozenset(s for s in step.seats if s not in self.absent))
+        return step.deciders[1]
 
     def _digest_due(self) -> bool:
         return self.chance_count > self.covered
@@ -837,8 +853,7 @@ class MatchCore:
                 if done:
                     self.core_head[seat] = message.hash
                 return done
-        accepted = self.accepts(seat)
-        if kind not in accepted:
+        if not self.accepts_kind(seat, kind):
             # An optional message may have been sent before this peer got to its point (a
             # delivery before the torch message arrived): it waits.  So does a message when
             # the phase owes nothing of its seat yet.  Otherwise it is the wrong message.
@@ -967,6 +982,8 @@ class MatchCore:
 
     def _index_ballots(self) -> None:
         for seat, feed in enumerate(self.feeds):
+            if feed.next_seq == self._scanned[seat]:
+                continue
             messages = feed.messages
             for message in messages[self._scanned[seat]:]:
                 body = message.content
@@ -1399,9 +1416,13 @@ class MatchCore:
         seat's entry may be any version (or none): a reveal signed before the replacement
         reached its sender holds what that sender saw, and a replaced seat's play is its
         zombie's, whatever it committed."""
-        assert self.step is not None
-        held: list[bytes | None] = [self.step.commitments.get(s) for s in range(self.n)]
-        if commit_set_digest(self.match_id, step, held) == commit_set:
+        current = self.step
+        assert current is not None
+        commitments = current.commitments
+        held = tuple(commitments.get(s) for s in range(self.n))
+        if current.held is None or current.held[0] != held:
+            current.held = (held, commit_set_digest(self.match_id, step, held))
+        if current.held[1] == commit_set:
             return True
         options: list[list[bytes | None]] = []
         for s in range(self.n):
@@ -1458,12 +1479,12 @@ class MatchCore:
             if self.signed:
                 return
             fork = next((s for s, k in sorted(self.forked.items())
-                         if self.live(s) and self.cursor[s] == k), None)
+                         if self.live(s) and self.cursor[s] == k), None) if self.forked else None
             if fork is not None:
                 self._replace(fork, f"equivocation at sequence number {self.forked[fork]}",
                               final=True)
                 continue
-            complete = self._votes_complete()
+            complete = self._votes_complete() if self.ballots else None
             if complete is not None:
                 seat, count = complete
                 self._replace(seat, f"absent: silent at its message {count}", final=False)
@@ -1640,6 +1661,14 @@ TRANSITIONS: Final = (
 )
 
 
+# The rows that apply in each phase, in table order; and for each kind, the rows that owe it.
+_ROWS_IN: Final[dict[str, tuple[Transition, ...]]] = {
+    phase: tuple(t for t in TRANSITIONS if t.phase in (phase, ANY))
+    for phase in (CHANCE, DIGEST, SIMULTANEOUS, TURN, OVER)}
+_ROWS_OWING: Final[dict[Kind, tuple[Transition, ...]]] = {
+    kind: tuple(t for t in TRANSITIONS if t.expect is kind) for kind in Kind}
+
+
 def describe_transitions() -> str:
     """The transition table as a Markdown table (docs/protocol.md shows exactly this)."""
     lines = ["| phase | a live seat that … | must send | then |", "|---|---|---|---|"]
@@ -1806,9 +1835,10 @@ class LocalSeat:
         fed back to the core like any other)."""
         core = self.core
         seat = self.seat
-        if len(core.feeds[seat].messages) < len(self.sent):
+        held = core.feeds[seat].next_seq
+        if held < len(self.sent):
             return []  # our last message has not been fed back yet
-        if core.cursor[seat] < len(core.feeds[seat].messages):
+        if core.cursor[seat] < held:
             return []  # our own messages wait to be consumed
         if seat in core.absent:
             # Replaced here, it still answers "present" for a seat whose message it holds:
@@ -1861,6 +1891,8 @@ class LocalSeat:
         """Answer another seat's vote (present if this peer holds the message), or vote a
         seat absent that the local clock timed out."""
         core = self.core
+        if not core.ballots and not core.timed_out:
+            return None  # (the common case, at once)
         present = self._present_vote()
         if present is not None:
             return present
