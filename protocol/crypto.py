@@ -98,10 +98,18 @@ _UINT64_MAX: Final = 2**64 - 1
 # --------------------------------------------------------------------------- the hash
 
 
+_CHECKED_DOMAINS: dict[str, bytes] = {}  # each domain checked once (a handful, all constants)
+
+
 def _check_domain(domain: str) -> bytes:
+    checked = _CHECKED_DOMAINS.get(domain) if isinstance(domain, str) else None
+    if checked is not None:
+        return checked
     if not isinstance(domain, str) or _DOMAIN_RE.fullmatch(domain) is None:
         raise LocalProtocolError(
             f"bad domain {domain!r}: domains look like 'cryptcrawl/<what>/v<N>'")
+    if len(_CHECKED_DOMAINS) < 256:
+        _CHECKED_DOMAINS[domain] = domain.encode()
     return domain.encode()
 
 

@@ -1467,10 +1467,13 @@ class MatchCore:
 
     def _mark_due(self) -> None:
         """A round's key is due once none of its events is still hidden (the row is over)."""
-        over = isinstance(self.state.waiting, Over)
+        over = None
         for r in self.rounds.values():
-            if r.open and not r.due and (over or all(e in self.resolved for e in r.events)):
-                r.due = True
+            if r.open and not r.due:
+                if over is None:
+                    over = isinstance(self.state.waiting, Over)
+                if over or all(e in self.resolved for e in r.events):
+                    r.due = True
 
     def _settle(self) -> None:
         """Apply whatever is now complete: a fork, a vote, a chance outcome, a digest round, a

@@ -608,18 +608,26 @@ class Message:
             return SIGNATURE_DOMAIN + _ARRAY_8_HEAD + wire[1:-_SIG_TAIL]
         return SIGNATURE_DOMAIN + encode(self._fields())  # pragma: no cover (by construction)
 
-    @cached_property
+    # ``_wire`` and ``hash`` are computed once and kept in the instance (plain properties: on
+    # Python 3.11 a cached_property takes a lock on every first access).
+    @property
     def _wire(self) -> bytes:
-        return encode((*self._fields(), self.sig))
+        wire: bytes | None = self.__dict__.get("_wire_bytes")
+        if wire is None:
+            wire = self.__dict__["_wire_bytes"] = encode((*self._fields(), self.sig))
+        return wire
 
     def encode(self) -> bytes:
         """The canonical encoding of the whole message, signature included."""
         return self._wire
 
-    @cached_property
+    @property
     def hash(self) -> bytes:
         """SHA-256 of :meth:`encode`: what the sender's next message names as ``prev``."""
-        return hashlib.sha256(self._wire).digest()
+        digest: bytes | None = self.__dict__.get("_hash")
+        if digest is None:
+            digest = self.__dict__["_hash"] = hashlib.sha256(self._wire).digest()
+        return digest
 
     @cached_property
     def content(self) -> Body:
@@ -638,7 +646,7 @@ class Message:
             raise BadMessage(f"a message has {_FIELD_COUNT} fields, not {len(fields)}")
         message = cls(*fields)
         # decode() checked these are the canonical bytes of the fields: they are the encoding.
-        message.__dict__["_wire"] = bytes(data)
+        message.__dict__["_wire_bytes"] = bytes(data)
         return message
 
     def verify(self, public_key: bytes | Ed25519PublicKey) -> None:
