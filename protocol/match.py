@@ -557,7 +557,8 @@ class MatchCore:
         state = self.state
         if self._digested is not state:  # states are immutable: one digest per state
             self._digested = state
-            self._digest = state.digest()
+            self._digest = (self._step_digest if state is self._step_start
+                            and self._step_digest is not None else state.digest())
         return self._digest
 
     def expects(self, seat: int, *, votes: bool = True) -> Kind | None:
@@ -774,7 +775,8 @@ class MatchCore:
         if start is None:
             return self.public_digest()
         if self._step_digest is None:
-            self._step_digest = start.digest()
+            # (often the state public_digest() just digested: the step began there)
+            self._step_digest = self._digest if start is self._digested else start.digest()
         return self._step_digest
 
     def chance_digest(self) -> bytes:
