@@ -7,7 +7,9 @@ its own TCP mesh with the others: a two-phase all-to-all exchange (every process
 message with Ed25519, sends it to all, verifies all of the others', then does the same with a
 second message) — the cost no design can avoid, with no engine, protocol machine, hash chains or
 files.  Then the same processes play whole matches over the P2P layer (random bots; each seat
-a real peer) until ``--rooms`` decision steps have been measured.
+a real peer) until ``--rooms`` decision steps have been measured.  Each process also reports
+its CPU time over the matches per message received from another seat
+(``cpu_us_per_received_message``, the median over the processes).
 
 Per decision step: from the moment the last seat made its choice to the moment every peer has
 resolved it (reveals, the engine, the chance events that follow — the next room turned — and any
@@ -155,6 +157,8 @@ async def _matches(index: int, n: int, work: Path, rooms: int) -> dict[str, Any]
             done.setdefault(last[0], time.monotonic())
 
     measured = 0
+    received = 0  # other seats' messages this process took, over every match
+    cpu = time.process_time()
     while measured < rooms:
         port_file = work / f"lobby{match}.port"
         holder.clear()
@@ -174,8 +178,13 @@ async def _matches(index: int, n: int, work: Path, rooms: int) -> dict[str, Any]
                        decide=decide, config=config, bind="127.0.0.1", on_event=on_event,
                        on_peer=holder.append)
         measured += sum(1 for k in choices if k.startswith(f"{match}:") and "play" in k)
+        if holder:
+            received += sum(len(feed.messages) for seat, feed in enumerate(holder[0].core.feeds)
+                            if seat != index)
         match += 1
-    return {"choices": choices, "done": done, "chanced": sorted(chanced)}
+    cpu = time.process_time() - cpu
+    return {"choices": choices, "done": done, "chanced": sorted(chanced),
+            "cpu_us_per_received": 1e6 * cpu / received if received else None}
 
 
 def _worker(args: argparse.Namespace) -> int:
@@ -249,5 +258,9 @@ def main(argv: list[str]) -> int:
         "p50_ms_without_chance": _median(by_kind[False]),
         "rooms_with_chance": len(by_kind[True]),
         "p50_ms_with_chance": _median(by_kind[True]),
+        # Process CPU over the matches (lobbies included) per message received from another
+        # seat, the median over the processes: the cost of a message, which sets the ratio.
+        "cpu_us_per_received_message": _median(
+            [r["cpu_us_per_received"] for r in runs if r["cpu_us_per_received"] is not None]),
     }))
     return 0
