@@ -564,8 +564,8 @@ class MatchPeer:
         # chain is not stored: the file holds each feed once, and spam cannot grow it.  (A
         # broken chain is not a bad frame of the link: an honest relay may forward a signed
         # message that does not chain here yet — the seat that signed it is blamed instead.)
-        for seq in range(held, feed.next_seq):
-            self.store.append(feed.messages[seq])
+        for chained in feed.messages[held:]:
+            self.store.append(chained)
         if len(core.equivocations) > forks:
             self.store.append(message)
         if core.replaced_behind(self.seat) or core.fork_behind():

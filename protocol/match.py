@@ -592,27 +592,15 @@ class MatchCore:
                 return row.expect
         return None
 
-    def accepts(self, seat: int) -> set[Kind]:
-        """Every kind ``seat``'s next message may have now: every applicable row's (its own
-        order of two owed messages is its business), a free action before a commitment, an
-        early key release, a vote."""
-        phase = self.phase()
-        kinds = {Kind.ABSENT}
-        for row in TRANSITIONS:
-            if row.phase in (phase, ANY) and row.when(self, seat):
-                kinds.add(row.expect)
-        if Kind.COMMIT in kinds:
-            kinds.add(Kind.ACT)  # a free action (a torch peek) before the commitment
-        if any(r.seat == seat and r.torch is not None and r.open for r in self.rounds.values()):
-            kinds.add(Kind.KEY_RELEASE)
-        return kinds
-
-    def accepts_kind(self, seat: int, kind: Kind) -> bool:
-        """``kind in self.accepts(seat)``, evaluating only the rows that owe ``kind``."""
+    def accepts(self, seat: int, kind: Kind) -> bool:
+        """May ``seat``'s next message be of ``kind`` now?  Yes for any applicable row's kind
+        (its own order of two owed messages is its business), a free action before a
+        commitment, an early key release, a vote.  Only the rows that owe ``kind`` are
+        evaluated."""
         if kind is Kind.ABSENT:
             return True
-        if kind is Kind.ACT and self.accepts_kind(seat, Kind.COMMIT):
-            return True
+        if kind is Kind.ACT and self.accepts(seat, Kind.COMMIT):
+            return True  # a free action (a torch peek) before the commitment
         if kind is Kind.KEY_RELEASE and any(r.seat == seat and r.torch is not None and r.open
                                             for r in self.rounds.values()):
             return True
@@ -855,7 +843,7 @@ class MatchCore:
                 if done:
                     self.core_head[seat] = message.hash
                 return done
-        if not self.accepts_kind(seat, kind):
+        if not self.accepts(seat, kind):
             # An optional message may have been sent before this peer got to its point (a
             # delivery before the torch message arrived): it waits.  So does a message when
             # the phase owes nothing of its seat yet.  Otherwise it is the wrong message.
@@ -905,7 +893,7 @@ class MatchCore:
             if isinstance(w, Chance):
                 return self._chance_reveal(seat, message, body, self._chance_id())
             early = self.early_turn()
-            assert early is not None  # accepts() holds CHANCE_REVEAL only then
+            assert early is not None  # accepts() takes CHANCE_REVEAL only then
             return self._chance_reveal(seat, message, body, early)
         if isinstance(body, ChanceDigestBody):
             return self._chance_digest(seat, message, body)
