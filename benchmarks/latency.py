@@ -48,7 +48,7 @@ def _pct(values: list[float], q: float) -> float:
 # --------------------------------------------------------------------------- the raw baseline
 
 
-async def _raw(index: int, n: int, work: Path, rounds: int) -> list[list[float]]:
+async def _raw(index: int, n: int, work: Path, rounds: int) -> dict[str, Any]:
     key = Ed25519PrivateKey.from_private_bytes(bytes([index + 1]) * 32)
     publics = [Ed25519PrivateKey.from_private_bytes(bytes([i + 1]) * 32).public_key()
                for i in range(n)]
@@ -96,6 +96,7 @@ async def _raw(index: int, n: int, work: Path, rounds: int) -> list[list[float]]
         await asyncio.sleep(0.05)
     held: dict[tuple[int, int], set[int]] = {}
     times: list[list[float]] = []
+    cpu = time.process_time()
     for round_ in range(rounds):
         start = time.monotonic()
         for phase in (1, 2):
@@ -112,11 +113,12 @@ async def _raw(index: int, n: int, work: Path, rounds: int) -> list[list[float]]
                                        + body)
                 held.setdefault((r, p), set()).add(sender)
         times.append([start, time.monotonic()])
+    cpu = time.process_time() - cpu
     await asyncio.sleep(0.2)
     server.close()
     for t in tasks:
         t.cancel()
-    return times
+    return {"times": times, "cpu_us_per_received": 1e6 * cpu / (2 * rounds * (n - 1))}
 
 
 # --------------------------------------------------------------------------- the match
@@ -229,7 +231,8 @@ def main(argv: list[str]) -> int:
             print(json.dumps({"error": f"a worker failed: exit codes {codes}"}))
             return 1
         raw = [json.loads((work / f"rawtimes{i}.json").read_text()) for i in range(n)]
-        raw_lat = [1000 * (max(r[k][1] for r in raw) - max(r[k][0] for r in raw))
+        raw_lat = [1000 * (max(r["times"][k][1] for r in raw)
+                           - max(r["times"][k][0] for r in raw))
                    for k in range(args.raw_rounds)]
         runs = [json.loads((work / f"match{i}.json").read_text()) for i in range(n)]
         latencies = []
@@ -262,5 +265,7 @@ def main(argv: list[str]) -> int:
         # seat, the median over the processes: the cost of a message, which sets the ratio.
         "cpu_us_per_received_message": _median(
             [r["cpu_us_per_received"] for r in runs if r["cpu_us_per_received"] is not None]),
+        # The same over the raw exchange's rounds.
+        "raw_cpu_us_per_received_message": _median([r["cpu_us_per_received"] for r in raw]),
     }))
     return 0

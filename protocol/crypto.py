@@ -24,17 +24,16 @@ No randomness is made here: seeds, salts and secrets are passed in (see :class:`
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
 )
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from engine.core import ChanceEvent
@@ -293,16 +292,18 @@ class SeatSecrets:
     must be exactly 32 bytes; a bad seed, match id or key raises LocalProtocolError.
     """
 
-    __slots__ = ("_derived", "_match_id", "_seat_key", "_seed")
+    __slots__ = ("_derived", "_match_id", "_prk", "_seat_key")
 
     def __init__(self, seed: bytes, match_id: bytes, seat_key: bytes) -> None:
         for value, what in ((seed, "seed"), (match_id, "match id"), (seat_key, "seat key")):
             if not isinstance(value, bytes) or len(value) != KEY_SIZE:
                 raise LocalProtocolError(f"the per-match {what} must be exactly {KEY_SIZE} bytes")
-        self._seed = seed
         self._match_id = match_id
         self._seat_key = seat_key
-        self._derived: dict[tuple[str, str], bytes] = {}  # (derived once: HKDF is not cheap)
+        # HKDF-SHA256 (RFC 5869) with the match id as salt: its extract step, once; each value
+        # is then one expand block (32 bytes), one HMAC (see _derive).
+        self._prk = hmac.digest(match_id, seed, "sha256")
+        self._derived: dict[tuple[str, str], bytes] = {}
 
     @property
     def match_id(self) -> bytes:
@@ -323,8 +324,9 @@ class SeatSecrets:
         if not isinstance(label, str):
             raise LocalProtocolError(f"a derivation label is a string, not {type(label).__name__}")
         info = _length_prefixed((_check_domain(domain), self._seat_key, label.encode()))
-        derived = HKDF(algorithm=hashes.SHA256(), length=KEY_SIZE, salt=self._match_id,
-                       info=info).derive(self._seed)
+        # HKDF-Expand of one block: T(1) = HMAC(PRK, info || 0x01), all KEY_SIZE bytes of it
+        # (the same bytes as cryptography's HKDF; a test checks the two agree).
+        derived = hmac.digest(self._prk, info + b"\x01", "sha256")
         self._derived[(domain, label)] = derived
         return derived
 

@@ -55,6 +55,19 @@ def encode(value: Value) -> bytes:
     return data
 
 
+def encode_checked(value: Value) -> bytes:
+    """:func:`encode` for a value whose every part the caller has already checked against the
+    model (a :class:`~protocol.messages.Message`, validated field by field on construction):
+    the same bytes, without checking it all again."""
+    try:
+        data: bytes = msgpack.packb(value, use_bin_type=True)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise BadMessage(f"cannot encode the value: {exc}") from None
+    if len(data) > MAX_FRAME:
+        raise BadMessage(f"encoded value is {len(data)} bytes, over the {MAX_FRAME}-byte cap")
+    return data
+
+
 def decode(data: bytes, *, max_size: int = MAX_FRAME) -> Value:
     """Decode canonical bytes; raise BadMessage for anything else (never another error)."""
     if not isinstance(data, bytes | bytearray | memoryview):

@@ -20,7 +20,6 @@ Every bad input raises :class:`~protocol.errors.BadMessage` and nothing else.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import hashlib
 from collections.abc import Callable, Sequence
@@ -34,7 +33,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
-from protocol.encoding import Value, decode, encode
+from protocol.encoding import Value, decode, encode, encode_checked
 from protocol.errors import BadMessage, LocalProtocolError
 
 __all__ = [
@@ -614,7 +613,8 @@ class Message:
     def _wire(self) -> bytes:
         wire: bytes | None = self.__dict__.get("_wire_bytes")
         if wire is None:
-            wire = self.__dict__["_wire_bytes"] = encode((*self._fields(), self.sig))
+            # (every field and the body were checked on construction)
+            wire = self.__dict__["_wire_bytes"] = encode_checked((*self._fields(), self.sig))
         return wire
 
     def encode(self) -> bytes:
@@ -697,4 +697,13 @@ def sign_message(private_key: Ed25519PrivateKey, *, match_id: bytes, seat: int, 
                            bytes(SIGNATURE_SIZE))
     except BadMessage as exc:
         raise LocalProtocolError(f"cannot sign an invalid message: {exc}") from None
-    return dataclasses.replace(unsigned, sig=private_key.sign(unsigned.signed_bytes()))
+    wire = unsigned._wire
+    sig = private_key.sign(unsigned.signed_bytes())
+    # The signed message: the same fields (validated above, not again) and the signature, whose
+    # encoding is the unsigned one's with the last 64 bytes (the signature's) replaced.
+    signed = object.__new__(Message)
+    signed.__dict__.update(unsigned.__dict__)
+    signed.__dict__["sig"] = sig
+    signed.__dict__["_wire_bytes"] = wire[:-SIGNATURE_SIZE] + sig
+    signed.__dict__.pop("_hash", None)
+    return signed

@@ -349,6 +349,28 @@ def test_seat_secrets_are_deterministic_across_instances() -> None:
         assert len(first.chance_secret(event)) == 32
 
 
+def test_seat_secrets_are_hkdf_sha256() -> None:
+    """The derivation (one HMAC per value over a cached extract step) gives exactly HKDF-SHA256
+    (RFC 5869, as cryptography computes it) with salt = match id, ikm = seed and info = the
+    length-prefixed domain, seat key and label."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    def prefixed(*parts: bytes) -> bytes:
+        return b"".join(len(p).to_bytes(4, "big") + p for p in parts)
+
+    rng = random.Random(11)
+    for seed, match, key in ((SEED, MATCH, KEY), (rng_bytes(rng), rng_bytes(rng), rng_bytes(rng))):
+        secrets = SeatSecrets(seed, match, key)
+        for domain, derive in ((b"cryptcrawl/salt/v1", secrets.salt_for),
+                               (b"cryptcrawl/chance-secret/v1", secrets.chance_secret),
+                               (b"cryptcrawl/torch-key/v1", secrets.torch_randomness)):
+            for label in ("L1.R1.play", "setup.map", "", "é" * 40):
+                want = HKDF(algorithm=hashes.SHA256(), length=32, salt=match,
+                            info=prefixed(domain, key, label.encode())).derive(seed)
+                assert derive(label) == want
+
+
 def test_seat_secrets_are_distinct() -> None:
     rng = random.Random(5)
     values = set()
