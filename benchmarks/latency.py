@@ -9,7 +9,9 @@ second message) — the cost no design can avoid, with no engine, protocol machi
 files.  Then the same processes play whole matches over the P2P layer (random bots; each seat
 a real peer) until ``--rooms`` decision steps have been measured.  Each process also reports
 its CPU time over the matches per message received from another seat
-(``cpu_us_per_received_message``, the median over the processes).
+(``cpu_us_per_received_message``, the median over the processes), and the same over the raw
+rounds (``raw_cpu_us_per_received_message``): five processes share the machine's cores, so the
+ratio of the two is about the ratio of the latencies.
 
 Per decision step: from the moment the last seat made its choice to the moment every peer has
 resolved it (reveals, the engine, the chance events that follow — the next room turned — and any
