@@ -66,6 +66,7 @@ log = logging.getLogger("cryptcrawl.p2p")
 BAD_FRAME_LIMIT = 32
 """Bad frames a connection may send before it is closed."""
 WANT_BATCH = 1024
+FORK_ASK_LIMIT = 256  # other versions of a message asked for, per match (see _check_fork)
 """Most messages sent in answer to one WANT."""
 HANDSHAKE_TIMEOUT = 10.0
 READ_CHUNK = 256 * 1024
@@ -180,6 +181,7 @@ class MatchPeer:
         self._pump_wanted = False  # the run loop must pump (a decision came in)
         self._check: float | None = None  # when to look at the core's timer next
         self._idle = False  # ... which was when the core waited for nobody
+        self._fork_asked: set[tuple[int, int]] = set()  # (seat, seq) asked for (_check_fork)
 
     # ------------------------------------------------------------------ decisions
 
@@ -555,6 +557,8 @@ class MatchPeer:
             return
         if message.seat == self.seat:
             return  # our own, from before a restart: our file has it
+        if 0 < message.seq <= feed.next_seq:
+            self._check_fork(message)
         before = self._progress()
         held, forks = feed.next_seq, len(core.equivocations)
         events = core.receive(message, time.monotonic(), verified=True)
@@ -588,6 +592,27 @@ class MatchPeer:
                 self._check = None
                 self.wake.set()
             self._pump()  # the match moved: maybe something to send
+
+
+    def _check_fork(self, message: Message) -> None:
+        """``message`` (signed by its seat) names as ``prev`` another version of the message
+        before it than the one this peer holds: its seat forked its feed.  The feed refuses it
+        (a broken chain) and, without the other version, nobody could prove the fork — and
+        this peer may be stuck behind it (waiting, say, for a torch delivery that chains on the
+        version it does not hold).  Ask every peer for theirs: with the one held here it is
+        the proof (protocol.md §7.9).  (Not only the signer's link: a forker need not answer.)
+        Once per message, and a bounded number of times in all."""
+        seat, seq = message.seat, message.seq - 1
+        held = self.core.feeds[seat].at(seq)
+        if (held is None or held.hash == message.prev or (seat, seq) in self._fork_asked
+                or len(self._fork_asked) >= FORK_ASK_LIMIT):
+            return
+        self._fork_asked.add((seat, seq))
+        log.warning("seat %d signed a message on another version of its message %d than this "
+                    "peer holds: asking every peer for theirs", seat, seq)
+        want = Frame(FrameKind.WANT, (seat, seq)).encode()
+        for link in self.links.values():
+            link.send_encoded(want)
 
 
 def set_nodelay(writer: asyncio.StreamWriter) -> None:

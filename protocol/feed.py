@@ -9,11 +9,15 @@ peers and the offline verifier use the same object:
 * a message already held, byte for byte, is a harmless **duplicate** (a resend after a restart);
 * a validly signed *different* message for a slot already held that names the *same*
   predecessor (``prev``) is **equivocation**: the sender forked its chain, and the two messages
-  are a proof anyone with the sender's public key can check (:class:`Equivocation`);
+  are a proof anyone with the sender's public key can check (:class:`Equivocation`) — one
+  proof per slot: any further version of a slot already proved forked (the same second version
+  again, as peers pass the proof on, or a third) is a duplicate;
 * a message that names another predecessor can never join the feed (every honest peer holds
   the same predecessor, or none): it is refused as a **broken chain**, never taken as a fork —
   so what a peer concludes does not depend on whether it met the message before or after the
-  slot's real one (chain spam cannot make honest peers part);
+  slot's real one (chain spam cannot make honest peers part); a peer that holds another
+  version of the message it names asks the other peers for theirs (p2p, ``_check_fork``):
+  with it, the slot before is a proved fork;
 * a message ahead of the chain is a **gap**: it is kept aside (up to :data:`BUFFER_CAP` slots
   ahead, and up to :data:`RIVALS_CAP` versions of one slot naming different predecessors,
   since which one chains is not known yet) and :meth:`Feed.missing` says which sequence numbers
@@ -129,6 +133,7 @@ class Feed:
         self._ahead: dict[int, dict[bytes, Message]] = {}  # seq -> prev -> message
         self._beyond: int | None = None  # highest seq seen too far ahead to keep
         self._equivocations: list[Equivocation] = []
+        self._proved: set[int] = set()  # the sequence numbers an equivocation was found at
 
     def __repr__(self) -> str:
         return (f"<Feed seat={self.seat} next_seq={self.next_seq} "
@@ -202,6 +207,12 @@ class Feed:
     def _compare(self, held: Message, message: Message) -> AddResult:
         if held.signed_bytes() == message.signed_bytes():
             return AddResult(AddStatus.DUPLICATE)
+        if message.seq in self._proved:
+            # One proof per sequence number is enough: another copy of a second version (peers
+            # send the proof on to each other), or a third one, proves nothing new — and
+            # counting it again would send it round the peers, and into their files, forever.
+            return AddResult(AddStatus.DUPLICATE)
+        self._proved.add(message.seq)
         proof = Equivocation(self.seat, message.seq, held, message)
         self._equivocations.append(proof)
         return AddResult(AddStatus.EQUIVOCATION, equivocation=proof)

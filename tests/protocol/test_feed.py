@@ -244,6 +244,26 @@ def test_equivocation_is_caught_with_a_transferable_proof() -> None:
         proof.verify(Sender().public)
 
 
+def test_one_proof_per_slot() -> None:
+    """Peers pass a proof on to each other: the second version arriving again, or a third
+    version of the same slot, proves nothing new — a duplicate, not another proof (before: each
+    copy was a new proof, sent on again, and the proof went round the peers and into their
+    files a thousand times).  Another slot forked is another proof."""
+    sender = Sender()
+    feed = sender.feed()
+    feed.add(sender.send())
+    feed.add(sender.send("play 1"))
+    second = sender.message("play 5", seq=1)
+    assert feed.add(second).status is AddStatus.EQUIVOCATION
+    for again in (Message.decode(second.encode()), sender.message("play 4", seq=1)):
+        result = feed.add(again)
+        assert result.status is AddStatus.DUPLICATE and result.equivocation is None
+    assert len(feed.equivocations) == 1
+    feed.add(sender.send("play 2"))
+    assert feed.add(sender.message("play 3", seq=2)).status is AddStatus.EQUIVOCATION
+    assert [p.seq for p in feed.equivocations] == [1, 2]
+
+
 def test_equivocation_on_a_buffered_slot() -> None:
     sender = Sender()
     for _ in range(3):

@@ -1,0 +1,124 @@
+"""A fork shown only by its successor: a seat signs two versions of one message, this peer
+holds one of them, and the next message it gets from that seat chains on the other.  The peer
+asks every peer for their version, and with it holds the proof (protocol.md §7.9).
+
+Without the question the peer could be stuck behind the fork for good — seen in
+tests/adversary (equivocate-commit): the torch user of the forked step held the forged COMMIT,
+the forker's DELIVERY chained on the real one, so the torch user never revealed, the commitment
+sets never disagreed, and nobody ever held both versions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any, cast
+
+from p2p.peer import FORK_ASK_LIMIT, Link, MatchPeer, PeerConfig
+from p2p.store import MatchStore
+from p2p.wire import Frame, FrameKind, parse_frame
+from protocol.local import Network, random_decider
+from protocol.match import PeerMisbehaved
+from protocol.messages import CommitBody, Kind, Message, sign_message
+from protocol.transcript import read_transcript
+
+SEAT = 1  # the peer under test
+FORKER = 2
+
+
+class Writer:
+    def __init__(self) -> None:
+        self.sent = bytearray()
+
+    def write(self, data: bytes) -> None:
+        self.sent += data
+
+    def is_closing(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+    def frames(self) -> list[Frame]:
+        data, out = bytes(self.sent), []
+        while data:
+            size = int.from_bytes(data[:4], "big")
+            out.append(parse_frame(data[4:4 + size]))
+            data = data[4 + size:]
+        self.sent.clear()
+        return out
+
+
+def test_a_fork_shown_by_its_successor_is_asked_for_and_proved(tmp_path: Path) -> None:
+    net = Network(3, "basic", tag=b"fork-hint")
+    net.pump()
+    header, keys = net.header, net.keys
+    forker_feed = [m for m in net.log if m.seat == FORKER]
+    k = next(i for i, m in enumerate(forker_feed) if m.kind is Kind.COMMIT)
+    real = forker_feed[k]
+    body = real.content
+    assert isinstance(body, CommitBody)
+    forged = sign_message(keys[FORKER], match_id=real.match_id, seat=FORKER, seq=real.seq,
+                          prev=real.prev, kind=Kind.COMMIT, state=real.state,
+                          body=CommitBody(body.step, os.urandom(32)))
+
+    store = MatchStore(tmp_path, header.match_id)
+    seed = hashlib.sha256(b"fork-hint" + b"seed%d" % SEAT).digest()
+    store.create(header, seed, {})
+    peer = MatchPeer(header, SEAT, keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
+                     decide=random_decider(b"bot%d" % SEAT), config=PeerConfig())
+    writers = {s: Writer() for s in (0, FORKER)}
+    peer.links = {s: Link(s, cast(Any, None), cast(Any, w)) for s, w in writers.items()}
+
+    def deliver(message: Message, via: int = FORKER) -> None:
+        peer._on_frame(peer.links[via], Frame(FrameKind.MSG, (message.encode(),)))
+
+    for message in forker_feed[:k]:
+        deliver(message)
+    deliver(forged)  # this peer's version of message k: the forged one
+    for w in writers.values():
+        w.frames()
+    deliver(forker_feed[k + 1])  # chains on the real message k
+
+    # Every peer is asked for its version of message k (not only the forker's link), once.
+    for w in writers.values():
+        assert [(f.kind, f.fields) for f in w.frames()] == [(FrameKind.WANT, (FORKER, real.seq))]
+    deliver(forker_feed[k + 1])
+    assert not any(w.frames() for w in writers.values())
+    assert not peer.core.equivocations
+
+    # Seat 0 answers with the real version: that is the proof, sent on to every peer and kept.
+    deliver(real, via=0)
+    (proof,) = peer.core.equivocations
+    assert proof.seat == FORKER and proof.seq == real.seq
+    assert {proof.first.hash, proof.second.hash} == {real.hash, forged.hash}
+    for w in writers.values():
+        sent = [Message.decode(f.fields[0]) for f in w.frames() if f.kind is FrameKind.MSG]
+        assert {m.hash for m in sent} >= {real.hash, forged.hash}
+    blamed = [e for e in peer.core.events if isinstance(e, PeerMisbehaved)]
+    assert blamed and {e.seat for e in blamed} == {FORKER}  # nobody else
+    peer.store.close()
+    stored = read_transcript(peer.store.path.read_bytes())
+    assert stored.feeds[FORKER].equivocations
+
+
+def test_a_message_chained_on_the_version_held_asks_nothing(tmp_path: Path) -> None:
+    net = Network(3, "basic", tag=b"no-fork")
+    net.pump()
+    header, keys = net.header, net.keys
+    store = MatchStore(tmp_path, header.match_id)
+    seed = hashlib.sha256(b"no-fork" + b"seed%d" % SEAT).digest()
+    store.create(header, seed, {})
+    peer = MatchPeer(header, SEAT, keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
+                     decide=random_decider(b"bot%d" % SEAT), config=PeerConfig())
+    writer = Writer()
+    peer.links = {0: Link(0, cast(Any, None), cast(Any, writer))}
+    for message in net.log[:60]:
+        if message.seat != SEAT:
+            # Each twice: the duplicate of a message held is harmless too.
+            for _ in range(2):
+                peer._on_frame(peer.links[0], Frame(FrameKind.MSG, (message.encode(),)))
+    assert not any(f.kind is FrameKind.WANT for f in writer.frames())
+    assert not peer._fork_asked and FORK_ASK_LIMIT > 0
+    peer.store.close()
