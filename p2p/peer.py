@@ -66,8 +66,9 @@ log = logging.getLogger("cryptcrawl.p2p")
 BAD_FRAME_LIMIT = 32
 """Bad frames a connection may send before it is closed."""
 WANT_BATCH = 1024
-FORK_ASK_LIMIT = 256  # other versions of a message asked for, per match (see _check_fork)
 """Most messages sent in answer to one WANT."""
+FORK_ASK_LIMIT = 256
+"""Most slots a peer asks the other versions of, per match (see MatchPeer._check_fork)."""
 HANDSHAKE_TIMEOUT = 10.0
 READ_CHUNK = 256 * 1024
 """Most bytes taken from a connection at once (frames in them are handled together)."""
@@ -593,7 +594,6 @@ class MatchPeer:
                 self.wake.set()
             self._pump()  # the match moved: maybe something to send
 
-
     def _check_fork(self, message: Message) -> None:
         """``message`` (signed by its seat) names as ``prev`` another version of the message
         before it than the one this peer holds: its seat forked its feed.  The feed refuses it
@@ -603,7 +603,7 @@ class MatchPeer:
         the proof (protocol.md §7.9).  (Not only the signer's link: a forker need not answer.)
         Once per message, and a bounded number of times in all."""
         seat, seq = message.seat, message.seq - 1
-        held = self.core.feeds[seat].at(seq)
+        held = self.core.feeds[seat].at(seq)  # (held: the caller checked seq < next_seq)
         if (held is None or held.hash == message.prev or (seat, seq) in self._fork_asked
                 or len(self._fork_asked) >= FORK_ASK_LIMIT):
             return

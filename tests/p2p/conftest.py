@@ -23,7 +23,7 @@ import pytest
 
 from p2p.peer import LinkClosed, MatchPeer, PeerConfig, bot_decider, read_frame
 from p2p.run import Result, host, join
-from p2p.wire import Frame
+from p2p.wire import Frame, parse_frame
 from protocol.transcript import read_transcript
 from protocol.verify import Verdict, verify
 
@@ -263,3 +263,29 @@ def procs(tmp_path: Path) -> Iterator[Processes]:
         yield group
     finally:
         group.close()
+
+
+class FakeWriter:
+    """Stands in for a connection's writer: records what the peer sends on it."""
+
+    def __init__(self) -> None:
+        self.sent = bytearray()
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.sent += data
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def frames(self) -> list[Frame]:
+        """Every frame written, parsed back (the length prefix, then the payload)."""
+        data, out = bytes(self.sent), []
+        while data:
+            size = int.from_bytes(data[:4], "big")
+            out.append(parse_frame(data[4:4 + size]))
+            data = data[4 + size:]
+        return out

@@ -17,37 +17,22 @@ from typing import Any, cast
 
 from p2p.peer import FORK_ASK_LIMIT, Link, MatchPeer, PeerConfig
 from p2p.store import MatchStore
-from p2p.wire import Frame, FrameKind, parse_frame
+from p2p.wire import Frame, FrameKind
 from protocol.local import Network, random_decider
 from protocol.match import PeerMisbehaved
 from protocol.messages import CommitBody, Kind, Message, sign_message
 from protocol.transcript import read_transcript
+from tests.p2p.conftest import FakeWriter
 
 SEAT = 1  # the peer under test
 FORKER = 2
 
 
-class Writer:
-    def __init__(self) -> None:
-        self.sent = bytearray()
-
-    def write(self, data: bytes) -> None:
-        self.sent += data
-
-    def is_closing(self) -> bool:
-        return False
-
-    def close(self) -> None:
-        pass
-
-    def frames(self) -> list[Frame]:
-        data, out = bytes(self.sent), []
-        while data:
-            size = int.from_bytes(data[:4], "big")
-            out.append(parse_frame(data[4:4 + size]))
-            data = data[4 + size:]
-        self.sent.clear()
-        return out
+def drained(writer: FakeWriter) -> list[Frame]:
+    """The frames sent on ``writer`` since the last call."""
+    frames = writer.frames()
+    writer.sent.clear()
+    return frames
 
 
 def test_a_fork_shown_by_its_successor_is_asked_for_and_proved(tmp_path: Path) -> None:
@@ -68,7 +53,7 @@ def test_a_fork_shown_by_its_successor_is_asked_for_and_proved(tmp_path: Path) -
     store.create(header, seed, {})
     peer = MatchPeer(header, SEAT, keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
                      decide=random_decider(b"bot%d" % SEAT), config=PeerConfig())
-    writers = {s: Writer() for s in (0, FORKER)}
+    writers = {s: FakeWriter() for s in (0, FORKER)}
     peer.links = {s: Link(s, cast(Any, None), cast(Any, w)) for s, w in writers.items()}
 
     def deliver(message: Message, via: int = FORKER) -> None:
@@ -78,14 +63,14 @@ def test_a_fork_shown_by_its_successor_is_asked_for_and_proved(tmp_path: Path) -
         deliver(message)
     deliver(forged)  # this peer's version of message k: the forged one
     for w in writers.values():
-        w.frames()
+        drained(w)
     deliver(forker_feed[k + 1])  # chains on the real message k
 
     # Every peer is asked for its version of message k (not only the forker's link), once.
     for w in writers.values():
-        assert [(f.kind, f.fields) for f in w.frames()] == [(FrameKind.WANT, (FORKER, real.seq))]
+        assert [(f.kind, f.fields) for f in drained(w)] == [(FrameKind.WANT, (FORKER, real.seq))]
     deliver(forker_feed[k + 1])
-    assert not any(w.frames() for w in writers.values())
+    assert not any(drained(w) for w in writers.values())
     assert not peer.core.equivocations
 
     # Seat 0 answers with the real version: that is the proof, sent on to every peer and kept.
@@ -112,7 +97,7 @@ def test_a_message_chained_on_the_version_held_asks_nothing(tmp_path: Path) -> N
     store.create(header, seed, {})
     peer = MatchPeer(header, SEAT, keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
                      decide=random_decider(b"bot%d" % SEAT), config=PeerConfig())
-    writer = Writer()
+    writer = FakeWriter()
     peer.links = {0: Link(0, cast(Any, None), cast(Any, writer))}
     for message in net.log[:60]:
         if message.seat != SEAT:

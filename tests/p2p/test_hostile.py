@@ -30,11 +30,18 @@ from p2p.peer import (
     read_frame,
 )
 from p2p.store import MatchStore
-from p2p.wire import LINK_VERSION, MAX_FRAME, Frame, FrameKind, handshake_payload, parse_frame
+from p2p.wire import LINK_VERSION, MAX_FRAME, Frame, FrameKind, handshake_payload
 from protocol.crypto import public_key_bytes
 from protocol.match import PeerMisbehaved
 from protocol.messages import AbsentBody, Kind, Message, sign_message
-from tests.p2p.conftest import LOOPBACK, Match, assert_agreed, read_until_closed, start_match
+from tests.p2p.conftest import (
+    LOOPBACK,
+    FakeWriter,
+    Match,
+    assert_agreed,
+    read_until_closed,
+    start_match,
+)
 
 HOLD = PeerConfig(turn_timeout=10, silence_timeout=10, linger=0.3)
 
@@ -169,32 +176,6 @@ async def test_hostile_connections_are_dropped_and_the_match_goes_on(
 
 
 # --------------------------------------------------------------------------- the frame handler
-
-
-class FakeWriter:
-    """Stands in for a connection's writer: records what the peer sends on it."""
-
-    def __init__(self) -> None:
-        self.sent = bytearray()
-        self.closed = False
-
-    def write(self, data: bytes) -> None:
-        self.sent += data
-
-    def is_closing(self) -> bool:
-        return self.closed
-
-    def close(self) -> None:
-        self.closed = True
-
-    def frames(self) -> list[Frame]:
-        """Every frame written, parsed back (the length prefix, then the payload)."""
-        data, out = bytes(self.sent), []
-        while data:
-            size = int.from_bytes(data[:4], "big")
-            out.append(parse_frame(data[4:4 + size]))
-            data = data[4 + size:]
-        return out
 
 
 def fake_link(seat: int) -> tuple[Link, FakeWriter]:
