@@ -2,12 +2,16 @@
 
     python -m benchmarks latency --players 5 --rooms 50
 
-Starts one process per seat.  Each first runs ``--raw-rounds`` rounds of the raw baseline over
-its own TCP mesh with the others: a two-phase all-to-all exchange (every process signs a first
+Starts one process per seat.  The processes play whole matches over the P2P layer (random
+bots; each seat a real peer) until ``--rooms`` decision steps have been measured; before every
+match, and once after the last, they run a block of ``--raw-rounds`` rounds of the raw baseline
+over a TCP mesh of their own: a two-phase all-to-all exchange (every process signs a first
 message with Ed25519, sends it to all, verifies all of the others', then does the same with a
 second message) — the cost no design can avoid, with no engine, protocol machine, hash chains or
-files.  Then the same processes play whole matches over the P2P layer (random bots; each seat
-a real peer) until ``--rooms`` decision steps have been measured.  Each process also reports
+files.  The baseline so spans the same minutes as the rooms (``raw_p50_ms``); the block before
+the first match alone, as the baseline was measured until that was found to compare rooms with
+other minutes, is reported too (``raw_p50_ms_first_block``, ``ratio_p50_first_block``).  Each
+process also reports
 its CPU time over the matches per message received from another seat
 (``cpu_us_per_received_message``, the median over the processes), and the same over the raw
 rounds (``raw_cpu_us_per_received_message``): five processes share the machine's cores, so the
@@ -35,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,14 +58,27 @@ def _pct(values: list[float], q: float) -> float:
 # --------------------------------------------------------------------------- the raw baseline
 
 
-async def _raw(index: int, n: int, work: Path, rounds: int) -> dict[str, Any]:
-    key = Ed25519PrivateKey.from_private_bytes(bytes([index + 1]) * 32)
-    publics = [Ed25519PrivateKey.from_private_bytes(bytes([i + 1]) * 32).public_key()
-               for i in range(n)]
-    inbox: asyncio.Queue[tuple[int, int, int, bytes, bytes]] = asyncio.Queue()
-    writers: dict[int, asyncio.StreamWriter] = {}
+class _RawMesh:
+    """One process's end of the raw baseline: a TCP mesh with the other processes, over which
+    :meth:`rounds` runs blocks of the two-phase all-to-all exchange (every process signs a
+    message with Ed25519, sends it to all, verifies all of the others', then the same with a
+    second message).  Blocks run before every match and after the last, so the baseline is
+    measured in the same minutes as the rooms."""
 
-    async def reader_loop(reader: asyncio.StreamReader) -> None:
+    def __init__(self, index: int, n: int) -> None:
+        self.index, self.n = index, n
+        self.key = Ed25519PrivateKey.from_private_bytes(bytes([index + 1]) * 32)
+        self.publics = [Ed25519PrivateKey.from_private_bytes(bytes([i + 1]) * 32).public_key()
+                        for i in range(n)]
+        self.inbox: asyncio.Queue[tuple[int, int, int, bytes, bytes]] = asyncio.Queue()
+        self.writers: dict[int, asyncio.StreamWriter] = {}
+        self.held: dict[tuple[int, int], set[int]] = {}
+        self.times: list[list[float]] = []
+        self.cpu = 0.0
+        self.tasks: list[asyncio.Future[None]] = []
+        self.server: asyncio.Server | None = None
+
+    async def _reader_loop(self, reader: asyncio.StreamReader) -> None:
         while True:
             try:
                 head = await reader.readexactly(4)
@@ -68,68 +86,77 @@ async def _raw(index: int, n: int, work: Path, rounds: int) -> dict[str, Any]:
             except (asyncio.IncompleteReadError, ConnectionError):
                 return
             sender, round_, phase = body[0], int.from_bytes(body[1:5], "big"), body[5]
-            await inbox.put((sender, round_, phase, body[6:70], body[70:]))
+            await self.inbox.put((sender, round_, phase, body[6:70], body[70:]))
 
-    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             who = (await reader.readexactly(1))[0]
-            writers[who] = writer
-            await reader_loop(reader)
+            self.writers[who] = writer
+            await self._reader_loop(reader)
         except asyncio.CancelledError:
             # Cancelled at the end of the run: end quietly (asyncio 3.11 would log a
             # traceback for a connection callback that ends cancelled).
             writer.close()
 
-    server = await asyncio.start_server(accept, "127.0.0.1", 0)
-    # Written whole, then renamed: a reader never sees an empty file.
-    (work / f"raw{index}.tmp").write_text(str(server.sockets[0].getsockname()[1]))
-    (work / f"raw{index}.tmp").rename(work / f"raw{index}.port")
-    tasks = []
-    for other in range(index + 1, n):
-        path = work / f"raw{other}.port"
+    async def open(self, work: Path) -> None:
+        index, n = self.index, self.n
+        self.server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        # Written whole, then renamed: a reader never sees an empty file.
+        (work / f"raw{index}.tmp").write_text(str(self.server.sockets[0].getsockname()[1]))
+        (work / f"raw{index}.tmp").rename(work / f"raw{index}.port")
+        for other in range(index + 1, n):
+            path = work / f"raw{other}.port"
+            for _ in range(600):
+                if path.exists():
+                    break
+                await asyncio.sleep(0.05)
+            reader, writer = await asyncio.open_connection("127.0.0.1", int(path.read_text()))
+            writer.write(bytes([index]))
+            self.writers[other] = writer
+            self.tasks.append(asyncio.ensure_future(self._reader_loop(reader)))
         for _ in range(600):
-            if path.exists():
+            if len(self.writers) == n - 1:
                 break
             await asyncio.sleep(0.05)
-        reader, writer = await asyncio.open_connection("127.0.0.1", int(path.read_text()))
-        writer.write(bytes([index]))
-        writers[other] = writer
-        tasks.append(asyncio.ensure_future(reader_loop(reader)))
-    for _ in range(600):
-        if len(writers) == n - 1:
-            break
-        await asyncio.sleep(0.05)
-    held: dict[tuple[int, int], set[int]] = {}
-    times: list[list[float]] = []
-    cpu = time.process_time()
-    for round_ in range(rounds):
-        start = time.monotonic()
-        for phase in (1, 2):
-            payload = os.urandom(64)
-            head = bytes([index]) + round_.to_bytes(4, "big") + bytes([phase])
-            sig = key.sign(head + payload)
-            frame = head + sig + payload
-            for w in writers.values():
-                w.write(len(frame).to_bytes(4, "big") + frame)
-            got = held.setdefault((round_, phase), set())
-            while len(got) < n - 1:
-                sender, r, p, s, body = await inbox.get()
-                publics[sender].verify(s, bytes([sender]) + r.to_bytes(4, "big") + bytes([p])
-                                       + body)
-                held.setdefault((r, p), set()).add(sender)
-        times.append([start, time.monotonic()])
-    cpu = time.process_time() - cpu
-    await asyncio.sleep(0.2)
-    server.close()
-    for t in tasks:
-        t.cancel()
-    return {"times": times, "cpu_us_per_received": 1e6 * cpu / (2 * rounds * (n - 1))}
+
+    async def rounds(self, count: int) -> None:
+        """``count`` more rounds (every process runs the same blocks, in step)."""
+        index, n, held = self.index, self.n, self.held
+        cpu = time.process_time()
+        for round_ in range(len(self.times), len(self.times) + count):
+            start = time.monotonic()
+            for phase in (1, 2):
+                payload = os.urandom(64)
+                head = bytes([index]) + round_.to_bytes(4, "big") + bytes([phase])
+                sig = self.key.sign(head + payload)
+                frame = head + sig + payload
+                for w in self.writers.values():
+                    w.write(len(frame).to_bytes(4, "big") + frame)
+                got = held.setdefault((round_, phase), set())
+                while len(got) < n - 1:
+                    sender, r, p, s, body = await self.inbox.get()
+                    self.publics[sender].verify(
+                        s, bytes([sender]) + r.to_bytes(4, "big") + bytes([p]) + body)
+                    held.setdefault((r, p), set()).add(sender)
+            self.times.append([start, time.monotonic()])
+        self.cpu += time.process_time() - cpu
+
+    async def close(self) -> dict[str, Any]:
+        await asyncio.sleep(0.2)
+        if self.server is not None:
+            self.server.close()
+        for t in self.tasks:
+            t.cancel()
+        rounds = len(self.times)
+        return {"times": self.times,
+                "cpu_us_per_received": 1e6 * self.cpu / (2 * rounds * (self.n - 1))}
 
 
 # --------------------------------------------------------------------------- the match
 
 
-async def _matches(index: int, n: int, work: Path, rooms: int) -> dict[str, Any]:
+async def _matches(index: int, n: int, work: Path, rooms: int,
+                   between: Callable[[], Awaitable[None]]) -> dict[str, Any]:
     from p2p.peer import MatchPeer, PeerConfig, bot_decider
     from p2p.run import host, join
     from protocol.match import ChanceResolved, Event
@@ -149,12 +176,18 @@ async def _matches(index: int, n: int, work: Path, rooms: int) -> dict[str, Any]
 
     last: list[str] = [""]
 
+    seen: list[object] = [None]  # the state last looked at (the harness keeps its own cost low)
+
     def on_event(event: Event) -> None:
         if not holder:
             return
         if isinstance(event, ChanceResolved) and last[0] and last[0] not in done:
             chanced.add(last[0])
-        w = holder[0].core.state.waiting
+        state = holder[0].core.state
+        if state is seen[0]:
+            return  # (states are immutable: the step it waits in cannot have changed)
+        seen[0] = state
+        w = state.waiting
         where = getattr(w, "step", None)
         if where is not None and f"{match}:{where}" != last[0]:
             if last[0]:
@@ -167,9 +200,14 @@ async def _matches(index: int, n: int, work: Path, rooms: int) -> dict[str, Any]
     received = 0  # other seats' messages this process took, over every match
     cpu = time.process_time()
     while measured < rooms:
+        if match:
+            cpu -= time.process_time()
+            await between()  # (the raw rounds' CPU is not the matches')
+            cpu += time.process_time()
         port_file = work / f"lobby{match}.port"
         holder.clear()
         last[0] = ""
+        seen[0] = None
         data = work / f"seat{index}"
         if index == 0:
             await host(data, name="S0", players=n, decide=decide, config=config,
@@ -198,9 +236,13 @@ def _worker(args: argparse.Namespace) -> int:
     work = Path(args.work)
 
     async def go() -> None:
-        raw = await _raw(args.worker, args.players, work, args.raw_rounds)
-        (work / f"rawtimes{args.worker}.json").write_text(json.dumps(raw))
-        result = await _matches(args.worker, args.players, work, args.rooms)
+        mesh = _RawMesh(args.worker, args.players)
+        await mesh.open(work)
+        await mesh.rounds(args.raw_rounds)
+        result = await _matches(args.worker, args.players, work, args.rooms,
+                                lambda: mesh.rounds(args.raw_rounds))
+        await mesh.rounds(args.raw_rounds)  # and once more after the last match
+        (work / f"rawtimes{args.worker}.json").write_text(json.dumps(await mesh.close()))
         (work / f"match{args.worker}.json").write_text(json.dumps(result))
     asyncio.run(go())
     return 0
@@ -228,7 +270,8 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
         raw = [json.loads((work / f"rawtimes{i}.json").read_text()) for i in range(n)]
         raw_lat = [1000 * (max(r["times"][k][1] for r in raw)
                            - max(r["times"][k][0] for r in raw))
-                   for k in range(args.raw_rounds)]
+                   for k in range(min(len(r["times"]) for r in raw))]
+        first = raw_lat[:args.raw_rounds]  # the block before the first match
         runs = [json.loads((work / f"match{i}.json").read_text()) for i in range(n)]
         latencies = []
         by_kind: dict[bool, list[float]] = {False: [], True: []}
@@ -249,6 +292,12 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
         "p50_ms": round(p50, 2), "p99_ms": round(_pct(latencies, 0.99), 2),
         "raw_p50_ms": round(raw_p50, 3), "raw_p99_ms": round(_pct(raw_lat, 0.99), 3),
         "ratio_p50": round(p50 / raw_p50, 2), "target_ratio_p50": 2.0,
+        # The raw exchange in blocks before every match and after the last (``raw_rounds``
+        # in all); the same with only the block before the first match, as it was measured
+        # until this round (the machine's speed moves during a run: that figure compares
+        # rooms with a baseline of other minutes).
+        "raw_rounds": len(raw_lat), "raw_p50_ms_first_block": round(statistics.median(first), 3),
+        "ratio_p50_first_block": round(p50 / statistics.median(first), 2),
         # The same figure split by what followed the room (the target is on ratio_p50):
         # rooms resolved by the reveals alone, and rooms whose resolution turned a card or
         # started a level (a chance reveal, or a level's commit-digest-reveal, after them).
@@ -270,7 +319,9 @@ def main(argv: list[str]) -> int:
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=5, choices=(3, 4, 5))
     parser.add_argument("--rooms", type=int, default=50)
-    parser.add_argument("--raw-rounds", type=int, default=100)
+    parser.add_argument("--raw-rounds", type=int, default=50,
+                        help="raw exchange rounds per block (a block before every match and "
+                        "one after the last)")
     parser.add_argument("--runs", type=int, default=5,
                         help="measure this many times, each in fresh processes, and report the "
                         "medians (one run moves by a third with the machine's noise)")

@@ -239,6 +239,11 @@ class GameState(ABC, Generic[A]):
     def apply_joint(self, actions: Mapping[Seat, A]) -> Self:
         """Checked: apply the decisions of every pending seat of a simultaneous step at once."""
 
+    def check_joint(self, seat: Seat, action: A) -> None:
+        """For an action :meth:`check` accepts: raise the error :meth:`apply_joint` would
+        raise for it as ``seat``'s part of a joint decision, or return if it can be one (a
+        free action, such as a peek, cannot: it is taken on its own, with :meth:`apply`)."""
+
     # Chance -------------------------------------------------------------------------------
     @abstractmethod
     def apply_chance(self, event_id: str, outcome: str) -> Self:

@@ -72,6 +72,9 @@ FORK_ASK_LIMIT = 256
 HANDSHAKE_TIMEOUT = 10.0
 READ_CHUNK = 256 * 1024
 """Most bytes taken from a connection at once (frames in them are handled together)."""
+DECIDE_TURNS = 3
+"""Turns of the event loop a bot's decision waits: the connections the next poll finds
+readable are read (one turn), their frames taken (the next), then it decides."""
 
 Decider = Callable[[GameState[Any], int], str]
 AsyncDecider = Callable[[GameState[Any], int], Awaitable[str]]
@@ -165,6 +168,8 @@ class MatchPeer:
         self._choose = choose
         self._choices: dict[str, str] = {}
         self._asking: str | None = None
+        self._read_before: str | None = None  # the step a bot may decide in now (_decide_now)
+        self._putting_off: str | None = None  # the step a bot's decision is put off for
         self.seed = seed
         self.local = LocalSeat(self.core, seat, key, seed, self._decide_now)
         self.links: dict[int, Link] = {}
@@ -178,7 +183,7 @@ class MatchPeer:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._resend: list[Message] = []
         self._closing = False
-        self._fatal: StoreError | None = None
+        self._fatal: Exception | None = None
         self._pump_wanted = False  # the run loop must pump (a decision came in)
         self._check: float | None = None  # when to look at the core's timer next
         self._idle = False  # ... which was when the core waited for nobody
@@ -189,6 +194,8 @@ class MatchPeer:
     def _decide_now(self, state: GameState[Any], seat: int) -> str:
         step = str(getattr(state.waiting, "step", ""))
         if self._decide is not None:
+            if self._read_before != step and self._put_off(step):
+                raise DecisionPending
             return self._decide(state, seat)
         if step in self._choices:
             return self._choices.pop(step)
@@ -198,6 +205,34 @@ class MatchPeer:
             self._asking = step
             self._spawn(self._ask(state, seat, step))
         raise DecisionPending
+
+    def _put_off(self, step: str) -> bool:
+        """Put a bot's decision in ``step`` off until the frames already come in have been
+        taken: the other seats' commitments may be among them, and the last seat to decide
+        reveals at once instead of committing (protocol.md §7.1).  False when there is no event
+        loop to come back from (the peer driven by hand, in a test): it decides now."""
+        if self._putting_off != step:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return False
+            self._putting_off = step
+            loop.call_soon(self._decide_later, step, DECIDE_TURNS)
+        return True
+
+    def _decide_later(self, step: str, turns: int) -> None:
+        """Let ``turns`` turns of the event loop pass (the connections found readable are read,
+        and the frames read are taken), then let the bot decide in ``step``."""
+        if turns > 1:
+            asyncio.get_running_loop().call_soon(self._decide_later, step, turns - 1)
+            return
+        if self._closing or self.done.is_set():
+            return
+        self._read_before = step
+        try:
+            self._pump()
+        except Exception as exc:  # the disk, or a bug: run() raises it, as if it had pumped
+            self._fail(exc)
 
     async def _ask(self, state: GameState[Any], seat: int, step: str) -> None:
         assert self._choose is not None
@@ -324,9 +359,10 @@ class MatchPeer:
         even if not consumed yet (holding it is what lets this seat answer "present")."""
         core = self.core
         ballots = core.ballots
-        return (sum(core.cursor), len(core.events),
-                sum(len(ballot) for ballot in ballots.values()),
-                sum(len(feed.messages) for feed in core.feeds) if ballots else 0)
+        if not ballots:
+            return (core.taken, len(core.events), 0, 0)
+        return (core.taken, len(core.events), sum(len(ballot) for ballot in ballots.values()),
+                sum(len(feed.messages) for feed in core.feeds))
 
     def _rebuild(self) -> None:
         """This core consumed a message the others will not count: this seat's own, after the
@@ -506,7 +542,7 @@ class MatchPeer:
                 return False
         return True
 
-    def _fail(self, exc: StoreError) -> None:
+    def _fail(self, exc: Exception) -> None:
         """Stop the peer: ``run()`` raises ``exc`` once it has closed everything."""
         if self._fatal is None:
             self._fatal = exc
@@ -549,7 +585,8 @@ class MatchPeer:
             self._bad(link, f"a message from seat {message.seat}")
             return
         feed = core.feeds[message.seat]
-        if feed.at(message.seq) == message:
+        same = feed.at(message.seq)
+        if same is not None and same.encode() == message.encode():
             return  # a duplicate (the same bytes, signature included): harmless
         try:
             message.verify(self._verify_keys[message.seat])
@@ -569,7 +606,7 @@ class MatchPeer:
         # chain is not stored: the file holds each feed once, and spam cannot grow it.  (A
         # broken chain is not a bad frame of the link: an honest relay may forward a signed
         # message that does not chain here yet — the seat that signed it is blamed instead.)
-        for chained in feed.messages[held:]:
+        for chained in feed.chain[held:]:
             self.store.append(chained)
         if len(core.equivocations) > forks:
             self.store.append(message)

@@ -133,20 +133,32 @@ def _length_prefixed(items: Iterable[bytes]) -> bytes:
     return bytes(out)
 
 
+_LENGTHS: Final = tuple(size.to_bytes(4, "big") for size in range(256))
+"""The 4-byte length prefixes of the sizes most parts have (ids, keys, digests, names)."""
+
+
 def H(domain: str, *parts: bytes | str | int) -> bytes:
     """SHA-256 over the domain and ``parts``, each prefixed by its 4-byte big-endian length.
 
     ``str`` parts are UTF-8; ``int`` parts are 8-byte big-endian unsigned (BadMessage outside
     0 … 2**64 - 1).  A bad domain or a part of another type raises LocalProtocolError."""
-    head = _check_domain(domain)
-    h = hashlib.sha256()
-    h.update(len(head).to_bytes(4, "big"))
-    h.update(head)
+    # (The protocol hashes a few times per message: the bytes are joined and hashed at once.)
+    head = _CHECKED_DOMAINS.get(domain) if type(domain) is str else None
+    if head is None:
+        head = _check_domain(domain)
+    lengths = _LENGTHS
+    chunks = [lengths[len(head)] if len(head) < 256 else len(head).to_bytes(4, "big"), head]
     for part in parts:
-        data = _part_bytes(part)
-        h.update(len(data).to_bytes(4, "big"))
-        h.update(data)
-    return h.digest()
+        if type(part) is bytes:
+            data = part
+        elif type(part) is str:
+            data = part.encode()
+        else:
+            data = _part_bytes(part)
+        size = len(data)
+        chunks.append(lengths[size] if size < 256 else size.to_bytes(4, "big"))
+        chunks.append(data)
+    return hashlib.sha256(b"".join(chunks)).digest()
 
 
 def _sized(value: object, size: int, what: str) -> bytes:

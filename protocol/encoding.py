@@ -70,6 +70,28 @@ def encode_checked(value: Value) -> bytes:
 
 def decode(data: bytes, *, max_size: int = MAX_FRAME) -> Value:
     """Decode canonical bytes; raise BadMessage for anything else (never another error)."""
+    data = _frame_bytes(data, max_size)
+    value = _unpack(data, max_size)
+    try:
+        _check_decoded(value, 0)
+    except RecursionError:
+        raise BadMessage("arrays nested too deep") from None
+    _check_canonical(value, data)
+    return value
+
+
+def decode_unchecked(data: bytes, *, max_size: int = MAX_FRAME) -> Value:
+    """:func:`decode` without walking the value for types outside the model: for a caller that
+    checks every part of it itself (a :class:`~protocol.messages.Message` checks each field's
+    type and the body's, so a float or a map anywhere is refused there).  The bytes must
+    still be the canonical encoding of the value; anything else raises BadMessage."""
+    data = _frame_bytes(data, max_size)
+    value = _unpack(data, max_size)
+    _check_canonical(value, data)
+    return value
+
+
+def _frame_bytes(data: bytes, max_size: int) -> bytes:
     if not isinstance(data, bytes | bytearray | memoryview):
         raise BadMessage(f"a frame is bytes, not {type(data).__name__}")
     data = bytes(data)
@@ -77,8 +99,12 @@ def decode(data: bytes, *, max_size: int = MAX_FRAME) -> Value:
         raise BadMessage(f"frame of {len(data)} bytes is over the {max_size}-byte cap")
     if not data:
         raise BadMessage("empty frame")
+    return data
+
+
+def _unpack(data: bytes, max_size: int) -> Value:
     try:
-        value = msgpack.unpackb(
+        return msgpack.unpackb(
             data, raw=False, use_list=False, strict_map_key=True,
             max_str_len=max_size, max_bin_len=max_size,
             max_array_len=max_size, max_map_len=0, max_ext_len=0,
@@ -88,13 +114,15 @@ def decode(data: bytes, *, max_size: int = MAX_FRAME) -> Value:
         raise BadMessage(f"malformed frame: {type(exc).__name__}") from None
     except Exception as exc:  # msgpack may raise others on hostile input; never let them out
         raise BadMessage(f"malformed frame: {type(exc).__name__}") from None
+
+
+def _check_canonical(value: Value, data: bytes) -> None:
     try:
-        _check_decoded(value, 0)
-    except RecursionError:
-        raise BadMessage("arrays nested too deep") from None
-    if msgpack.packb(value, use_bin_type=True) != data:
+        canonical = msgpack.packb(value, use_bin_type=True)
+    except Exception as exc:  # (a value msgpack read but cannot write back: not canonical)
+        raise BadMessage(f"malformed frame: {type(exc).__name__}") from None
+    if canonical != data:
         raise BadMessage("not the canonical encoding of its value")
-    return value
 
 
 def _check_decoded(value: object, depth: int) -> None:

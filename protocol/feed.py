@@ -129,6 +129,9 @@ class Feed:
         self.public_key = public_key
         self.match_id = match_id
         self._messages: list[Message] = []  # only ever appended to
+        self.chain = self._messages
+        """The chained messages themselves (the list :attr:`messages` copies): for a reader on a
+        hot path (the match core), which must not change it."""
         self._frozen: tuple[Message, ...] | None = None  # messages, as last handed out
         self._ahead: dict[int, dict[bytes, Message]] = {}  # seq -> prev -> message
         self._beyond: int | None = None  # highest seq seen too far ahead to keep

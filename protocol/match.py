@@ -362,6 +362,8 @@ class MatchCore:
         self.state = new_game_state(header)
         self.feeds = [Feed(s, key, self.match_id) for s, key in enumerate(self.keys)]
         self.cursor = [0] * self.n  # next unconsumed message per feed
+        self.taken = 0  # messages consumed in all (the sum of the cursors)
+        self._unsettled = True  # _settle may have something to do (see _consume_all)
         self.blocked: dict[int, PeerMisbehaved] = {}
         # Chance: commitments and secrets by protocol event id (an engine id, or a re-draw's).
         self.chance_commitments: dict[str, dict[int, bytes]] = {}
@@ -380,6 +382,7 @@ class MatchCore:
         self._step_digest: bytes | None = None
         # Torch rounds.
         self.rounds: dict[str, TorchRound] = {}
+        self._live: list[TorchRound] = []  # the rounds not finished yet (see _live_rounds)
         self.shown: dict[int, set[str]] = {}  # seat -> protocol ids already in its rounds
         # Absent seats.
         self.absent: dict[int, Absence] = {}
@@ -464,7 +467,7 @@ class MatchCore:
     def _note_wait(self) -> None:
         # The wait restarts whenever the match moves (a message consumed, a seat replaced);
         # who it waits for is worked out only when a timer is asked for.
-        key = (id(self.state), tuple(self.cursor), len(self.absent), len(self.ballots))
+        key = (id(self.state), self.taken, len(self.absent), len(self.ballots))
         if key != self._wait_key:
             self._wait_key = key
             self._wait_since = self.now
@@ -526,12 +529,14 @@ class MatchCore:
     def _mark_fork(self, seat: int, seq: int) -> None:
         self.forked[seat] = min(seq, self.forked.get(seat, seq))
         self._owing = None
+        self._unsettled = True
 
     def fork_behind(self) -> bool:
         """This core consumed a live seat's message at or past the point where that seat's
         feed was proved forked: it holds a state the others may not (they stop at the fork),
         so the driver must rebuild it from the feeds (:meth:`adopt`), which stops there."""
-        return any(self.live(s) and self.cursor[s] > k for s, k in self.forked.items())
+        return bool(self.forked) and any(self.live(s) and self.cursor[s] > k
+                                         for s, k in self.forked.items())
 
     # ------------------------------------------------------------------ helpers
 
@@ -552,6 +557,7 @@ class MatchCore:
 
     def _take(self, seat: int) -> None:
         self.cursor[seat] += 1
+        self.taken += 1
 
     def public_digest(self) -> bytes:
         state = self.state
@@ -566,7 +572,10 @@ class MatchCore:
         :data:`TRANSITIONS` that applies (``votes=False``: leaving its votes aside)."""
         if seat in self.absent:
             return None
-        for row in _ROWS_IN[self.phase()]:
+        # With no torch round live, no seat reclaiming and no vote, no row of phase ``any`` can
+        # apply (each asks for one of these): only the phase's own rows are looked at.
+        quiet = not self.reclaims and not self.ballots and not self._live_rounds()
+        for row in (_PHASE_ROWS if quiet else _ROWS_IN)[self.phase()]:
             if (votes or row.expect is not Kind.ABSENT) and row.when(self, seat):
                 return row.expect
         return None
@@ -602,11 +611,12 @@ class MatchCore:
         if kind is Kind.ACT and self.accepts(seat, Kind.COMMIT):
             return True  # a free action (a torch peek) before the commitment
         if kind is Kind.KEY_RELEASE and any(r.seat == seat and r.torch is not None and r.open
-                                            for r in self.rounds.values()):
+                                            for r in self._live_rounds()):
             return True
         phase = self.phase()
-        return any(row.phase in (phase, ANY) and row.when(self, seat)
-                   for row in _ROWS_OWING[kind])
+        if kind is Kind.REVEAL and phase == SIMULTANEOUS and self.may_reveal_directly(seat):
+            return True  # its REVEAL in place of its COMMIT: every other commitment is held
+        return any(row.when(self, seat) for row in _ROWS_OWING_IN[phase][kind])
 
     def phase(self) -> str:
         """The protocol phase: what the engine waits for, with the digest round in between."""
@@ -625,31 +635,43 @@ class MatchCore:
 
     # Conditions of the transition table (each: does ``seat`` owe the row's message now?).
 
+    def _live_rounds(self) -> list[TorchRound]:
+        """The torch rounds something may still be owed in, in the order they opened: a round
+        that is void, or released with every delivery in, is finished — no seat owes it
+        anything, and nothing can be done to it (every use of a round below asks for one that
+        is open, or owes a TORCH, a DELIVERY or a release).  Usually none: no torch is in use."""
+        live = self._live
+        if live and any(r.void or (r.release is not None and r.complete) for r in live):
+            live = self._live = [r for r in live
+                                 if not (r.void or (r.release is not None and r.complete))]
+        return live
+
     def _owes_torch(self, seat: int) -> bool:
-        return any(r.seat == seat and r.torch is None and not r.void
-                   for r in self.rounds.values())
+        return bool(self._live) and any(r.seat == seat and r.torch is None and not r.void
+                                        for r in self._live_rounds())
 
     def _owes_release(self, seat: int) -> bool:
-        return any(r.seat == seat and r.due and r.open and r.complete
-                   for r in self.rounds.values())
+        return bool(self._live) and any(r.seat == seat and r.due and r.open and r.complete
+                                        for r in self._live_rounds())
 
     def _owes_delivery(self, seat: int) -> bool:
         return self._delivery_round(seat) is not None
 
     def _delivery_round(self, seat: int) -> TorchRound | None:
-        for r in self.rounds.values():
+        for r in self._live_rounds():
             if (not r.void and r.torch is not None and seat in r.deliverers
                     and seat not in r.deliveries):
                 return r
         return None
 
     def _owes_welcome(self, seat: int) -> bool:
-        return any(seat not in self.welcomed.get(x, set()) for x in self.reclaims)
+        return bool(self.reclaims) and any(seat not in self.welcomed.get(x, set())
+                                           for x in self.reclaims)
 
     def _waits_for_torch(self, seat: int) -> bool:
         """The torch user's decisions wait for its round (key sent, every delivery in)."""
-        return any(r.seat == seat and not r.void and not r.complete
-                   for r in self.rounds.values())
+        return bool(self._live) and any(r.seat == seat and not r.void and not r.complete
+                                        for r in self._live_rounds())
 
     def _gated(self, seat: int) -> bool:
         return self._owes_torch(seat) or self._owes_release(seat)
@@ -683,6 +705,42 @@ class MatchCore:
         return (seat in deciders and step.settled_rejoins
                 and all(s in step.commitments for s in deciders)
                 and seat not in step.reveals and not self._gated(seat))
+
+    def may_reveal_directly(self, seat: int) -> bool:
+        """``seat`` owes its COMMIT and every other live decider's commitment is held: it may
+        send its REVEAL instead, which commits and opens at once (a direct reveal, protocol.md
+        §7.1) — nobody can change a play any more, so nobody can profit from seeing it."""
+        if not self._uncommitted_play(seat):
+            return False
+        step = self._simultaneous_step()
+        return all(s in step.commitments for s in self._deciders(step) if s != seat)
+
+    def _direct_reveal_fault(self, seat: int) -> str | None:
+        """Why ``seat``'s REVEAL in place of its COMMIT cannot be an honest seat's, whatever
+        arrives later; None if it may be (it is then taken once every other live decider's
+        commitment is in, and waits until then).  An honest seat reveals at once only when it
+        holds every other commitment and nobody reclaims (§8.2).  So, when the reveal is its
+        first message of the step, it has not welcomed a seat that still reclaims (a reclaim
+        ends only when the seat rejoins, at a step every live decider's first message settles:
+        here the reveal's own, so the reclaim was pending when it decided — after an earlier
+        free action of the step the rejoin may have settled where it decided and not yet
+        here); and it has delivered its secrets to the torch round of every decider whose
+        commitment it held (that decider commits only once its round is complete).  Waiting
+        in those cases could wait for good: the missing commitment waits for this very seat,
+        or the reclaiming seat for its rejoin."""
+        step = self._simultaneous_step()
+        if seat not in step.first:
+            for x, welcomers in self.welcomed.items():  # (the seats reclaiming now)
+                if seat in welcomers:
+                    return (f"revealed at once while seat {x}, which it welcomed back, reclaims "
+                            "(it could rejoin the step after seeing the play)")
+        missing = {s for s in self._deciders(step) if s != seat and s not in step.commitments}
+        for r in self._live_rounds():
+            if (r.seat in missing and r.torch is not None and not r.void
+                    and seat in r.deliverers and seat not in r.deliveries):
+                return (f"revealed at once before delivering to seat {r.seat}'s torch round, "
+                        f"so it cannot have held seat {r.seat}'s commitment")
+        return None
 
     def early_turn(self) -> str | None:
         """The face-down card (its protocol id) the current simultaneous step turns next once
@@ -795,11 +853,17 @@ class MatchCore:
 
     def _consume_all(self) -> None:
         self._index_ballots()
-        self._settle()
+        if self._unsettled:
+            # (Only a fork proved or a vote read since the last settling can give it something
+            # to do: every other change is a consumption, which is settled at once.)
+            self._settle()
+        chains, cursor = [feed.chain for feed in self.feeds], self.cursor
         progress = True
         while progress and not self.signed:
             progress = False
             for seat in range(self.n):
+                if len(chains[seat]) <= cursor[seat]:
+                    continue  # (nothing of its to take: the common case, checked cheaply)
                 message = self._next(seat)
                 if message is None:
                     continue
@@ -846,7 +910,14 @@ class MatchCore:
         if not self.accepts(seat, kind):
             # An optional message may have been sent before this peer got to its point (a
             # delivery before the torch message arrived): it waits.  So does a message when
-            # the phase owes nothing of its seat yet.  Otherwise it is the wrong message.
+            # the phase owes nothing of its seat yet, and a direct reveal until every other
+            # decider's commitment is in.  Otherwise it is the wrong message.
+            if kind is Kind.REVEAL and self._phase_expects(seat) is Kind.COMMIT:
+                fault = self._direct_reveal_fault(seat)
+                if fault is None or self._vote_pending():
+                    return False
+                self._misbehave(seat, fault, message)
+                return False
             expected = None if kind in self._OVERLAY else self._phase_expects(seat)
             if expected is None or self._vote_pending():
                 return False
@@ -971,15 +1042,17 @@ class MatchCore:
         return False
 
     def _index_ballots(self) -> None:
+        scanned = self._scanned
         for seat, feed in enumerate(self.feeds):
-            if feed.next_seq == self._scanned[seat]:
+            messages = feed.chain
+            if len(messages) == scanned[seat]:
                 continue
-            messages = feed.messages
-            for message in messages[self._scanned[seat]:]:
+            for message in messages[scanned[seat]:]:
                 body = message.content
                 if isinstance(body, AbsentBody) and body.seat != seat and body.seat < self.n:
                     ballot = self.ballots.setdefault((body.seat, body.count), {})
                     ballot.setdefault(seat, body.absent)
+                    self._unsettled = True
             self._scanned[seat] = len(messages)
 
     def _under_vote(self, seat: int) -> bool:
@@ -1012,8 +1085,8 @@ class MatchCore:
         state then differs from the others' (they skipped that message): a peer playing
         ``seat`` must rebuild its core from the feeds (:meth:`adopt`), which reads the votes
         ahead and reaches the others' state, and then reclaim."""
-        if not self.live(seat) or len(self.absent) + 2 >= self.n:
-            return False
+        if not self.ballots or not self.live(seat) or len(self.absent) + 2 >= self.n:
+            return False  # (no vote at all: the common case)
         others = [s for s in self.live_seats() if s != seat]
         spent = self.replaced_at.get(seat, -1)  # a replacement already applied (then reclaimed)
         for (target, count), ballot in self.ballots.items():
@@ -1052,7 +1125,7 @@ class MatchCore:
         for welcomers in self.welcomed.values():
             welcomers.discard(seat)
         self.events.append(SeatReplaced(seat, count, reason))
-        for r in self.rounds.values():
+        for r in self._live_rounds():
             if r.seat == seat and r.open:
                 r.void = True  # its torch round ends unreleased (the verifier notes it)
             elif r.open and seat in r.deliverers and seat in r.deliveries:
@@ -1079,7 +1152,7 @@ class MatchCore:
     def _recoverable(self, seat: int, event: str) -> bool:
         """Will a torch user publish ``seat``'s secret for ``event`` (it delivered it)?"""
         return any(r.open and seat in r.deliveries and event in r.deliverers.get(seat, ())
-                   and r.seat not in self.absent for r in self.rounds.values())
+                   and r.seat not in self.absent for r in self._live_rounds())
 
     def _redraw_lost(self) -> None:
         """Draw again every unresolved event a replaced seat contributed to and whose secret
@@ -1121,11 +1194,13 @@ class MatchCore:
             self.stale.append(message)
         return True
 
-    def _first_of_step(self, seat: int) -> None:
-        """Record, at a live seat's first message of a step, whom it had welcomed."""
+    def _first_of_step(self, seat: int, *, welcoming: bool = True) -> None:
+        """Record, at a live seat's first message of a step, whom it had welcomed (nobody,
+        without ``welcoming``: a direct reveal)."""
         step = self.step
         if step is not None and seat not in step.first:
-            step.first[seat] = frozenset(x for x, w in self.welcomed.items() if seat in w)
+            step.first[seat] = frozenset(x for x, w in self.welcomed.items()
+                                         if welcoming and seat in w)
 
     def _settle_rejoins(self, step: _Step) -> None:
         """Once every live decider's first message of the step is in: a reclaiming seat that
@@ -1179,6 +1254,7 @@ class MatchCore:
             # torches of one step were consumed in.
             round_id = f"torch.{seat}.{new[0]}"
             self.rounds[round_id] = TorchRound(round_id, seat, new, deliverers)
+            self._live.append(self.rounds[round_id])
 
     def _torch(self, seat: int, message: Message, body: TorchBody) -> bool:
         r = self.rounds.get(body.round)
@@ -1360,7 +1436,13 @@ class MatchCore:
         if body.step != step:
             self._misbehave(seat, f"revealed for step {body.step!r} during {step!r}", message)
             return False
-        if not self._commit_set_fits(step, body.commit_set):
+        commitment = play_commitment(self.match_id, step, self.keys[seat], body.action,
+                                     body.salt)
+        # A direct reveal (accepts() checked every other commitment is held) is its own
+        # commitment: it opens it by construction.
+        direct = seat not in self.step.commitments
+        if not self._commit_set_fits(step, body.commit_set,
+                                     (seat, commitment) if direct else None):
             # The revealer holds other commitments than we do: someone showed different
             # commitments to different peers.  Who is not known yet — the driver sends what
             # this peer holds to every peer (ForkSuspected), the two signed versions meet in
@@ -1369,19 +1451,32 @@ class MatchCore:
                 self._suspected.add((step, seat))
                 self.events.append(ForkSuspected(step, seat, self._step_commits(step)))
             return False
-        commitment = play_commitment(self.match_id, step, self.keys[seat], body.action,
-                                     body.salt)
-        if commitment != self.step.commitments[seat]:
+        if not direct and commitment != self.step.commitments[seat]:
             self._misbehave(seat, "its reveal does not open its commitment", message)
             return False
         try:
-            self.state.parse_action(seat, body.action)
+            # Legal, and a card of the joint decision: a free action (a torch peek) is taken on
+            # its own, so a play that reveals one is as illegal as any other (the joint apply
+            # would refuse it, on every peer and in the verifier).
+            self.state.check_joint(seat, self.state.parse_action(seat, body.action))
         except EngineError as exc:
             self._misbehave(seat, f"revealed an illegal action {body.action!r}: {exc}",
                             message)
             return False
+        if direct:
+            fault = self._direct_reveal_fault(seat)
+            if fault is not None:
+                if not self._vote_pending():
+                    self._misbehave(seat, fault, message)
+                return False
         if body.chance and not self._early_secret(seat, message, body.chance[0]):
             return False
+        if direct:
+            # Its first message of the step, unless a free action came first: it welcomed
+            # nobody back for this step, so no reclaiming seat can join it after seeing a play.
+            self._first_of_step(seat, welcoming=False)
+            self.step.commitments[seat] = commitment
+            self.events.append(PlayCommitted(step, seat))
         self.step.reveals[seat] = (body.action, message)
         self._take(seat)
         self.events.append(PlayRevealed(step, seat, body.action))
@@ -1401,14 +1496,18 @@ class MatchCore:
             return False
         return self._open_secret(seat, message, event, secret)
 
-    def _commit_set_fits(self, step: str, commit_set: bytes) -> bool:
-        """Does a reveal's commitment set match the commitments held for ``step``?  A replaced
-        seat's entry may be any version (or none): a reveal signed before the replacement
-        reached its sender holds what that sender saw, and a replaced seat's play is its
-        zombie's, whatever it committed."""
+    def _commit_set_fits(self, step: str, commit_set: bytes,
+                         direct: tuple[int, bytes] | None = None) -> bool:
+        """Does a reveal's commitment set match the commitments held for ``step`` (with
+        ``direct``, a direct reveal's seat and commitment, among them)?  A replaced seat's
+        entry may be any version (or none): a reveal signed before the replacement reached its
+        sender holds what that sender saw, and a replaced seat's play is its zombie's, whatever
+        it committed."""
         current = self.step
         assert current is not None
         commitments = current.commitments
+        if direct is not None:
+            commitments = {**commitments, direct[0]: direct[1]}
         held = tuple(commitments.get(s) for s in range(self.n))
         if current.held is None or current.held[0] != held:
             current.held = (held, commit_set_digest(self.match_id, step, held))
@@ -1422,18 +1521,33 @@ class MatchCore:
             versions = {held[s], None}
             for proof in self.feeds[s].equivocations:
                 for m in (proof.first, proof.second):
-                    if isinstance(m.content, CommitBody) and m.content.step == step:
-                        versions.add(m.content.commitment)
+                    version = self._committed_by(m, step)
+                    if version is not None:
+                        versions.add(version)
             options.append(sorted(versions, key=lambda v: v or b""))
         return any(commit_set_digest(self.match_id, step, list(choice)) == commit_set
                    for choice in itertools.product(*options))
 
+    def _committed_by(self, message: Message, step: str) -> bytes | None:
+        """The commitment ``message`` makes for ``step``: a COMMIT's, or a direct reveal's (a
+        REVEAL of a seat with no COMMIT for the step before it in its feed); else None."""
+        body = message.content
+        if isinstance(body, CommitBody) and body.step == step:
+            return body.commitment
+        if isinstance(body, RevealBody) and body.step == step and not any(
+                isinstance(m.content, CommitBody) and m.content.step == step
+                for m in self.feeds[message.seat].messages[:message.seq]):
+            return play_commitment(self.match_id, step, self.keys[message.seat], body.action,
+                                   body.salt)
+        return None
+
     def _step_commits(self, step: str) -> tuple[Message, ...]:
-        """The COMMIT messages this peer holds for ``step`` (newest feeds' ends first)."""
+        """The messages that hold the commitments this peer has for ``step`` — COMMITs, or
+        direct reveals — one per feed, the newest."""
         out = []
         for feed in self.feeds:
             for m in reversed(feed.messages):
-                if isinstance(m.content, CommitBody) and m.content.step == step:
+                if self._committed_by(m, step) is not None:
                     out.append(m)
                     break
         return tuple(out)
@@ -1458,7 +1572,7 @@ class MatchCore:
     def _mark_due(self) -> None:
         """A round's key is due once none of its events is still hidden (the row is over)."""
         over = None
-        for r in self.rounds.values():
+        for r in self._live_rounds():
             if r.open and not r.due:
                 if over is None:
                     over = isinstance(self.state.waiting, Over)
@@ -1468,6 +1582,7 @@ class MatchCore:
     def _settle(self) -> None:
         """Apply whatever is now complete: a fork, a vote, a chance outcome, a digest round, a
         joint reveal, a zombie's decision."""
+        self._unsettled = False
         while True:
             if self.signed:
                 return
@@ -1555,8 +1670,11 @@ class MatchCore:
         event_id = self.alias.get(event.id, event.id)
         if event_id not in self.closed:
             return False
-        contributors = sorted(self.chance_commitments.get(event_id, {}))
         secrets = self.chance_secrets.get(event_id, {})
+        committed = self.chance_commitments.get(event_id, {})
+        if len(secrets) < len(committed):  # (secrets are held only for seats that committed)
+            return False
+        contributors = sorted(committed)
         if not contributors or any(s not in secrets for s in contributors):
             return False
         posed = event if event_id == event.id else ChanceEvent(event_id, event.outcomes,
@@ -1658,6 +1776,11 @@ TRANSITIONS: Final = (
 _ROWS_IN: Final[dict[str, tuple[Transition, ...]]] = {
     phase: tuple(t for t in TRANSITIONS if t.phase in (phase, ANY))
     for phase in (CHANCE, DIGEST, SIMULTANEOUS, TURN, OVER)}
+_ROWS_OWING_IN: Final[dict[str, dict[Kind, tuple[Transition, ...]]]] = {
+    phase: {kind: tuple(t for t in rows if t.expect is kind) for kind in Kind}
+    for phase, rows in _ROWS_IN.items()}
+_PHASE_ROWS: Final[dict[str, tuple[Transition, ...]]] = {
+    phase: tuple(t for t in TRANSITIONS if t.phase == phase) for phase in _ROWS_IN}
 _ROWS_OWING: Final[dict[Kind, tuple[Transition, ...]]] = {
     kind: tuple(t for t in TRANSITIONS if t.expect is kind) for kind in Kind}
 
@@ -1703,6 +1826,8 @@ class LocalSeat:
         self._prove: set[str] = set()  # its rounds with a lying delivery: release at once
         self._voted: set[tuple[int, int]] = set()
         self._delivered: dict[str, dict[int, bytes]] = {}  # secrets its torches were sent
+        self._rounds_seen = 0  # the core's torch rounds looked at so far (for _learn)
+        self._mine: list[TorchRound] = []  # its own rounds among them, not opened yet
 
     def restore(self, persisted: list[Message]) -> list[Message]:
         """After a restart: take back the messages this seat persisted (its own feed, from
@@ -1760,8 +1885,16 @@ class LocalSeat:
         """Open the deliveries of this seat's complete torch rounds: check each against its
         commitments, and compute the face-down rooms it may now see."""
         core = self.core
-        for r in core.rounds.values():
-            if r.seat != self.seat or r.id in self._opened or not r.complete or r.void:
+        rounds = core.rounds
+        if len(rounds) != self._rounds_seen:  # (rounds are only ever added)
+            self._mine.extend(r for r in list(rounds.values())[self._rounds_seen:]
+                              if r.seat == self.seat)
+            self._rounds_seen = len(rounds)
+        if not self._mine:
+            return
+        self._mine = [r for r in self._mine if r.id not in self._opened and not r.void]
+        for r in list(self._mine):
+            if not r.complete:
                 continue
             self._opened.add(r.id)
             private = self.torch_private(r.id)
@@ -1851,7 +1984,7 @@ class LocalSeat:
         vote = self._vote()
         if vote is not None:
             return self._cast(vote)
-        for r in core.rounds.values():
+        for r in core._live_rounds():
             if r.seat == seat and r.open and r.torch is not None and (
                     r.id in self._prove or r.publish):
                 return [self.sign_next(Kind.KEY_RELEASE,
@@ -1953,8 +2086,13 @@ class LocalSeat:
             if getattr(parsed, "kind", "") == "peek":
                 return Kind.ACT, ActBody(w.step, action)
             salt = self.secrets.salt_for(w.step)
-            self.pending_reveal[w.step] = (action, salt)
             commitment = play_commitment(core.match_id, w.step, core.keys[seat], action, salt)
+            if not core.reclaims and core.may_reveal_directly(seat):
+                # The last to decide: every other play is committed, so it reveals at once
+                # (one message instead of two; protocol.md §7.1).  Not while a seat reclaims:
+                # it could still join this step after seeing the play.
+                return self._reveal_body(w.step, action, salt, commitment)
+            self.pending_reveal[w.step] = (action, salt)
             return Kind.COMMIT, CommitBody(w.step, commitment)
         if expected is Kind.END:
             final = core.final
@@ -1963,13 +2101,22 @@ class LocalSeat:
         if expected is Kind.REVEAL:
             assert isinstance(w, Simultaneous)
             action, salt = self.pending_reveal.pop(w.step)
-            step = core.step
-            assert step is not None
-            held = commit_set_digest(core.match_id, w.step,
-                                     [step.commitments.get(s) for s in range(core.n)])
-            early = core.early_secret_owed(seat)  # it goes with the play (protocol.md §7.4)
-            chance: tuple[tuple[str, bytes], ...] = ()
-            if early is not None:
-                chance = ((early, self.secrets.chance_secret(early)),)
-            return Kind.REVEAL, RevealBody(w.step, action, salt, held, chance)
+            return self._reveal_body(w.step, action, salt, None)
         return None
+
+    def _reveal_body(self, step_name: str, action: str, salt: bytes,
+                     direct: bytes | None) -> tuple[Kind, RevealBody]:
+        """The REVEAL of ``action``: with the digest of the commitments held (``direct``: the
+        seat's own, not sent before) and the secret of the step's early turn, if it owes one."""
+        core = self.core
+        step = core.step
+        assert step is not None
+        held = [step.commitments.get(s) for s in range(core.n)]
+        if direct is not None:
+            held[self.seat] = direct
+        early = core.early_secret_owed(self.seat)  # it goes with the play (protocol.md §7.4)
+        chance: tuple[tuple[str, bytes], ...] = ()
+        if early is not None:
+            chance = ((early, self.secrets.chance_secret(early)),)
+        return Kind.REVEAL, RevealBody(step_name, action, salt,
+                                       commit_set_digest(core.match_id, step_name, held), chance)

@@ -24,6 +24,7 @@ import enum
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from functools import cached_property
 from typing import ClassVar, Final
 
@@ -33,7 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
-from protocol.encoding import Value, decode, encode, encode_checked
+from protocol.encoding import Value, decode_unchecked, encode, encode_checked
 from protocol.errors import BadMessage, LocalProtocolError
 
 __all__ = [
@@ -147,6 +148,10 @@ def _sized(value: object, what: str, size: int) -> bytes:
     if len(value) != size:
         raise BadMessage(f"{what} is {len(value)} bytes, not {size}")
     return value
+
+
+def _is_digest(value: object) -> bool:
+    return type(value) is bytes and len(value) == DIGEST_SIZE
 
 
 def _text(value: object, what: str, longest: int) -> str:
@@ -539,12 +544,14 @@ _BODY_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
 }
 
 
+_KINDS: Final[dict[int, Kind]] = {int(kind): kind for kind in Kind}
+
+
 def _kind(value: object) -> Kind:
-    number = _int(value, "message kind", 0)
-    try:
-        return Kind(number)
-    except ValueError:
-        raise BadMessage(f"unknown message kind {value}") from None
+    kind = _KINDS.get(_int(value, "message kind", 0))
+    if kind is None:
+        raise BadMessage(f"unknown message kind {value}")
+    return kind
 
 
 def parse_body(kind: int, body: object) -> Body:
@@ -580,6 +587,25 @@ class Message:
     sig: bytes
 
     def __post_init__(self) -> None:
+        kind = self._check_envelope()
+        # The typed body, checked once and kept (``content``).
+        self.__dict__["content"] = _BODY_PARSERS[kind](_array(self.body, "message body"))
+
+    def _check_envelope(self) -> Kind:
+        """Check every field but the body (and make ``kind`` a Kind)."""
+        fields = self.__dict__
+        kind = _KINDS.get(fields["kind"])
+        # The common case at once (plain ints, 32- and 64-byte strings); anything else is
+        # checked field by field below, which names what is wrong.
+        if (kind is not None and type(fields["kind"]) in (int, Kind)
+                and fields["version"] == PROTOCOL_VERSION and type(fields["version"]) is int
+                and type(fields["seat"]) is int and 0 <= fields["seat"] <= MAX_SEAT
+                and type(fields["seq"]) is int and fields["seq"] >= 0
+                and _is_digest(fields["match_id"]) and _is_digest(fields["prev"])
+                and _is_digest(fields["state"]) and type(fields["sig"]) is bytes
+                and len(fields["sig"]) == SIGNATURE_SIZE):
+            fields["kind"] = kind
+            return kind
         version = _int(self.version, "protocol version", 0)
         if version != PROTOCOL_VERSION:
             raise BadMessage(f"unsupported protocol version {version} "
@@ -588,11 +614,11 @@ class Message:
         _int(self.seat, "seat", 0, MAX_SEAT)
         _int(self.seq, "sequence number", 0)
         _sized(self.prev, "prev", DIGEST_SIZE)
-        object.__setattr__(self, "kind", _kind(self.kind))
+        kind = _kind(self.kind)
+        object.__setattr__(self, "kind", kind)
         _sized(self.state, "state", DIGEST_SIZE)
-        # The typed body, checked once and kept (``content``).
-        self.__dict__["content"] = parse_body(self.kind, self.body)
         _sized(self.sig, "signature", SIGNATURE_SIZE)
+        return kind
 
     def _fields(self) -> tuple[Value, ...]:
         return (self.version, self.match_id, self.seat, self.seq, self.prev, int(self.kind),
@@ -640,11 +666,16 @@ class Message:
 
         The signature is not checked here (see :meth:`verify`).
         """
-        value = decode(data)
+        # (Every field and the body is checked on construction, so the value need not be
+        # walked first: decode_unchecked.)
+        value = decode_unchecked(data)
         fields = _array(value, "message")
         if len(fields) != _FIELD_COUNT:
             raise BadMessage(f"a message has {_FIELD_COUNT} fields, not {len(fields)}")
-        message = cls(*fields)
+        # As cls(*fields), without the frozen dataclass's field-by-field __init__.
+        message = object.__new__(cls)
+        message.__dict__.update(zip(_FIELD_NAMES, fields, strict=True))
+        message.__post_init__()
         # decode() checked these are the canonical bytes of the fields: they are the encoding.
         message.__dict__["_wire_bytes"] = bytes(data)
         return message
@@ -658,6 +689,10 @@ class Message:
             key.verify(self.sig, self.signed_bytes())
         except InvalidSignature:
             raise BadMessage(f"bad signature on seat {self.seat}'s message {self.seq}") from None
+
+
+_FIELD_NAMES: Final = tuple(f.name for f in dataclass_fields(Message))
+_NO_SIGNATURE: Final = bytes(SIGNATURE_SIZE)
 
 
 def _public_key(public_key: bytes | Ed25519PublicKey) -> Ed25519PublicKey:
@@ -686,24 +721,30 @@ def sign_message(private_key: Ed25519PrivateKey, *, match_id: bytes, seat: int, 
     tuples).  Fields that would make an invalid message raise LocalProtocolError: they come
     from this program, not from a peer.
     """
+    content: Body | None = None
     if isinstance(body, Body):
         if kind != body.KIND:
             raise LocalProtocolError(f"a {type(body).__name__} is not a body of kind {kind!r}")
         fields: Value = body.as_body()
+        content = body  # (a body dataclass was checked when it was made)
     else:
         fields = _freeze(body)
+    # Built like Message(...) with an empty signature, then signed in place: its encoding is
+    # the unsigned one's with the last 64 bytes (the signature's) replaced.
+    message = object.__new__(Message)
+    entries = message.__dict__
+    entries.update(zip(_FIELD_NAMES, (PROTOCOL_VERSION, match_id, seat, seq, prev, kind, state,
+                                      fields, _NO_SIGNATURE), strict=True))
     try:
-        unsigned = Message(PROTOCOL_VERSION, match_id, seat, seq, prev, kind, state, fields,
-                           bytes(SIGNATURE_SIZE))
+        if content is None:
+            message.__post_init__()
+        else:
+            message._check_envelope()
+            entries["content"] = content
     except BadMessage as exc:
         raise LocalProtocolError(f"cannot sign an invalid message: {exc}") from None
-    wire = unsigned._wire
-    sig = private_key.sign(unsigned.signed_bytes())
-    # The signed message: the same fields (validated above, not again) and the signature, whose
-    # encoding is the unsigned one's with the last 64 bytes (the signature's) replaced.
-    signed = object.__new__(Message)
-    signed.__dict__.update(unsigned.__dict__)
-    signed.__dict__["sig"] = sig
-    signed.__dict__["_wire_bytes"] = wire[:-SIGNATURE_SIZE] + sig
-    signed.__dict__.pop("_hash", None)
-    return signed
+    wire = message._wire
+    sig = private_key.sign(message.signed_bytes())
+    entries["sig"] = sig
+    entries["_wire_bytes"] = wire[:-SIGNATURE_SIZE] + sig
+    return message

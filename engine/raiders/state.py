@@ -475,6 +475,13 @@ class RaidersState(GameState[Action]):
         if reason:
             raise IllegalActionError(f"illegal '{format_action(action)}': {reason}")
 
+    def check_joint(self, seat: object, action: object) -> None:
+        """For an action :meth:`check` accepts: only a card played is a part of a joint
+        decision (a peek is taken beforehand, on its own)."""
+        if not isinstance(action, Action) or action[0] != "play":
+            raise IllegalActionError(
+                f"seat {seat}: a joint decision holds cards only; peek beforehand")
+
     def parse_action(self, seat: object, text: object) -> Action:
         action = parse_action(text)
         self.check(seat, action)

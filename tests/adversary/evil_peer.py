@@ -281,7 +281,9 @@ class _RewriteReveal(Script):
         raise NotImplementedError
 
     def outgoing(self, peer: EvilPeer, message: Message) -> None:
-        if not self.done and message.kind is Kind.REVEAL:
+        step = peer.core.step
+        if not self.done and message.kind is Kind.REVEAL and step is not None and (
+                peer.seat in step.commitments):  # (a direct reveal opens no earlier COMMIT)
             body = message.content
             assert isinstance(body, RevealBody)
             new = self.new_reveal(peer, body)
@@ -606,7 +608,8 @@ class Impersonate(Script):
 
 class VoteAbsent(Script):
     """Vote ``--target`` absent while it is there and playing: at the first simultaneous step,
-    hold back its own COMMIT — and a free action (a torch) before it — until it holds the
+    hold back its own COMMIT (or the REVEAL in its place, protocol.md §7.1) — and a free action
+    (a torch) before it — until it holds the
     target's COMMIT, then vote the target absent at the target's next message, then go on.
     That message cannot exist before a colluder acts: a REVEAL waits for its commitment, a
     DELIVERY for its torch (which comes after its vote; a torch played before the vote let the
@@ -625,8 +628,11 @@ class VoteAbsent(Script):
                       count=body.count, seq=vote.seq)
             peer.send_honestly(vote)
             return None
-        if (not self.done and isinstance(body, CommitBody | ActBody) and target != peer.seat
-                and peer.core.live(target)):
+        step = peer.core.step
+        first = isinstance(body, CommitBody | ActBody) or (  # or a direct reveal (§7.1)
+            isinstance(body, RevealBody) and step is not None
+            and peer.seat not in step.commitments)
+        if not self.done and first and target != peer.seat and peer.core.live(target):
             theirs = [m for m in peer.core.feeds[target].messages
                       if isinstance(m.content, CommitBody) and m.content.step == body.step]
             if not theirs:

@@ -71,7 +71,7 @@ def agreed(paths: list[Path]) -> list[str]:
 
 @pytest.mark.asyncio
 async def test_connection_resets_are_survived(tmp_path: Path) -> None:
-    faults = Faults(reset_every=0.1, max_resets=12)
+    faults = Faults(reset_every=0.04, max_resets=12)
     match, paths, took = await through_relays(tmp_path, faults, QUICK, 90)
     assert sum(r.resets for r in match.relays) >= 5, "too few resets to mean anything"
     agreed(paths)

@@ -220,6 +220,21 @@ def test_joint_holds_cards_only() -> None:
         base().apply_joint({A: PLAY["4"], B: PLAY["4"], C: PEEK, D: PLAY["4"]})
 
 
+def test_check_joint_refuses_what_the_joint_apply_refuses() -> None:
+    """Of the actions ``check`` accepts, ``check_joint`` refuses those ``apply_joint`` refuses
+    as a seat's part of a joint decision: a card is a part, a peek (legal on its own, as a
+    free action) is not."""
+    state = base()
+    state.check(C, PEEK)  # legal on its own
+    with pytest.raises(IllegalActionError) as info:
+        state.check_joint(C, PEEK)
+    one_line(info.value)
+    with pytest.raises(IllegalActionError):
+        state.apply_joint({A: PLAY["4"], B: PLAY["4"], C: PEEK, D: PLAY["4"]})
+    state.check(C, PLAY["4"])
+    state.check_joint(C, PLAY["4"])
+
+
 def test_joint_equals_one_by_one() -> None:
     cards = {A: "4", B: "crystal", C: "3", D: "sword"}
     joint = play_joint(base(), cards)

@@ -32,6 +32,10 @@ def test_latency_benchmark_reports_every_figure() -> None:
         # Within a run the figures agree with each other (the medians over runs need not).
         assert run["rooms_without_chance"] + run["rooms_with_chance"] == run["rooms"]
         assert abs(run["ratio_p50"] - run["p50_ms"] / run["raw_p50_ms"]) < 0.01
+        # The raw blocks: one before each match and one after the last (at least two).
+        assert run["raw_rounds"] >= 2 * 5 and run["raw_rounds"] % 5 == 0
+        assert abs(run["ratio_p50_first_block"]
+                   - run["p50_ms"] / run["raw_p50_ms_first_block"]) < 0.01
     _check_figures(result)
 
 

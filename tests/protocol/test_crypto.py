@@ -68,6 +68,10 @@ def test_h_is_the_documented_construction() -> None:
     expected = hashlib.sha256(lp(TEST_DOMAIN.encode()) + lp(b"\x00\x01") + lp("é".encode())
                               + lp((7).to_bytes(8, "big"))).digest()
     assert H(TEST_DOMAIN, b"\x00\x01", "é", 7) == expected
+    # Parts and domains of 256 bytes and more have their length written out too.
+    domain, long = "cryptcrawl/" + "x" * 300 + "/v1", bytes(range(256)) * 2
+    assert H(domain, long, "é" * 200) == hashlib.sha256(
+        lp(domain.encode()) + lp(long) + lp(("é" * 200).encode())).digest()
 
 
 def test_commitment_vectors() -> None:

@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 
 from engine.core import Chance, Over, Simultaneous, Visibility
-from protocol.crypto import play_commitment
+from protocol.crypto import commit_set_digest, play_commitment
 from protocol.errors import LocalProtocolError
 from protocol.local import Network
 from protocol.match import (
     ChanceResolved,
+    ForkSuspected,
     LocalSeat,
     MatchCore,
     MatchEnded,
@@ -33,6 +34,8 @@ from protocol.messages import (
     revealed_secrets,
     sign_message,
 )
+from protocol.verify import verify
+from tests.protocol.helpers import direct_reveals, match_file, patient
 
 
 @pytest.mark.parametrize(("players", "variant"), [(3, "basic"), (4, "tactical"), (5, "basic")])
@@ -351,7 +354,11 @@ def test_knowledge_no_face_down_room_before_it_is_turned() -> None:
                 assert event in out or event == replay.early_turn()
                 assert replay.state.turned_next() == (event, frozenset())
                 step = replay.step
-                assert step is not None and all(s in step.commitments for s in w.seats)
+                # Every decision of the step is committed — the sender's own, in a direct reveal
+                # (no COMMIT before it: the REVEAL commits and opens at once), by this message.
+                direct = message.seat if isinstance(body, RevealBody) else None
+                assert step is not None and all(s in step.commitments or s == direct
+                                                for s in w.seats)
                 if isinstance(body, RevealBody):  # with the play: its own reveal opens it
                     assert body.step == step.name
                     carried += 1
@@ -571,3 +578,197 @@ def test_wrong_final_claim_is_blamed(scramble: bytes | None) -> None:
     honest_agree(net, 2)
     for core in net.cores[:2]:
         assert core.signed and set(core.end_signatures) == {0, 1}
+
+
+# --------------------------------------------------------------------------- direct reveals
+
+
+@pytest.mark.parametrize("scramble", [None, b"direct-1", b"direct-2"])
+def test_the_last_to_decide_reveals_at_once(scramble: bytes | None) -> None:
+    """A seat that decides when every other play is committed sends its REVEAL in place of its
+    COMMIT (protocol.md §7.1): one message instead of two, every peer agrees, and the file
+    verifies — with every message of that seat and every other, in any arrival order."""
+    net = Network(3, tag=b"direct")
+    patient(net, 2)
+    net.pump(scramble=scramble)
+    assert not misbehaving(net)
+    assert len({core.public_digest() for core in net.cores}) == 1
+    assert all(core.signed for core in net.cores)
+    mine = net.cores[0].feeds[2].messages
+    direct = direct_reveals(mine)
+    assert direct and len(direct) == sum(isinstance(m.content, RevealBody) for m in mine)
+    assert not any(isinstance(m.content, CommitBody) for m in mine)  # it never had to commit
+    for peer in range(3):
+        assert verify(match_file(net, peer)).status == "valid"
+    calm = Network(3, tag=b"direct")  # the same match, no seat waiting for the others
+    calm.pump()
+    assert calm.cores[0].public_digest() == net.cores[0].public_digest()
+    for network in (net, calm):  # every play committed once: by a COMMIT, or its direct reveal
+        log = network.log
+        assert sum(isinstance(m.content, CommitBody) for m in log) + sum(
+            len(direct_reveals(network.cores[0].feeds[s].messages)) for s in range(3)) == sum(
+            isinstance(m.content, RevealBody) for m in log)
+    assert len(net.log) < len(calm.log) - len(direct) // 2
+
+
+def test_a_direct_reveal_never_comes_before_the_other_commitments() -> None:
+    """F1 with direct reveals: on the wire, a seat's REVEAL of a step (direct or not) comes only
+    after every other live decider's COMMIT of that step — replayed message by message."""
+    net = Network(4, tag=b"direct-order")
+    patient(net, 1)
+    net.pump(scramble=b"direct-order")
+    replay = MatchCore(net.header)
+    for message in net.log:
+        body = message.content
+        if isinstance(body, RevealBody):
+            step = replay.step
+            assert step is not None and step.name == body.step
+            assert set(step.seats) - {message.seat} <= set(step.commitments)
+        replay.receive(message)
+    assert replay.signed
+    assert direct_reveals(replay.feeds[1].messages)
+
+
+def test_an_early_direct_reveal_waits_for_the_other_commitments() -> None:
+    """A REVEAL in place of a COMMIT that arrives before another decider's commitment is not
+    blamed: it waits, and is taken once that commitment is in (its sender only showed its own
+    play early)."""
+    net = Network(3, tag=b"direct-early")
+    patient(net, 2)
+    net.pump()
+    seat2 = net.cores[0].feeds[2].messages
+    first = direct_reveals(seat2)[0]
+    step = first.content.step  # type: ignore[union-attr]
+    # A fresh peer gets seat 2's direct reveal before seat 1's commitment of that step.
+    fresh = MatchCore(net.header)
+    held_back = next(m for m in net.log if m.seat == 1 and isinstance(m.content, CommitBody)
+                     and m.content.step == step)
+    events = []
+    for message in net.log:
+        if message is held_back:
+            continue
+        events += fresh.receive(message)
+        if message is first:
+            break
+    assert fresh.step is not None and fresh.step.name == step
+    assert 2 not in fresh.step.reveals and not fresh.blocked
+    assert not [e for e in events if isinstance(e, PeerMisbehaved)]
+    fresh.receive(held_back)
+    assert fresh.step is None or fresh.step.name != step or 2 in fresh.step.reveals
+    assert not fresh.blocked
+
+
+def test_a_direct_reveal_of_an_illegal_play_is_blamed() -> None:
+    """A direct reveal is checked like any reveal: an illegal play names its seat."""
+    net = Network(3, tag=b"direct-illegal")
+    patient(net, 2)
+    local = net.seats[2]
+    original = local.messages_to_send
+    done = []
+
+    def illegal() -> list[Message]:
+        out = original()
+        if not done and out and out[0].kind is Kind.REVEAL:
+            body = out[0].content
+            assert isinstance(body, RevealBody)
+            core = net.cores[2]
+            legal = {core.state.format_action(a) for a in core.state.legal_actions(2)}
+            action = next(f"play {c}" for c in ("key", "sword", "1", "2", "3", "4", "5")
+                          if f"play {c}" not in legal)
+            local.sent.pop()
+            commitment = play_commitment(core.match_id, body.step, core.keys[2], action,
+                                         body.salt)
+            held = [core.step.commitments.get(s) for s in range(3)]  # type: ignore[union-attr]
+            held[2] = commitment
+            out = [local.sign_next(Kind.REVEAL, RevealBody(
+                body.step, action, body.salt, commit_set_digest(core.match_id, body.step, held),
+                body.chance))]
+            done.append(action)
+        return out
+    local.messages_to_send = illegal  # type: ignore[method-assign]
+    net.pump()
+    assert done
+    blamed = misbehaving(net)
+    assert blamed and {c for _, c in blamed} == {2}
+    assert all("illegal action" in e.reason for core_events in net.events for e in core_events
+               if isinstance(e, PeerMisbehaved))
+
+
+
+def test_a_forked_direct_reveal_is_proved_and_the_others_finish() -> None:
+    """A seat that reveals at once shows one play to peer 0 and another to peer 1 (two signed
+    versions of one slot, each opening its own commitment).  The honest seats' reveals carry
+    commitment sets that differ; the driver relays what each holds (ForkSuspected, as the
+    network layer does); the two versions meet, the fork is proved, the forker is replaced
+    and the honest seats finish on the same state."""
+    net = Network(3, tag=b"direct-fork")
+    patient(net, 2)
+    forker = net.seats[2]
+    original = forker.messages_to_send
+    forks: list[Message] = []
+
+    def send() -> list[Message]:
+        out = original()
+        for message in out:
+            body = message.content
+            core = net.cores[2]
+            if forks or not isinstance(body, RevealBody) or (
+                    core.step is None or 2 in core.step.commitments):
+                continue  # (only its first reveal at once, before its own core takes it)
+            other = next(a for a in (core.state.format_action(x)
+                                     for x in core.state.legal_actions(2)) if a != body.action)
+            salt = bytes(32)
+            held = [core.step.commitments.get(s) for s in range(3)]  # type: ignore[union-attr]
+            held[2] = play_commitment(core.match_id, body.step, core.keys[2], other, salt)
+            forks.append(sign_message(
+                forker.key, match_id=message.match_id, seat=2, seq=message.seq,
+                prev=message.prev, kind=Kind.REVEAL, state=message.state,
+                body=RevealBody(body.step, other, salt,
+                                commit_set_digest(core.match_id, body.step, held), body.chance)))
+        return out
+    forker.messages_to_send = send  # type: ignore[method-assign]
+    relayed: set[bytes] = set()
+
+    def take(i: int, message: Message) -> None:
+        events = net.cores[i].receive(message)
+        net.events[i].extend(events)
+        if net.cores[i].fork_behind():  # past the fork: rebuild from the feeds, as a peer does
+            old, seat = net.cores[i], net.seats[i]
+            net.cores[i] = MatchCore(old.header)
+            net.cores[i].adopt(dict(enumerate(old.feeds)))
+            net.seats[i] = LocalSeat(net.cores[i], i, seat.key,
+                                     hashlib.sha256(b"direct-fork" + b"seed%d" % i).digest(),
+                                     seat.decide)
+            net.seats[i].restore(list(old.feeds[i].messages))
+        for e in events:  # what the network layer sends on: the commitments a peer holds
+            # when a reveal does not fit (ForkSuspected), both versions of a proved fork
+            sent_on = e.held if isinstance(e, ForkSuspected) else e.evidence if isinstance(
+                e, PeerMisbehaved) and len(e.evidence) == 2 else ()
+            for held in sent_on:
+                if held.hash not in relayed:
+                    relayed.add(held.hash)
+                    for j in range(3):
+                        if j != i:
+                            take(j, held)
+
+    for _ in range(5000):
+        sent = []
+        for i in range(3):  # each peer takes its own messages at once, as a real one does
+            for message in net.seats[i].messages_to_send():
+                take(i, message)
+                sent.append(message)
+        if not sent:
+            break
+        for message in sent:
+            for i in range(3):
+                fork = forks[0] if forks else None
+                if i != message.seat:
+                    take(i, fork if (i == 1 and fork is not None and message.seat == 2
+                                     and message.seq == fork.seq) else message)
+    assert forks, "seat 2 never revealed at once"
+    assert {c for _, c in misbehaving(net)} == {2}
+    for core in net.cores[:2]:
+        assert core.feeds[2].equivocations  # both versions, side by side
+        assert 2 in core.absent and core.signed
+    assert len({core.public_digest() for core in net.cores[:2]}) == 1
+

@@ -12,11 +12,13 @@ import pytest
 from engine.core import GameState, Over
 from engine.raiders.bots import RandomBot
 from engine.sim import bot_key
+from protocol.crypto import commit_set_digest, play_commitment
 from protocol.delivery import open_delivery, seal_delivery
 from protocol.local import Network
 from protocol.match import (
     ChanceRedrawn,
     ChanceResolved,
+    DecisionPending,
     Event,
     LocalSeat,
     PeerMisbehaved,
@@ -26,9 +28,17 @@ from protocol.match import (
     SeatReplaced,
     TorchKeyReleased,
 )
-from protocol.messages import AbsentBody, DeliveryBody, Kind, Message
-from protocol.transcript import file_start, frame
+from protocol.messages import (
+    AbsentBody,
+    CommitBody,
+    DeliveryBody,
+    KeyReleaseBody,
+    Kind,
+    Message,
+    RevealBody,
+)
 from protocol.verify import INVALID, VALID, verify
+from tests.protocol.helpers import direct_reveals, match_file, patient
 
 Decider = Callable[[GameState[Any], int], str]
 
@@ -113,15 +123,6 @@ def assert_honest_agree(net: Network, culprits: set[int]) -> None:
         assert all_events(net, i, ResultSigned)
         blamed = {e.seat for e in all_events(net, i, PeerMisbehaved)}
         assert blamed <= culprits, f"peer {i} blamed {blamed}"
-
-
-def match_file(net: Network, peer: int) -> bytes:
-    core = net.cores[peer]
-    data = bytearray(file_start(core.header))
-    for feed in core.feeds:
-        for message in feed.messages:
-            data += frame(message.encode())
-    return bytes(data)
 
 
 # --------------------------------------------------------------------------- torch rounds
@@ -370,6 +371,39 @@ def test_false_absence_by_all_other_seats_is_undone_by_a_reclaim() -> None:
     assert [m.kind for m in net.cores[0].feeds[0].messages].count(Kind.WELCOME) == 1
 
 
+def test_a_reclaiming_seat_is_never_shown_a_play_before_it_commits() -> None:
+    """With a seat that always decides last (and so reveals at once, protocol.md §7.1): while
+    another seat reclaims, it commits as usual — a direct reveal would let the reclaiming seat
+    rejoin the step after seeing that play.  On the wire, every REVEAL comes after every other
+    live decider's commitment, the reclaiming seat's included."""
+    net = Network(3, tag=b"collude-direct")
+    patient(net, 1)
+    local, core = net.seats[1], net.cores[1]
+    send = local.messages_to_send
+    shown: list[tuple[str, bool]] = []  # (step, a reclaim pending) at each direct reveal
+
+    def checked() -> list[Message]:
+        out = send()
+        for m in out:
+            if m.kind is Kind.REVEAL and 1 not in core.step.commitments:  # type: ignore[union-attr]
+                shown.append((m.content.step, bool(core.reclaims)))  # type: ignore[union-attr]
+        return out
+    local.messages_to_send = checked  # type: ignore[method-assign]
+    held = _late_commit(net, 2)
+    _vote_then_deliver(net, 2, (0, 1), held)
+    run_with_timeouts(net)
+    rejoined = [e.step for e in all_events(net, 0, SeatReclaimed)]
+    assert [e.seat for e in all_events(net, 0, SeatReclaimed)] == [2]
+    assert_honest_agree(net, set())
+    assert verify(match_file(net, 0)).status == VALID
+    seat1 = net.cores[0].feeds[1].messages
+    assert {m.content.step for m in direct_reveals(seat1)} == {  # type: ignore[union-attr]
+        step for step, _ in shown}
+    assert shown and not any(pending for _, pending in shown)
+    assert any(m.kind is Kind.COMMIT and m.content.step == rejoined[0]  # type: ignore[union-attr]
+               for m in seat1)
+
+
 def test_a_replaced_seat_still_answers_present_before_it_reclaims() -> None:
     """A seat replaced in its own view answers "present" for another seat whose message it
     holds, before it reclaims: the others may not have replaced it yet, and with three seats
@@ -536,3 +570,147 @@ def test_chaos_sweep(seed: int) -> None:
     witness = min(set(range(n)) - silent)
     verdict = verify(match_file(net, witness))
     assert verdict.status == VALID, verdict.reason
+
+
+# --------------------------------------------------------------------------- reveals out of turn
+
+
+def premature_reveal(net: Network, seat: int, action: Callable[[Any], str], *,
+                     when: Callable[[Message], bool], silent: bool = False,
+                     commit_first: bool = False) -> list[str]:
+    """``seat`` runs a modified client: at the first message it owes for which ``when`` holds,
+    during a step it decides in and has not committed to, it sends instead a REVEAL of
+    ``action(state)`` — in place of its COMMIT, or (``commit_first``) after a COMMIT of it —
+    with a commitment set over what it holds; with ``silent`` it sends nothing more.  Returns
+    the steps it did it in."""
+    local, core = net.seats[seat], net.cores[seat]
+    original = local.messages_to_send
+    done: list[str] = []
+
+    def send() -> list[Message]:
+        if done and silent:
+            return []
+        out = original()
+        step = core.step
+        if done or not out or not when(out[0]) or step is None or (
+                seat not in core._deciders(step)) or seat in step.commitments:
+            return out
+        for _ in out:
+            local.sent.pop()
+        play = action(core.state)
+        salt = local.secrets.salt_for(step.name)
+        commitment = play_commitment(core.match_id, step.name, core.keys[seat], play, salt)
+        held = [step.commitments.get(s) for s in range(core.n)]
+        held[seat] = commitment
+        messages = [local.sign_next(Kind.COMMIT, CommitBody(step.name, commitment))] if (
+            commit_first) else []
+        messages.append(local.sign_next(Kind.REVEAL, RevealBody(
+            step.name, play, salt, commit_set_digest(core.match_id, step.name, held))))
+        done.append(step.name)
+        return messages
+    local.messages_to_send = send  # type: ignore[method-assign]
+    return done
+
+
+def blamed_for(net: Network, culprit: int, words: str) -> None:
+    """Every other peer blamed ``culprit`` (and nobody else) for ``words``, and finished."""
+    for i in honest(net, {culprit}):
+        reasons = [e.reason for e in all_events(net, i, PeerMisbehaved)]
+        assert reasons and all(words in r for r in reasons), reasons
+        assert {e.seat for e in all_events(net, i, PeerMisbehaved)} == {culprit}
+    assert_honest_agree(net, {culprit})
+
+
+def test_a_reveal_at_once_instead_of_a_torch_delivery_is_blamed() -> None:
+    """Seat 2 owes its secrets to seat 0's torch round; it sends a REVEAL in place of its
+    COMMIT instead, and nothing more.  Seat 0 cannot commit before its round is complete, so
+    that reveal could never be taken: waiting for it would stall the match with nobody owing
+    anything.  It cannot be an honest seat's (its delivery would come first), so it is blamed,
+    and the others finish."""
+    for tag in (b"k1", b"k2", b"k3", b"k4", b"k5"):
+        net = keen_network(3, tag, keen=(0,))
+        local, core = net.seats[2], net.cores[2]
+        decide = local.decide
+
+        def after_the_torch(state: Any, seat: int, core: Any = core, decide: Any = decide) -> str:
+            step = core.step  # (it waits until it owes seat 0's round its secrets)
+            if step is not None and 0 not in step.commitments and not core._owes_delivery(2):
+                raise DecisionPending
+            return str(decide(state, seat))
+        local.decide = after_the_torch
+        done = premature_reveal(net, 2, lambda st: st.format_action(st.legal_actions(2)[0]),
+                                when=lambda m: m.kind is Kind.DELIVERY, silent=True)
+        run_with_timeouts(net, limit=6)
+        if done:
+            break
+    assert done, "seat 2 never owed a delivery while deciding"
+    blamed_for(net, 2, "before delivering to seat 0's torch round")
+
+
+@pytest.mark.parametrize("commit_first", [False, True])
+def test_a_revealed_torch_peek_is_blamed_not_a_crash(commit_first: bool) -> None:
+    """A REVEAL whose play is a torch peek (a free action, taken on its own: never a card of
+    the joint decision) is an illegal play: it is blamed when revealed — it used to pass the
+    reveal and make every peer's core, and the verifier, fail when the step resolved."""
+    net = Network(3, tag=b"peek-reveal")
+    patient(net, 2)
+    done = premature_reveal(
+        net, 2, lambda st: "torch",
+        when=lambda m: m.kind in (Kind.COMMIT, Kind.REVEAL) and "torch" in [
+            net.cores[2].state.format_action(a) for a in net.cores[2].state.legal_actions(2)],
+        commit_first=commit_first)
+    run_with_timeouts(net, limit=6)
+    assert done
+    blamed_for(net, 2, "revealed an illegal action 'torch'")
+    verdict = verify(match_file(net, 0))
+    assert verdict.status == INVALID and verdict.seat == 2
+
+
+def test_a_reveal_at_once_while_welcoming_a_reclaim_is_blamed() -> None:
+    """Seat 1 welcomed seat 2 back, and at the next step reveals at once: were it taken, seat 2
+    could rejoin that step after seeing seat 1's play (an honest seat never reveals at once
+    while a seat reclaims).  It is blamed, and the others finish."""
+    net = Network(3, tag=b"collude-welcome")
+    patient(net, 1)
+    core = net.cores[1]
+    done = premature_reveal(
+        net, 1, lambda st: st.format_action(st.legal_actions(1)[0]),
+        when=lambda m: m.kind is Kind.COMMIT and 2 in core.reclaims and 1 in core.welcomed.get(
+            2, set()))
+    held = _late_commit(net, 2)
+    _vote_then_deliver(net, 2, (0, 1), held)
+    run_with_timeouts(net)
+    assert done, "seat 1 never had to decide while seat 2 reclaimed"
+    for i in (0, 2):
+        reasons = [e.reason for e in all_events(net, i, PeerMisbehaved)]
+        assert reasons and all("which it welcomed back, reclaims" in r for r in reasons), reasons
+    assert len({net.cores[i].public_digest() for i in (0, 2)}) == 1
+    assert all(net.cores[i].signed for i in (0, 2))
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="open finding (security.md §4): a message in hand that never fits "
+                   "stalls its seat's feed; nobody owes anything, so no timer runs")
+def test_a_message_that_never_fits_does_not_stop_the_match() -> None:
+    """Seat 2 sends, in place of its first commitment, a key release for a torch round that
+    never opens, and nothing more.  The others should replace it and finish."""
+    net = Network(3, tag=b"never-fits")
+    local = net.seats[2]
+    original = local.messages_to_send
+    done: list[Message] = []
+
+    def send() -> list[Message]:
+        if done:
+            return []
+        out = original()
+        if out and out[0].kind is Kind.COMMIT:
+            for _ in out:
+                local.sent.pop()
+            done.append(local.sign_next(Kind.KEY_RELEASE,
+                                        KeyReleaseBody("torch.2.nothing", bytes(32))))
+            return list(done)
+        return out
+    local.messages_to_send = send  # type: ignore[method-assign]
+    run_with_timeouts(net, limit=4)
+    assert done
+    assert all(net.cores[i].signed for i in (0, 1))

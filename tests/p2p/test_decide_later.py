@@ -1,0 +1,91 @@
+"""A bot decides once the frames already on their way are taken (p2p/peer.py DECIDE_TURNS,
+network.md §6): when the other seats' commitments arrive in the turns of the event loop that
+follow the start of a step, it holds them all when it decides and reveals at once instead of
+committing (protocol.md §7.1); when they come later, it commits first, as before."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from p2p.peer import DECIDE_TURNS, Link, MatchPeer, PeerConfig
+from p2p.store import MatchStore
+from p2p.wire import Frame, FrameKind
+from protocol.local import Network, random_decider
+from protocol.messages import CommitBody, Kind, Message
+from tests.p2p.conftest import FakeWriter
+
+SEAT = 1
+STEP = "L1.R1.play"
+
+
+def setup(tmp_path: Path) -> tuple[MatchPeer, FakeWriter, list[Message], list[Message]]:
+    """Seat 1's peer (the same bot as in the in-memory match), every other seat's messages
+    before its commitment of the first room, and those commitments."""
+    net = Network(3, "basic", tag=b"decide-later")
+    net.pump()
+    store = MatchStore(tmp_path, net.header.match_id)
+    seed = hashlib.sha256(b"decide-later" + b"seed%d" % SEAT).digest()
+    store.create(net.header, seed, {})
+    peer = MatchPeer(net.header, SEAT, net.keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
+                     decide=random_decider(b"bot%d" % SEAT), config=PeerConfig())
+    writer = FakeWriter()  # seat 0's connection (seat 2's gets the same)
+    peer.links = {0: Link(0, cast(Any, None), cast(Any, writer)),
+                  2: Link(2, cast(Any, None), cast(Any, FakeWriter()))}
+    commits = [m for m in net.log if m.seat != SEAT and isinstance(m.content, CommitBody)
+               and m.content.step == STEP]
+    first = min(net.log.index(m) for m in commits)
+    before = [m for m in net.log[:first] if m.seat != SEAT]
+    return peer, writer, before, commits
+
+
+def deliver(peer: MatchPeer, message: Message) -> None:
+    peer._on_frame(peer.links[2 if message.seat == 2 else 0],
+                   Frame(FrameKind.MSG, (message.encode(),)))
+
+
+def sent_for_step(writer: FakeWriter) -> list[Kind]:
+    out = []
+    for frame in writer.frames():
+        if frame.kind is FrameKind.MSG:
+            message = Message.decode(frame.fields[0])
+            if getattr(message.content, "step", None) == STEP:
+                out.append(message.kind)
+    return out
+
+
+async def turns(count: int) -> None:
+    for _ in range(count):
+        await asyncio.sleep(0)
+
+
+@pytest.mark.asyncio
+async def test_commitments_arriving_meanwhile_make_a_direct_reveal(tmp_path: Path) -> None:
+    peer, writer, before, commits = setup(tmp_path)
+    for message in before:
+        deliver(peer, message)
+    assert peer.core.step is not None and peer.core.step.name == STEP  # the room is on
+    assert sent_for_step(writer) == []  # put off: nothing sent yet
+    loop = asyncio.get_running_loop()
+    for message in commits:  # on their way: taken in the next turn
+        loop.call_soon(deliver, peer, message)
+    await turns(DECIDE_TURNS + 1)
+    assert sent_for_step(writer) == [Kind.REVEAL]  # no COMMIT: it held the others' already
+    peer.store.close()
+
+
+@pytest.mark.asyncio
+async def test_commitments_arriving_later_find_it_committed(tmp_path: Path) -> None:
+    peer, writer, before, commits = setup(tmp_path)
+    for message in before:
+        deliver(peer, message)
+    await turns(DECIDE_TURNS + 1)
+    assert sent_for_step(writer) == [Kind.COMMIT]
+    for message in commits:
+        deliver(peer, message)
+    assert sent_for_step(writer) == [Kind.COMMIT, Kind.REVEAL]
+    peer.store.close()
