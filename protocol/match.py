@@ -442,8 +442,9 @@ class MatchCore:
         if result.equivocation is not None:
             self.equivocations.append(result.equivocation)
             pair = (result.equivocation.first, result.equivocation.second)
-            # Replaced at the forked sequence number itself (_settle_forks): the one point every
-            # peer agrees on, whichever version it took and whenever the proof reached it.
+            # Replaced at the forked sequence number itself, once a message is due there
+            # (_settle): the one point every peer agrees on, whichever version it took and
+            # whenever the proof reached it.
             self._misbehave(message.seat, f"equivocation at sequence number {message.seq}",
                             *pair, stop=False)
             self._mark_fork(message.seat, message.seq)
@@ -1586,8 +1587,13 @@ class MatchCore:
         while True:
             if self.signed:
                 return
+            # A forked seat is replaced where its forked message is due: not merely when its
+            # cursor reaches the fork, which depends on the order the other seats' messages
+            # were taken in (a play it opened just before would then be its zombie's on one
+            # peer and its own on another).
             fork = next((s for s, k in sorted(self.forked.items())
-                         if self.live(s) and self.cursor[s] == k), None) if self.forked else None
+                         if self.live(s) and self.cursor[s] == k
+                         and self.expects(s) is not None), None) if self.forked else None
             if fork is not None:
                 self._replace(fork, f"equivocation at sequence number {self.forked[fork]}",
                               final=True)

@@ -11,6 +11,7 @@ import pytest
 from engine.core import Chance, Over, Simultaneous, Visibility
 from protocol.crypto import commit_set_digest, play_commitment
 from protocol.errors import LocalProtocolError
+from protocol.feed import Feed
 from protocol.local import Network
 from protocol.match import (
     ChanceResolved,
@@ -22,6 +23,7 @@ from protocol.match import (
     ResultSigned,
     SeatsOverdue,
     SeatTimedOut,
+    zombie_action,
 )
 from protocol.messages import (
     ChanceCommitBody,
@@ -772,3 +774,62 @@ def test_a_forked_direct_reveal_is_proved_and_the_others_finish() -> None:
         assert 2 in core.absent and core.signed
     assert len({core.public_digest() for core in net.cores[:2]}) == 1
 
+
+def test_a_fork_right_after_a_direct_reveal_replaces_the_forker_only_when_it_owes() -> None:
+    """The forker (seat 2, deciding last) reveals at once, then forks its next message.  A
+    peer that rebuilds from the feeds (a fork-behind peer, the verifier) holds that reveal
+    before the honest seats' reveals of the step: the forker must not be replaced there — its
+    zombie would play the step in place of the play it opened, and the honest seats' next
+    messages, signed on the state the real play made, would be blamed.  It is replaced where
+    its forked message is due, so every peer agrees whatever order it took the feeds in."""
+    net = Network(3, tag=b"fork-after-direct")
+    core2 = net.cores[2]
+
+    def not_as_its_zombie(state: Any, s: int) -> str:  # (else replacing it changes nothing)
+        assert core2.step is not None
+        zombie = state.format_action(zombie_action(state, s, core2.match_id, core2.step.name))
+        plays = [state.format_action(a) for a in state.legal_actions(s)]
+        return next((a for a in plays if a != zombie), zombie)
+    net.seats[2].decide = not_as_its_zombie
+    patient(net, 2)
+    net.pump()
+    feeds = net.cores[0].feeds
+    forker = net.seats[2]
+    reveal = direct_reveals(feeds[2].messages)[0]
+    step = reveal.content.step  # type: ignore[union-attr]
+    real = feeds[2].messages[reveal.seq + 1]
+    other = sign_message(forker.key, match_id=real.match_id, seat=2, seq=real.seq,
+                         prev=real.prev, kind=Kind.ABSENT if real.kind is Kind.COMMIT
+                         else Kind.COMMIT, state=real.state,
+                         body=CommitBody("elsewhere", bytes(32)))
+    # Each honest seat's feed up to its first message after its own reveal of ``step``.
+    taken_feeds: dict[int, Feed] = {}
+    cut = {s: next(m.seq for m in feeds[s].messages
+                   if m.seq > 0 and isinstance(feeds[s].messages[m.seq - 1].content, RevealBody)
+                   and feeds[s].messages[m.seq - 1].content.step == step)  # type: ignore[union-attr]
+           for s in (0, 1)}
+    taken: list[Message] = []
+    core = MatchCore(net.header)
+    for s in (0, 1, 2):
+        feed = Feed(s, core.keys[s], core.match_id)
+        for m in feeds[s].messages[:cut.get(s, real.seq) + 1]:
+            feed.add(m)
+            taken.append(m)
+        if s == 2:
+            assert feed.add(other).equivocation is not None
+        taken_feeds[s] = feed
+    events = core.adopt(taken_feeds)
+    blamed = {e.seat for e in events if isinstance(e, PeerMisbehaved)}
+    assert blamed <= {2} and set(core.absent) == {2}, (core.absent, blamed)
+    assert all(core.cursor[s] == cut[s] + 1 for s in (0, 1))
+    assert core.absent[2].count == real.seq
+    # A peer that got the fork proof before the honest seats' reveals agrees.
+    live = MatchCore(net.header)
+    for m in [m for m in taken if m.seat == 2 and m is not real] + [other]:
+        live.receive(m)
+    assert {e.seat for e in live.receive(real) if isinstance(e, PeerMisbehaved)} == {2}
+    for m in taken:
+        if m.seat != 2:
+            live.receive(m)
+    assert not live.fork_behind()
+    assert live.public_digest() == core.public_digest() and set(live.absent) == {2}
