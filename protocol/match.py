@@ -581,6 +581,13 @@ class MatchCore:
                 return row.expect
         return None
 
+    def _votes_void(self) -> bool:
+        """Only two seats are live (or fewer): no vote can pass (it needs two voters, and a
+        match is between at least two seats), so votes hold nothing up.  Two seats left that
+        time each other out at once would otherwise each wait for the vote on the other for
+        good: each seat's message for the vote on it, each voter's for its own vote."""
+        return len(self.absent) + 2 >= self.n
+
     def _needed(self, seat: int) -> bool:
         """The match needs ``seat``'s next message now (votes aside)."""
         return seat in self.blocked or self.expects(seat, votes=False) is not None
@@ -588,6 +595,8 @@ class MatchCore:
     def _owes_vote(self, seat: int) -> bool:
         """Another live seat was voted absent where the match needs its message, and ``seat``
         has not voted on it (a silent voter would stall the vote: so it is owed, and timed)."""
+        if self._votes_void():
+            return False
         for (target, count), ballot in self.ballots.items():
             if (target != seat and seat not in ballot and self.live(target)
                     and self.cursor[target] == count and 1 in ballot.values()
@@ -878,6 +887,15 @@ class MatchCore:
     _OVERLAY: Final = frozenset({Kind.TORCH, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.ABSENT,
                                  Kind.RECLAIM, Kind.WELCOME})
 
+    def _dead_round(self, body: TorchBody | DeliveryBody | KeyReleaseBody) -> bool:
+        """Is ``body`` (a torch round's message) for a round that can never open: not open
+        here and named by an event drawn again (``torch.<seat>.<first event>``)?"""
+        name = body.round
+        if name in self.rounds:
+            return False
+        parts = name.split(".", 2)
+        return len(parts) == 3 and parts[0] == "torch" and parts[2] in self.dead
+
     def _consume(self, seat: int, message: Message) -> bool:
         kind = message.kind
         body = message.content
@@ -889,8 +907,14 @@ class MatchCore:
             return False  # voted absent by some: its message waits for the vote's outcome
         if self.cast and kind is not Kind.ABSENT and self._after_vote(seat):
             return False  # it voted a seat absent: what it sent next waits for the outcome
-        if isinstance(body, ChanceRevealBody) and body.secrets[0][0] in self.dead:
-            # Sent before its sender saw the event drawn again: harmless, skipped.
+        if self.dead and (
+                (isinstance(body, ChanceRevealBody) and body.secrets[0][0] in self.dead)
+                or (isinstance(body, TorchBody | DeliveryBody | KeyReleaseBody)
+                    and self._dead_round(body))):
+            # Sent before its sender saw the event drawn again: harmless, skipped.  (A torch
+            # round over an event drawn again never opens: its rounds are named by the new ids.
+            # A fork can do that after the torch messages were signed: the forker is replaced
+            # at its fork, which may come before them, and its secrets for the row are lost.)
             self.stale.append(message)
             self._take(seat)
             return True
@@ -1023,6 +1047,8 @@ class MatchCore:
 
     def _after_vote(self, seat: int) -> bool:
         """``seat`` cast an absent vote still undecided: its later messages wait for it."""
+        if self._votes_void():
+            return False
         for (target, count), voters in self.cast.items():
             # (A vote on a seat the match no longer needs there is dormant: it completes if
             # the match comes to need that seat again at the same point.)
@@ -1066,7 +1092,7 @@ class MatchCore:
         (some live seat holds the message: it is consumed as usual) or ``absent`` (every other
         live seat voted it absent: it is replaced).  A function of the feeds alone."""
         ballot = self.ballots.get((seat, self.cursor[seat]))
-        if not ballot:
+        if not ballot or self._votes_void():
             return "none"
         live = {v: verdict for v, verdict in ballot.items() if v != seat and self.live(v)}
         if any(verdict == 0 for verdict in live.values()):
@@ -1086,7 +1112,7 @@ class MatchCore:
         state then differs from the others' (they skipped that message): a peer playing
         ``seat`` must rebuild its core from the feeds (:meth:`adopt`), which reads the votes
         ahead and reaches the others' state, and then reclaim."""
-        if not self.ballots or not self.live(seat) or len(self.absent) + 2 >= self.n:
+        if not self.ballots or not self.live(seat) or self._votes_void():
             return False  # (no vote at all: the common case)
         others = [s for s in self.live_seats() if s != seat]
         spent = self.replaced_at.get(seat, -1)  # a replacement already applied (then reclaimed)
@@ -1106,9 +1132,9 @@ class MatchCore:
         for target, count in sorted(self.ballots):
             # Only once the match needs its message: the point the honest voters saw (votes
             # can be read ahead of time, from a file, say).
-            # And only while two seats would still play: a match is between at least two.
+            # (Never with two seats left: presence() is then "none", see _votes_void.)
             if self.live(target) and self.cursor[target] == count and self._needed(target) and (
-                    len(self.absent) + 2 < self.n) and self.presence(target) == "absent":
+                    self.presence(target) == "absent"):
                 return target, count
         return None
 
@@ -2025,6 +2051,8 @@ class LocalSeat:
         core = self.core
         if not core.ballots and not core.timed_out:
             return None  # (the common case, at once)
+        if core._votes_void():
+            return None  # no vote can pass (two seats left): none is cast
         present = self._present_vote()
         if present is not None:
             return present

@@ -26,8 +26,6 @@ from protocol.messages import Kind, Message
 from protocol.transcript import read_transcript, split_records
 from tests.adversary.conftest import (
     FINISH,
-    SILENCE,
-    TURN,
     Proc,
     Processes,
     assert_agree_to_the_end,
@@ -334,7 +332,7 @@ def forked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[Proc
         # The forker is replaced at the fork and the others play on to the end (§7.9): wait
         # for that, bounded — files read while a match is still being played may be at
         # different points of it.
-        deadline = time.monotonic() + 60.0
+        deadline = time.monotonic() + FINISH
         while time.monotonic() < deadline and any(p.alive() for p in honest):
             time.sleep(0.1)
         # On a loaded machine the second version may still be on its way to a peer's file (it
@@ -359,6 +357,7 @@ def test_equivocation_never_diverges_nor_blames_an_honest_seat(
         forked: tuple[list[Proc], Proc]) -> None:
     honest, evil = forked
     seat = evil.seat()
+    assert not any(p.alive() for p in honest), "the honest peers did not finish the match"
     paths = [p.match_file() for p in honest]
     assert all(paths)
     cores = [replay(p) for p in paths if p is not None]

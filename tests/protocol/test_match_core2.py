@@ -14,6 +14,7 @@ from engine.raiders.bots import RandomBot
 from engine.sim import bot_key
 from protocol.crypto import commit_set_digest, play_commitment
 from protocol.delivery import open_delivery, seal_delivery
+from protocol.feed import Feed
 from protocol.local import Network
 from protocol.match import (
     ChanceRedrawn,
@@ -21,6 +22,7 @@ from protocol.match import (
     DecisionPending,
     Event,
     LocalSeat,
+    MatchCore,
     PeerMisbehaved,
     PrivateKnowledge,
     ResultSigned,
@@ -30,12 +32,14 @@ from protocol.match import (
 )
 from protocol.messages import (
     AbsentBody,
+    ActBody,
     CommitBody,
     DeliveryBody,
     KeyReleaseBody,
     Kind,
     Message,
     RevealBody,
+    sign_message,
 )
 from protocol.verify import INVALID, VALID, verify
 from tests.protocol.helpers import direct_reveals, match_file, patient
@@ -714,3 +718,97 @@ def test_a_message_that_never_fits_does_not_stop_the_match() -> None:
     run_with_timeouts(net, limit=4)
     assert done
     assert all(net.cores[i].signed for i in (0, 1))
+
+
+def test_torch_messages_for_events_drawn_again_at_a_fork_are_skipped_not_a_stall() -> None:
+    """Seat 1 peeks with a torch and seat 0 delivers to it while seat 2 is still live; then
+    seat 2's message of that step proves forked.  Rebuilt from the feeds, the match replaces
+    seat 2 at the fork — at the step's start — and draws again the face-down rooms whose
+    secrets it took away, so the torch round those messages name never opens.  They are
+    skipped (stale), as a chance reveal of an event drawn again is; before, they waited
+    forever and nobody's timer ran (tests/adversary equivocation, a 90 s stall)."""
+    net = keen_network(3, b"torch-fork", keen=(1,))
+    net.pump()
+    feeds = net.cores[0].feeds
+    torch = next(m for m in feeds[1].messages if m.kind is Kind.TORCH)
+    act = feeds[1].messages[torch.seq - 1]
+    assert isinstance(act.content, ActBody) and act.content.action == "torch"
+    step = act.content.step
+    delivery = next(m for m in feeds[0].messages if isinstance(m.content, DeliveryBody)
+                    and m.content.round == torch.content.round)  # type: ignore[union-attr]
+    first = next(m for m in feeds[2].messages if isinstance(m.content, CommitBody | RevealBody)
+                 and m.content.step == step)
+    forker = net.seats[2]
+    other = sign_message(forker.key, match_id=first.match_id, seat=2, seq=first.seq,
+                         prev=first.prev, kind=Kind.COMMIT, state=first.state,
+                         body=CommitBody(step, bytes(32)))
+    core = MatchCore(net.header)
+    taken = {}
+    for s, last in ((0, delivery), (1, torch), (2, first)):
+        feed = Feed(s, core.keys[s], core.match_id)
+        for m in feeds[s].messages[:last.seq + 1]:
+            feed.add(m)
+        taken[s] = feed
+    assert taken[2].add(other).equivocation is not None
+    events = core.adopt(taken)
+    assert set(core.absent) == {2}
+    assert any(isinstance(e, ChanceRedrawn) for e in events)
+    assert {e.seat for e in events if isinstance(e, PeerMisbehaved)} <= {2}
+    assert core.cursor[0] == delivery.seq + 1 and core.cursor[1] == torch.seq + 1
+    assert torch in core.stale and delivery in core.stale
+    assert core.owing(), "nobody owes anything: the match would wait forever"
+
+
+def test_two_seats_left_that_time_each_other_out_play_on() -> None:
+    """With one seat of three replaced, the two left time each other out at once (their
+    messages crossed a slow link) and vote each other absent.  A vote needs two voters, so
+    neither vote can ever pass: it must not hold anything up either — before, each seat's
+    message waited for the vote on it and each voter's for its own vote, and the match
+    stopped for good (tests/adversary equivocation, a 90 s stall)."""
+    net = Network(3, tag=b"two-left")
+    silence(net, 2, lambda m: m.kind in (Kind.COMMIT, Kind.REVEAL))
+    for _ in range(5000):  # play until seats 0 and 1 have replaced seat 2, and no further
+        if all(2 in c.absent for c in net.cores[:2]):
+            break
+        before = (len(net.log), len(net.queue))
+        net.pump(limit=1, partial=True)
+        if before == (len(net.log), len(net.queue)) == (before[0], 0):
+            for i, core in enumerate(net.cores[:2]):  # past the turn, then the silence timeout
+                for _ in range(2):
+                    deadline = core.get_timer()
+                    if deadline is not None:
+                        net.events[i].extend(core.handle_timer(deadline + 1.0))
+    else:
+        raise AssertionError("seat 2 was never replaced")
+    while net.queue:  # what is in flight arrives
+        message = net.queue.pop(0)
+        for i, core in enumerate(net.cores):
+            net.events[i].extend(core.receive(message))
+    # Seats 0 and 1 each send what they owe next, which the other does not get in time.
+    held: list[Message] = []
+    for _ in range(20):
+        out = [(i, m) for i in (0, 1) for m in net.seats[i].messages_to_send()]
+        if not out:
+            break
+        for i, m in out:
+            net.events[i].extend(net.cores[i].receive(m))
+            held.append(m)
+    for i in (0, 1):  # each times the other out ...
+        core = net.cores[i]
+        for _ in range(2):
+            deadline = core.get_timer()
+            assert deadline is not None, f"peer {i} waits for nobody"
+            net.events[i].extend(core.handle_timer(deadline + 1.0))
+        assert 1 - i in core.timed_out
+        assert not net.seats[i].messages_to_send()  # ... but casts no vote: none could pass
+        # A vote cast all the same (by a peer that had not seen seat 2 replaced yet, or
+        # another program) must not hold anything up either.
+        vote = net.seats[i].sign_next(Kind.ABSENT, AbsentBody(1 - i, core.cursor[1 - i], 1))
+        net.events[i].extend(core.receive(vote))
+        held.append(vote)
+    net.queue.extend(held)  # the slow link delivers at last
+    run_with_timeouts(net, limit=6)
+    for i in (0, 1):
+        assert set(net.cores[i].absent) == {2}
+        assert net.cores[i].signed
+    assert net.cores[0].public_digest() == net.cores[1].public_digest()
