@@ -67,6 +67,9 @@ BAD_FRAME_LIMIT = 32
 """Bad frames a connection may send before it is closed."""
 WANT_BATCH = 1024
 """Most messages sent in answer to one WANT."""
+WANT_REPEAT = 1.0
+"""Seconds before a peer asks one connection again for the same gap of a feed (an answer that
+did not fill it is not asked for again at once: see MatchPeer._ask_gap)."""
 FORK_ASK_LIMIT = 256
 """Most slots a peer asks the other versions of, per match (see MatchPeer._check_fork)."""
 HANDSHAKE_TIMEOUT = 10.0
@@ -109,6 +112,7 @@ class Link:
     writer: asyncio.StreamWriter
     bad: int = 0
     reasons: set[str] = field(default_factory=set)
+    asked: dict[int, tuple[int, float]] = field(default_factory=dict)  # seat: (gap, when)
 
     def send(self, frame: Frame) -> None:
         self.send_encoded(frame.encode())
@@ -622,14 +626,31 @@ class MatchPeer:
                 for commit in event.held:  # so that the two versions of a fork meet
                     self._broadcast(commit)
         self._note(events)
-        missing = feed.missing()
-        if missing:
-            link.send(Frame(FrameKind.WANT, (message.seat, missing.start)))
+        self._ask_gap(link, message.seat)
         if self._progress() != before or core is not self.core:
             if self._idle:  # it may wait for someone now (a seat blocked, say): look again
                 self._check = None
                 self.wake.set()
             self._pump()  # the match moved: maybe something to send
+
+    def _ask_gap(self, link: Link, seat: int) -> None:
+        """Ask ``link`` for the messages ``seat``'s feed lacks before those it holds aside —
+        not again for the same gap within WANT_REPEAT seconds, and never past the point where
+        the feed was proved forked (its messages from there on never count; the other
+        branch's, which the link answers with, do not chain here, and each would ask again:
+        a storm of WANTs and answers that starved the match)."""
+        missing = self.core.feeds[seat].missing()
+        if not missing:
+            return
+        fork = self.core.forked.get(seat)
+        if fork is not None and missing.start >= fork:
+            return
+        now = time.monotonic()
+        last = link.asked.get(seat)
+        if last is not None and last[0] == missing.start and now - last[1] < WANT_REPEAT:
+            return
+        link.asked[seat] = (missing.start, now)
+        link.send(Frame(FrameKind.WANT, (seat, missing.start)))
 
     def _check_fork(self, message: Message) -> None:
         """``message`` (signed by its seat) names as ``prev`` another version of the message
@@ -642,7 +663,8 @@ class MatchPeer:
         seat, seq = message.seat, message.seq - 1
         held = self.core.feeds[seat].at(seq)  # (held: the caller checked seq < next_seq)
         if (held is None or held.hash == message.prev or (seat, seq) in self._fork_asked
-                or len(self._fork_asked) >= FORK_ASK_LIMIT):
+                or len(self._fork_asked) >= FORK_ASK_LIMIT
+                or seq >= self.core.forked.get(seat, seq + 1)):  # (proved there already)
             return
         self._fork_asked.add((seat, seq))
         log.warning("seat %d signed a message on another version of its message %d than this "

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any, cast
 
-from p2p.peer import FORK_ASK_LIMIT, Link, MatchPeer, PeerConfig
+from p2p.peer import FORK_ASK_LIMIT, WANT_REPEAT, Link, MatchPeer, PeerConfig
 from p2p.store import MatchStore
 from p2p.wire import Frame, FrameKind
 from protocol.local import Network, random_decider
@@ -106,4 +106,76 @@ def test_a_message_chained_on_the_version_held_asks_nothing(tmp_path: Path) -> N
                 peer._on_frame(peer.links[0], Frame(FrameKind.MSG, (message.encode(),)))
     assert not any(f.kind is FrameKind.WANT for f in writer.frames())
     assert not peer._fork_asked and FORK_ASK_LIMIT > 0
+    peer.store.close()
+
+
+def peer_of(tmp_path: Path, net: Network, tag: bytes, links: tuple[int, ...]
+            ) -> tuple[MatchPeer, dict[int, FakeWriter]]:
+    """Seat SEAT's peer for ``net``'s match, with fake connections to ``links``."""
+    store = MatchStore(tmp_path, net.header.match_id)
+    seed = hashlib.sha256(tag + b"seed%d" % SEAT).digest()
+    store.create(net.header, seed, {})
+    peer = MatchPeer(net.header, SEAT, net.keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
+                     decide=random_decider(b"bot%d" % SEAT), config=PeerConfig())
+    writers = {s: FakeWriter() for s in links}
+    peer.links = {s: Link(s, cast(Any, None), cast(Any, w)) for s, w in writers.items()}
+    return peer, writers
+
+
+def wants(writer: FakeWriter) -> list[tuple[Any, ...]]:
+    return [f.fields for f in drained(writer) if f.kind is FrameKind.WANT]
+
+
+def test_nothing_is_asked_for_past_a_proved_fork(tmp_path: Path) -> None:
+    """After the fork is proved, the other branch's later messages (which a peer holding it
+    sends, in answer to a WANT or as relays) never chain here.  Asking for the gap they show
+    was answered with that branch again, which asked again: a storm of WANTs and answers that
+    starved both peers' event loops (tests/adversary equivocation, a 90 s stall)."""
+    net = Network(3, "basic", tag=b"fork-storm")
+    net.pump()
+    forker_feed = [m for m in net.log if m.seat == FORKER]
+    k = next(i for i, m in enumerate(forker_feed) if m.kind is Kind.COMMIT)
+    real = forker_feed[k]
+    body = real.content
+    assert isinstance(body, CommitBody)
+    forged = sign_message(net.keys[FORKER], match_id=real.match_id, seat=FORKER, seq=real.seq,
+                          prev=real.prev, kind=Kind.COMMIT, state=real.state,
+                          body=CommitBody(body.step, os.urandom(32)))
+    peer, writers = peer_of(tmp_path, net, b"fork-storm", (0, FORKER))
+
+    def deliver(message: Message, via: int) -> None:
+        peer._on_frame(peer.links[via], Frame(FrameKind.MSG, (message.encode(),)))
+
+    for message in forker_feed[:k]:
+        deliver(message, FORKER)
+    deliver(forged, FORKER)
+    deliver(real, 0)
+    assert peer.core.equivocations
+    for w in writers.values():
+        drained(w)
+    for _ in range(3):  # the real branch, again and again
+        for message in forker_feed[k + 1:k + 6]:
+            deliver(message, 0)
+    assert all(not wants(w) for w in writers.values())
+    peer.store.close()
+
+
+def test_a_gap_is_asked_for_once_not_per_message(tmp_path: Path) -> None:
+    """Messages held aside behind a gap ask the connection they came on for it — once, not
+    once per message (the answer is on its way); again only after WANT_REPEAT seconds."""
+    net = Network(3, "basic", tag=b"gap-once")
+    net.pump()
+    peer, writers = peer_of(tmp_path, net, b"gap-once", (0,))
+    feed = [m for m in net.log if m.seat == 0]
+    for message in feed[:3]:
+        peer._on_frame(peer.links[0], Frame(FrameKind.MSG, (message.encode(),)))
+    assert not wants(writers[0])
+    for message in feed[4:12]:  # message 3 lost
+        peer._on_frame(peer.links[0], Frame(FrameKind.MSG, (message.encode(),)))
+    assert wants(writers[0]) == [(0, 3)]
+    peer.links[0].asked[0] = (3, peer.links[0].asked[0][1] - WANT_REPEAT)  # time passes
+    peer._on_frame(peer.links[0], Frame(FrameKind.MSG, (feed[12].encode(),)))
+    assert wants(writers[0]) == [(0, 3)]
+    peer._on_frame(peer.links[0], Frame(FrameKind.MSG, (feed[3].encode(),)))
+    assert peer.core.feeds[0].next_seq == 13 and not wants(writers[0])
     peer.store.close()
