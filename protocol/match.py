@@ -2051,11 +2051,14 @@ class LocalSeat:
         core = self.core
         if not core.ballots and not core.timed_out:
             return None  # (the common case, at once)
-        if core._votes_void():
-            return None  # no vote can pass (two seats left): none is cast
         present = self._present_vote()
         if present is not None:
+            # (Even with two seats left: a seat cut off from both, since replaced, voted them
+            # absent; without these answers a replay of the file, which reads its votes ahead
+            # of its replacement, would wait on them for good.)
             return present
+        if core._votes_void():
+            return None  # no absent vote can pass (two seats left): none is cast
         # Absent: once the local clock timed the seat out — or found it overdue, when another
         # seat's vote already waits for ours (answering fast keeps us from looking silent).
         candidates = dict(core.timed_out)
