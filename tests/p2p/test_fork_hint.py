@@ -35,26 +35,40 @@ def drained(writer: FakeWriter) -> list[Frame]:
     return frames
 
 
-def test_a_fork_shown_by_its_successor_is_asked_for_and_proved(tmp_path: Path) -> None:
-    net = Network(3, "basic", tag=b"fork-hint")
+def forked_commit(tag: bytes) -> tuple[Network, list[Message], int, Message]:
+    """A played match, FORKER's feed in it, the index ``k`` of its first COMMIT, and a second
+    version of that COMMIT (another commitment, same slot and predecessor)."""
+    net = Network(3, "basic", tag=tag)
     net.pump()
-    header, keys = net.header, net.keys
     forker_feed = [m for m in net.log if m.seat == FORKER]
     k = next(i for i, m in enumerate(forker_feed) if m.kind is Kind.COMMIT)
     real = forker_feed[k]
     body = real.content
     assert isinstance(body, CommitBody)
-    forged = sign_message(keys[FORKER], match_id=real.match_id, seat=FORKER, seq=real.seq,
+    forged = sign_message(net.keys[FORKER], match_id=real.match_id, seat=FORKER, seq=real.seq,
                           prev=real.prev, kind=Kind.COMMIT, state=real.state,
                           body=CommitBody(body.step, os.urandom(32)))
+    return net, forker_feed, k, forged
 
-    store = MatchStore(tmp_path, header.match_id)
-    seed = hashlib.sha256(b"fork-hint" + b"seed%d" % SEAT).digest()
-    store.create(header, seed, {})
-    peer = MatchPeer(header, SEAT, keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
+
+def peer_of(tmp_path: Path, net: Network, tag: bytes, links: tuple[int, ...]
+            ) -> tuple[MatchPeer, dict[int, FakeWriter]]:
+    """Seat SEAT's peer for ``net``'s match, with fake connections to ``links``."""
+    store = MatchStore(tmp_path, net.header.match_id)
+    seed = hashlib.sha256(tag + b"seed%d" % SEAT).digest()
+    store.create(net.header, seed, {})
+    peer = MatchPeer(net.header, SEAT, net.keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
                      decide=random_decider(b"bot%d" % SEAT), config=PeerConfig())
-    writers = {s: FakeWriter() for s in (0, FORKER)}
+    writers = {s: FakeWriter() for s in links}
     peer.links = {s: Link(s, cast(Any, None), cast(Any, w)) for s, w in writers.items()}
+    return peer, writers
+
+
+def test_a_fork_shown_by_its_successor_is_asked_for_and_proved(tmp_path: Path) -> None:
+    net, forker_feed, k, forged = forked_commit(b"fork-hint")
+    real = forker_feed[k]
+
+    peer, writers = peer_of(tmp_path, net, b"fork-hint", (0, FORKER))
 
     def deliver(message: Message, via: int = FORKER) -> None:
         peer._on_frame(peer.links[via], Frame(FrameKind.MSG, (message.encode(),)))
@@ -91,14 +105,8 @@ def test_a_fork_shown_by_its_successor_is_asked_for_and_proved(tmp_path: Path) -
 def test_a_message_chained_on_the_version_held_asks_nothing(tmp_path: Path) -> None:
     net = Network(3, "basic", tag=b"no-fork")
     net.pump()
-    header, keys = net.header, net.keys
-    store = MatchStore(tmp_path, header.match_id)
-    seed = hashlib.sha256(b"no-fork" + b"seed%d" % SEAT).digest()
-    store.create(header, seed, {})
-    peer = MatchPeer(header, SEAT, keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
-                     decide=random_decider(b"bot%d" % SEAT), config=PeerConfig())
-    writer = FakeWriter()
-    peer.links = {0: Link(0, cast(Any, None), cast(Any, writer))}
+    peer, writers = peer_of(tmp_path, net, b"no-fork", (0,))
+    writer = writers[0]
     for message in net.log[:60]:
         if message.seat != SEAT:
             # Each twice: the duplicate of a message held is harmless too.
@@ -107,19 +115,6 @@ def test_a_message_chained_on_the_version_held_asks_nothing(tmp_path: Path) -> N
     assert not any(f.kind is FrameKind.WANT for f in writer.frames())
     assert not peer._fork_asked and FORK_ASK_LIMIT > 0
     peer.store.close()
-
-
-def peer_of(tmp_path: Path, net: Network, tag: bytes, links: tuple[int, ...]
-            ) -> tuple[MatchPeer, dict[int, FakeWriter]]:
-    """Seat SEAT's peer for ``net``'s match, with fake connections to ``links``."""
-    store = MatchStore(tmp_path, net.header.match_id)
-    seed = hashlib.sha256(tag + b"seed%d" % SEAT).digest()
-    store.create(net.header, seed, {})
-    peer = MatchPeer(net.header, SEAT, net.keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
-                     decide=random_decider(b"bot%d" % SEAT), config=PeerConfig())
-    writers = {s: FakeWriter() for s in links}
-    peer.links = {s: Link(s, cast(Any, None), cast(Any, w)) for s, w in writers.items()}
-    return peer, writers
 
 
 def wants(writer: FakeWriter) -> list[tuple[Any, ...]]:
@@ -131,16 +126,8 @@ def test_nothing_is_asked_for_past_a_proved_fork(tmp_path: Path) -> None:
     sends, in answer to a WANT or as relays) never chain here.  Asking for the gap they show
     was answered with that branch again, which asked again: a storm of WANTs and answers that
     starved both peers' event loops (tests/adversary equivocation, a 90 s stall)."""
-    net = Network(3, "basic", tag=b"fork-storm")
-    net.pump()
-    forker_feed = [m for m in net.log if m.seat == FORKER]
-    k = next(i for i, m in enumerate(forker_feed) if m.kind is Kind.COMMIT)
+    net, forker_feed, k, forged = forked_commit(b"fork-storm")
     real = forker_feed[k]
-    body = real.content
-    assert isinstance(body, CommitBody)
-    forged = sign_message(net.keys[FORKER], match_id=real.match_id, seat=FORKER, seq=real.seq,
-                          prev=real.prev, kind=Kind.COMMIT, state=real.state,
-                          body=CommitBody(body.step, os.urandom(32)))
     peer, writers = peer_of(tmp_path, net, b"fork-storm", (0, FORKER))
 
     def deliver(message: Message, via: int) -> None:

@@ -93,6 +93,16 @@ def silence(net: Network, seat: int, when: Callable[[Message], bool]) -> list[Me
     return withheld
 
 
+def run_clock(net: Network, i: int) -> bool:
+    """Peer ``i``'s clock runs to its core's next deadline; False if it waits for nobody."""
+    core = net.cores[i]
+    deadline = core.get_timer()
+    if deadline is None:
+        return False
+    net.events[i].extend(core.handle_timer(deadline + 1.0))
+    return True
+
+
 def run_with_timeouts(net: Network, *, limit: int = 30, scramble: bytes | None = None) -> None:
     """Pump; whenever the match stalls, let every peer's clock run past both timeouts."""
     for round_ in range(limit):
@@ -103,10 +113,8 @@ def run_with_timeouts(net: Network, *, limit: int = 30, scramble: bytes | None =
         # the silence timeout too (timed out: peers vote).
         # Every peer has its own clock: each runs to its own next deadline.
         for step in ("turn", "silence"):
-            for i, core in enumerate(net.cores):
-                deadline = core.get_timer()
-                if deadline is not None:
-                    net.events[i].extend(core.handle_timer(deadline + 1.0))
+            for i in range(len(net.cores)):
+                run_clock(net, i)
             if step == "turn":
                 net.pump(scramble=None if scramble is None else scramble + bytes([round_, 1]))
     raise AssertionError("the match did not finish")
@@ -773,11 +781,9 @@ def test_two_seats_left_that_time_each_other_out_play_on() -> None:
         before = (len(net.log), len(net.queue))
         net.pump(limit=1, partial=True)
         if before == (len(net.log), len(net.queue)) == (before[0], 0):
-            for i, core in enumerate(net.cores[:2]):  # past the turn, then the silence timeout
-                for _ in range(2):
-                    deadline = core.get_timer()
-                    if deadline is not None:
-                        net.events[i].extend(core.handle_timer(deadline + 1.0))
+            for i in (0, 1):  # past the turn, then the silence timeout
+                run_clock(net, i)
+                run_clock(net, i)
     else:
         raise AssertionError("seat 2 was never replaced")
     while net.queue:  # what is in flight arrives
@@ -795,10 +801,7 @@ def test_two_seats_left_that_time_each_other_out_play_on() -> None:
             held.append(m)
     for i in (0, 1):  # each times the other out ...
         core = net.cores[i]
-        for _ in range(2):
-            deadline = core.get_timer()
-            assert deadline is not None, f"peer {i} waits for nobody"
-            net.events[i].extend(core.handle_timer(deadline + 1.0))
+        assert run_clock(net, i) and run_clock(net, i), f"peer {i} waits for nobody"
         assert 1 - i in core.timed_out
         assert not net.seats[i].messages_to_send()  # ... but casts no vote: none could pass
         # A vote cast all the same (by a peer that had not seen seat 2 replaced yet, or
