@@ -17,6 +17,8 @@ its CPU time over the matches per message received from another seat
 rounds (``raw_cpu_us_per_received_message``): five processes share the machine's cores, so the
 ratio of the two is about the ratio of the latencies.
 
+The bots think as the peers' bots do (``--bot-think``, default 20 ms: p2p/peer.py BOT_THINK,
+network.md §6) before they choose; that time is not in the figure, as a person's is not.
 Per decision step: from the moment the last seat made its choice to the moment every peer has
 resolved it (reveals, the engine, the chance events that follow — the next room turned — and any
 follow-up), i.e. every peer waits for the next decision.  Per raw round: from the moment the
@@ -44,6 +46,8 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from p2p.peer import BOT_THINK
 
 
 def _median(values: list[float]) -> float | None:
@@ -156,12 +160,12 @@ class _RawMesh:
 
 
 async def _matches(index: int, n: int, work: Path, rooms: int,
-                   between: Callable[[], Awaitable[None]]) -> dict[str, Any]:
+                   between: Callable[[], Awaitable[None]], bot_think: float) -> dict[str, Any]:
     from p2p.peer import MatchPeer, PeerConfig, bot_decider
     from p2p.run import host, join
     from protocol.match import ChanceResolved, Event
 
-    config = PeerConfig(turn_timeout=30, silence_timeout=30, linger=1.0)
+    config = PeerConfig(turn_timeout=30, silence_timeout=30, linger=1.0, bot_think=bot_think)
     choices: dict[str, float] = {}
     done: dict[str, float] = {}
     chanced: set[str] = set()  # steps whose resolution drew a chance event (a room turned)
@@ -240,7 +244,7 @@ def _worker(args: argparse.Namespace) -> int:
         await mesh.open(work)
         await mesh.rounds(args.raw_rounds)
         result = await _matches(args.worker, args.players, work, args.rooms,
-                                lambda: mesh.rounds(args.raw_rounds))
+                                lambda: mesh.rounds(args.raw_rounds), args.bot_think)
         await mesh.rounds(args.raw_rounds)  # and once more after the last match
         (work / f"rawtimes{args.worker}.json").write_text(json.dumps(await mesh.close()))
         (work / f"match{args.worker}.json").write_text(json.dumps(result))
@@ -256,8 +260,8 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
         env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
         procs = [subprocess.Popen(
             [sys.executable, "-m", "benchmarks", "latency", "--players", str(n), "--rooms",
-             str(args.rooms), "--raw-rounds", str(args.raw_rounds), "--worker", str(i),
-             "--work", tmp], env=env) for i in range(n)]
+             str(args.rooms), "--raw-rounds", str(args.raw_rounds), "--bot-think",
+             str(args.bot_think), "--worker", str(i), "--work", tmp], env=env) for i in range(n)]
         try:
             codes = [p.wait(timeout=600) for p in procs]
         finally:
@@ -288,7 +292,8 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
     p50 = statistics.median(latencies)
     raw_p50 = statistics.median(raw_lat)
     return {
-        "benchmark": "latency", "players": n, "rooms": len(latencies),
+        "benchmark": "latency", "players": n, "bot_think_s": args.bot_think,
+        "rooms": len(latencies),
         "p50_ms": round(p50, 2), "p99_ms": round(_pct(latencies, 0.99), 2),
         "raw_p50_ms": round(raw_p50, 3), "raw_p99_ms": round(_pct(raw_lat, 0.99), 3),
         "ratio_p50": round(p50 / raw_p50, 2), "target_ratio_p50": 2.0,
@@ -325,6 +330,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=5,
                         help="measure this many times, each in fresh processes, and report the "
                         "medians (one run moves by a third with the machine's noise)")
+    parser.add_argument("--bot-think", type=float, default=BOT_THINK,
+                        help="seconds each bot thinks before it decides (default %(default)s, "
+                        "the peers' own; 0: at once, as before it had a think time)")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--work", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -332,6 +340,8 @@ def main(argv: list[str]) -> int:
         return _worker(args)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    if args.bot_think < 0:
+        parser.error("--bot-think must be at least 0")
     results = []
     for run in range(args.runs):
         one = _measure(args)
@@ -347,7 +357,7 @@ def main(argv: list[str]) -> int:
     # Each figure is the median over the runs; ratio_p50 is the median of the runs' ratios,
     # each against the raw exchange of its own run (and every run's ratio is listed).
     summary: dict[str, Any] = {"benchmark": "latency", "players": args.players,
-                               "runs": len(results)}
+                               "bot_think_s": args.bot_think, "runs": len(results)}
     for key, value in results[0].items():
         if key not in summary and isinstance(value, int | float):
             values = [r[key] for r in results if r.get(key) is not None]

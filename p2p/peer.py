@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import socket
@@ -76,8 +77,11 @@ HANDSHAKE_TIMEOUT = 10.0
 READ_CHUNK = 256 * 1024
 """Most bytes taken from a connection at once (frames in them are handled together)."""
 DECIDE_TURNS = 3
-"""Turns of the event loop a bot's decision waits: the connections the next poll finds
-readable are read (one turn), their frames taken (the next), then it decides."""
+"""Turns of the event loop a bot's decision waits once its think time is over: the connections
+the next poll finds readable are read (one turn), their frames taken (the next), then it
+decides."""
+BOT_THINK = 0.02
+"""Seconds a bot thinks before it decides (PeerConfig.bot_think; network.md §6)."""
 
 Decider = Callable[[GameState[Any], int], str]
 AsyncDecider = Callable[[GameState[Any], int], Awaitable[str]]
@@ -132,6 +136,7 @@ class PeerConfig:
     silence_timeout: float = 60.0
     linger: float = 3.0  # after the result, keep answering catch-up requests this long
     dial_retry: float = 0.2
+    bot_think: float = BOT_THINK  # a bot decides this long after a step opens (0: at once)
 
 
 def bot_decider(name: str, seed: bytes) -> Decider:
@@ -211,18 +216,34 @@ class MatchPeer:
         raise DecisionPending
 
     def _put_off(self, step: str) -> bool:
-        """Put a bot's decision in ``step`` off until the frames already come in have been
-        taken: the other seats' commitments may be among them, and the last seat to decide
-        reveals at once instead of committing (protocol.md §7.1).  False when there is no event
-        loop to come back from (the peer driven by hand, in a test): it decides now."""
+        """Put a bot's decision in ``step`` off for its think time, then until the frames
+        already come in have been taken: the other seats' commitments may be among them, and
+        the last seat to decide reveals at once instead of committing (protocol.md §7.1); and
+        peers still resolving the step before are not slowed by this seat's next messages
+        (network.md §6).  False when there is no event loop to come back from (the peer driven
+        by hand, in a test): it decides now."""
         if self._putting_off != step:
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
                 return False
             self._putting_off = step
-            loop.call_soon(self._decide_later, step, DECIDE_TURNS)
+            think = self._think(step)
+            if think > 0:
+                loop.call_later(think, self._decide_later, step, DECIDE_TURNS)
+            else:
+                loop.call_soon(self._decide_later, step, DECIDE_TURNS)
         return True
+
+    def _think(self, step: str) -> float:
+        """How long the bot thinks in ``step``: from half to one and a half times its think
+        time, drawn from a hash of the match, the seat and the step (public, reproducible), so
+        that the bots at a table do not all decide at the same moment."""
+        if self.config.bot_think <= 0:
+            return 0.0
+        draw = hashlib.sha256(b"cryptcrawl/think\x00%s\x00%d\x00%s" % (
+            self.core.match_id, self.seat, step.encode())).digest()
+        return self.config.bot_think * (0.5 + int.from_bytes(draw[:4], "big") / 2**32)
 
     def _decide_later(self, step: str, turns: int) -> None:
         """Let ``turns`` turns of the event loop pass (the connections found readable are read,

@@ -1,7 +1,7 @@
-"""A bot decides once the frames already on their way are taken (p2p/peer.py DECIDE_TURNS,
-network.md §6): when the other seats' commitments arrive in the turns of the event loop that
-follow the start of a step, it holds them all when it decides and reveals at once instead of
-committing (protocol.md §7.1); when they come later, it commits first, as before."""
+"""A bot decides after its think time, once the frames already on their way are taken
+(p2p/peer.py BOT_THINK and DECIDE_TURNS, network.md §6): when the other seats' commitments
+arrive meanwhile, it holds them all when it decides and reveals at once instead of committing
+(protocol.md §7.1); when they come later, it commits first, as before."""
 
 from __future__ import annotations
 
@@ -23,16 +23,18 @@ SEAT = 1
 STEP = "L1.R1.play"
 
 
-def setup(tmp_path: Path) -> tuple[MatchPeer, FakeWriter, list[Message], list[Message]]:
-    """Seat 1's peer (the same bot as in the in-memory match), every other seat's messages
-    before its commitment of the first room, and those commitments."""
+def setup(tmp_path: Path, think: float = 0.0
+          ) -> tuple[MatchPeer, FakeWriter, list[Message], list[Message]]:
+    """Seat 1's peer (the same bot as in the in-memory match, thinking ``think`` seconds),
+    every other seat's messages before its commitment of the first room, and those
+    commitments."""
     net = Network(3, "basic", tag=b"decide-later")
     net.pump()
     store = MatchStore(tmp_path, net.header.match_id)
     seed = hashlib.sha256(b"decide-later" + b"seed%d" % SEAT).digest()
     store.create(net.header, seed, {})
     peer = MatchPeer(net.header, SEAT, net.keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
-                     decide=random_decider(b"bot%d" % SEAT), config=PeerConfig())
+                     decide=random_decider(b"bot%d" % SEAT), config=PeerConfig(bot_think=think))
     writer = FakeWriter()  # seat 0's connection (seat 2's gets the same)
     peer.links = {0: Link(0, cast(Any, None), cast(Any, writer)),
                   2: Link(2, cast(Any, None), cast(Any, FakeWriter()))}
@@ -88,4 +90,37 @@ async def test_commitments_arriving_later_find_it_committed(tmp_path: Path) -> N
     for message in commits:
         deliver(peer, message)
     assert sent_for_step(writer) == [Kind.COMMIT, Kind.REVEAL]
+    peer.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_bot_thinks_before_it_decides(tmp_path: Path) -> None:
+    peer, writer, before, commits = setup(tmp_path, 0.05)
+    think = peer._think(STEP)  # (drawn from 25 to 75 ms)
+    loop = asyncio.get_running_loop()
+    opened = loop.time()  # (no later than the step opens)
+    for message in before:
+        deliver(peer, message)
+    await turns(DECIDE_TURNS + 1)
+    assert sent_for_step(writer) == []  # still thinking
+    for message in commits:  # they come while it thinks
+        loop.call_later(think / 5, deliver, peer, message)
+    for _ in range(200):  # (bounded: 2 s)
+        if sent_for_step(writer):
+            break
+        await asyncio.sleep(0.01)
+    assert loop.time() - opened >= think
+    assert sent_for_step(writer) == [Kind.REVEAL]
+    peer.store.close()
+
+
+def test_the_think_time_is_drawn_per_seat_and_step(tmp_path: Path) -> None:
+    peer, _, _, _ = setup(tmp_path, think=0.02)
+    steps = [f"L{level}.R{room}.play" for level in range(1, 4) for room in range(1, 6)]
+    times = [peer._think(step) for step in steps]
+    assert times == [peer._think(step) for step in steps]  # reproducible: a hash, not random
+    assert all(0.01 <= t < 0.03 for t in times)  # half to one and a half times the think time
+    assert len(set(times)) == len(times)  # spread: the bots do not all decide together
+    peer.config = PeerConfig(bot_think=0)
+    assert peer._think(steps[0]) == 0
     peer.store.close()

@@ -12,6 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from p2p.peer import BOT_THINK
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -39,16 +43,21 @@ def test_latency_benchmark_reports_every_figure() -> None:
     _check_figures(result)
 
 
-def test_latency_benchmark_refuses_no_runs() -> None:
-    done = subprocess.run([sys.executable, "-m", "benchmarks", "latency", "--runs", "0"],
+@pytest.mark.parametrize(("option", "error"), [
+    (["--runs", "0"], "--runs must be at least 1"),
+    (["--bot-think", "-1"], "--bot-think must be at least 0"),
+])
+def test_latency_benchmark_refuses_bad_options(option: list[str], error: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "benchmarks", "latency", *option],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines()[-1].endswith("--runs must be at least 1")
+    assert done.stderr.strip().splitlines()[-1].endswith(error)
     assert "Traceback" not in done.stderr
 
 
 def _check_figures(result: dict[str, Any]) -> None:
     assert result["benchmark"] == "latency" and result["players"] == 3
+    assert result["bot_think_s"] == BOT_THINK  # the peers' own bots, by default
     assert result["rooms"] >= 5
     assert 0 < result["p50_ms"] <= result["p99_ms"]
     assert 0 < result["raw_p50_ms"] <= result["raw_p99_ms"]
