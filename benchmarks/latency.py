@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -46,8 +47,6 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-from p2p.peer import BOT_THINK
 
 
 def _median(values: list[float]) -> float | None:
@@ -330,9 +329,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=5,
                         help="measure this many times, each in fresh processes, and report the "
                         "medians (one run moves by a third with the machine's noise)")
-    parser.add_argument("--bot-think", type=float, default=BOT_THINK,
-                        help="seconds each bot thinks before it decides (default %(default)s, "
-                        "the peers' own; 0: at once, as before it had a think time)")
+    parser.add_argument("--bot-think", type=float, default=None,
+                        help="seconds each bot thinks before it decides (default: the peers' "
+                        "own, p2p/peer.py BOT_THINK; 0: at once, as before it had a think "
+                        "time)")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--work", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -340,8 +340,11 @@ def main(argv: list[str]) -> int:
         return _worker(args)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    if args.bot_think < 0:
-        parser.error("--bot-think must be at least 0")
+    if args.bot_think is None:
+        from p2p.peer import BOT_THINK  # (deferred, as in _matches: the orchestrator plays none)
+        args.bot_think = BOT_THINK
+    if not (math.isfinite(args.bot_think) and args.bot_think >= 0):
+        parser.error("--bot-think must be a number of seconds from 0")
     results = []
     for run in range(args.runs):
         one = _measure(args)

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
 import os
 import socket
 import time
@@ -138,6 +139,11 @@ class PeerConfig:
     dial_retry: float = 0.2
     bot_think: float = BOT_THINK  # a bot decides this long after a step opens (0: at once)
 
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.bot_think) and self.bot_think >= 0):
+            raise ValueError(f"a bot's think time is a number of seconds from 0, "
+                             f"not {self.bot_think}")
+
 
 def bot_decider(name: str, seed: bytes) -> Decider:
     """A bot's choice from the seat's view and a hash stream (never ``random``)."""
@@ -238,12 +244,14 @@ class MatchPeer:
     def _think(self, step: str) -> float:
         """How long the bot thinks in ``step``: from half to one and a half times its think
         time, drawn from a hash of the match, the seat and the step (public, reproducible), so
-        that the bots at a table do not all decide at the same moment."""
+        that the bots at a table do not all decide at the same moment — and never more than a
+        third of the turn timeout."""
         if self.config.bot_think <= 0:
             return 0.0
         draw = hashlib.sha256(b"cryptcrawl/think\x00%s\x00%d\x00%s" % (
             self.core.match_id, self.seat, step.encode())).digest()
-        return self.config.bot_think * (0.5 + int.from_bytes(draw[:4], "big") / 2**32)
+        think = self.config.bot_think * (0.5 + int.from_bytes(draw[:4], "big") / 2**32)
+        return min(think, self.config.turn_timeout / 3)
 
     def _decide_later(self, step: str, turns: int) -> None:
         """Let ``turns`` turns of the event loop pass (the connections found readable are read,
@@ -251,8 +259,8 @@ class MatchPeer:
         if turns > 1:
             asyncio.get_running_loop().call_soon(self._decide_later, step, turns - 1)
             return
-        if self._closing or self.done.is_set():
-            return
+        if self._closing or self.done.is_set() or step != self._putting_off:
+            return  # (over, or a later step's decision is put off now: this one is stale)
         self._read_before = step
         try:
             self._pump()

@@ -96,31 +96,64 @@ async def test_commitments_arriving_later_find_it_committed(tmp_path: Path) -> N
 @pytest.mark.asyncio
 async def test_a_bot_thinks_before_it_decides(tmp_path: Path) -> None:
     peer, writer, before, commits = setup(tmp_path, 0.05)
-    think = peer._think(STEP)  # (drawn from 25 to 75 ms)
-    loop = asyncio.get_running_loop()
-    opened = loop.time()  # (no later than the step opens)
-    for message in before:
-        deliver(peer, message)
-    await turns(DECIDE_TURNS + 1)
-    assert sent_for_step(writer) == []  # still thinking
-    for message in commits:  # they come while it thinks
-        loop.call_later(think / 5, deliver, peer, message)
-    for _ in range(200):  # (bounded: 2 s)
-        if sent_for_step(writer):
-            break
-        await asyncio.sleep(0.01)
-    assert loop.time() - opened >= think
-    assert sent_for_step(writer) == [Kind.REVEAL]
-    peer.store.close()
+    try:
+        think = peer._think(STEP)  # (drawn from 25 to 75 ms)
+        loop = asyncio.get_running_loop()
+        opened = loop.time()  # (no later than the step opens)
+        for message in before:
+            deliver(peer, message)
+        await turns(DECIDE_TURNS + 1)
+        assert sent_for_step(writer) == []  # still thinking
+        for message in commits:  # they come while it thinks
+            loop.call_later(think / 5, deliver, peer, message)
+        for _ in range(2000):  # (bounded: 2 s)
+            if sent_for_step(writer):
+                break
+            await asyncio.sleep(0.001)
+        assert loop.time() - opened >= think
+        assert sent_for_step(writer) == [Kind.REVEAL]
+    finally:
+        peer.store.close()
 
 
 def test_the_think_time_is_drawn_per_seat_and_step(tmp_path: Path) -> None:
     peer, _, _, _ = setup(tmp_path, think=0.02)
-    steps = [f"L{level}.R{room}.play" for level in range(1, 4) for room in range(1, 6)]
-    times = [peer._think(step) for step in steps]
-    assert times == [peer._think(step) for step in steps]  # reproducible: a hash, not random
-    assert all(0.01 <= t < 0.03 for t in times)  # half to one and a half times the think time
-    assert len(set(times)) == len(times)  # spread: the bots do not all decide together
-    peer.config = PeerConfig(bot_think=0)
-    assert peer._think(steps[0]) == 0
-    peer.store.close()
+    try:
+        steps = [f"L{level}.R{room}.play" for level in range(1, 4) for room in range(1, 6)]
+        times = {}
+        for seat in (0, 1, 2):  # (the draw as each seat's peer makes it)
+            peer.seat = seat
+            times[seat] = [peer._think(step) for step in steps]
+            assert times[seat] == [peer._think(step) for step in steps]  # a hash, not random
+        drawn = [t for seat_times in times.values() for t in seat_times]
+        assert all(0.01 <= t < 0.03 for t in drawn)  # half to one and a half times 20 ms
+        assert len(set(drawn)) == len(drawn)  # spread: the bots do not all decide together
+        peer.config = PeerConfig(turn_timeout=0.03, bot_think=0.02)
+        assert max(peer._think(step) for step in steps) <= 0.01  # a third of the turn timeout
+        peer.config = PeerConfig(bot_think=0)
+        assert peer._think(steps[0]) == 0
+    finally:
+        peer.store.close()
+
+
+@pytest.mark.parametrize("think", [-0.01, float("inf"), float("nan")])
+def test_a_think_time_must_be_a_number_of_seconds(think: float) -> None:
+    with pytest.raises(ValueError, match="think time"):
+        PeerConfig(bot_think=think)
+
+
+def test_a_decision_put_off_for_an_earlier_step_does_nothing(tmp_path: Path) -> None:
+    """The think time of a step can end after a later step's decision was put off (a step
+    resolved while this bot was still thinking about it): that late timer must neither decide
+    nor unblock the later step's decision."""
+    peer, writer, before, _ = setup(tmp_path, think=0.02)
+    try:
+        for message in before:
+            deliver(peer, message)  # (no event loop: the bot decides at once)
+        sent = len(writer.sent)
+        peer._putting_off = "L1.R2.play"  # a later step's decision is put off now
+        peer._decide_later(STEP, 1)
+        assert peer._read_before is None
+        assert len(writer.sent) == sent
+    finally:
+        peer.store.close()

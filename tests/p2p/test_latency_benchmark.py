@@ -45,7 +45,9 @@ def test_latency_benchmark_reports_every_figure() -> None:
 
 @pytest.mark.parametrize(("option", "error"), [
     (["--runs", "0"], "--runs must be at least 1"),
-    (["--bot-think", "-1"], "--bot-think must be at least 0"),
+    (["--bot-think", "-1"], "--bot-think must be a number of seconds from 0"),
+    (["--bot-think", "inf"], "--bot-think must be a number of seconds from 0"),
+    (["--bot-think", "nan"], "--bot-think must be a number of seconds from 0"),
 ])
 def test_latency_benchmark_refuses_bad_options(option: list[str], error: str) -> None:
     done = subprocess.run([sys.executable, "-m", "benchmarks", "latency", *option],
