@@ -594,10 +594,12 @@ class Message:
     def _check_envelope(self) -> Kind:
         """Check every field but the body (and make ``kind`` a Kind)."""
         fields = self.__dict__
-        kind = _KINDS.get(fields["kind"])
+        raw_kind = fields["kind"]
+        # (Only an int is looked up: a decoded map or an array holding one is unhashable.)
+        kind = _KINDS.get(raw_kind) if type(raw_kind) in (int, Kind) else None
         # The common case at once (plain ints, 32- and 64-byte strings); anything else is
         # checked field by field below, which names what is wrong.
-        if (kind is not None and type(fields["kind"]) in (int, Kind)
+        if (kind is not None
                 and fields["version"] == PROTOCOL_VERSION and type(fields["version"]) is int
                 and type(fields["seat"]) is int and 0 <= fields["seat"] <= MAX_SEAT
                 and type(fields["seq"]) is int and fields["seq"] >= 0

@@ -4,7 +4,9 @@ every byte, foreign signatures, and the fuzz invariant (any bytes decode or rais
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 
+import msgpack
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
@@ -368,6 +370,40 @@ def test_flipping_any_single_byte_is_caught(mask: int) -> None:
 
 
 # --- fuzz -------------------------------------------------------------------------------------
+
+
+def _paths(value: object, path: tuple[int, ...] = ()) -> Iterator[tuple[int, ...]]:
+    yield path
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _paths(item, (*path, i))
+
+
+def _replaced(value: object, path: tuple[int, ...], new: object) -> object:
+    if not path:
+        return new
+    assert isinstance(value, list)
+    out = list(value)
+    out[path[0]] = _replaced(out[path[0]], path[1:], new)
+    return out
+
+
+def test_any_value_in_any_field_decodes_or_raises_bad_message() -> None:
+    """Every field and every part of every body of every kind, replaced by values outside the
+    model (a map, an array holding one, a float, nil, a bool, huge or negative ints, the wrong
+    string type): Message.decode raises BadMessage and nothing else.  (A map in the kind field
+    once raised TypeError — unhashable — and a fuzzed frame then escaped the peer's handler.)"""
+    odd: list[object] = [{}, [{}], [], [[]], 1.5, None, True, -1, 2**64 - 1, "x", b"y"]
+    for kind, body, _ in VALID_BODIES:
+        value = msgpack.unpackb(make(kind, body, seq=5).encode(), raw=False, use_list=True)
+        for path in list(_paths(value)):
+            for new in odd:
+                data = msgpack.packb(_replaced(value, path, new), use_bin_type=True)
+                try:
+                    message = Message.decode(data)
+                except BadMessage:
+                    continue
+                assert message.encode() == data, (kind, path, new)
 
 
 @settings(max_examples=4000, deadline=None)
