@@ -669,10 +669,7 @@ class MatchPeer:
         branch's, which the link answers with, do not chain here, and each would ask again:
         a storm of WANTs and answers that starved the match)."""
         missing = self.core.feeds[seat].missing()
-        if not missing:
-            return
-        fork = self.core.forked.get(seat)
-        if fork is not None and missing.start >= fork:
+        if not missing or self._past_fork(seat, missing.start):
             return
         now = time.monotonic()
         last = link.asked.get(seat)
@@ -680,6 +677,11 @@ class MatchPeer:
             return
         link.asked[seat] = (missing.start, now)
         link.send(Frame(FrameKind.WANT, (seat, missing.start)))
+
+    def _past_fork(self, seat: int, seq: int) -> bool:
+        """Is slot ``seq`` of ``seat``'s feed at or past the point its feed was proved forked?"""
+        fork = self.core.forked.get(seat)
+        return fork is not None and seq >= fork
 
     def _check_fork(self, message: Message) -> None:
         """``message`` (signed by its seat) names as ``prev`` another version of the message
@@ -692,8 +694,7 @@ class MatchPeer:
         seat, seq = message.seat, message.seq - 1
         held = self.core.feeds[seat].at(seq)  # (held: the caller checked seq < next_seq)
         if (held is None or held.hash == message.prev or (seat, seq) in self._fork_asked
-                or len(self._fork_asked) >= FORK_ASK_LIMIT
-                or seq >= self.core.forked.get(seat, seq + 1)):  # (proved there already)
+                or len(self._fork_asked) >= FORK_ASK_LIMIT or self._past_fork(seat, seq)):
             return
         self._fork_asked.add((seat, seq))
         log.warning("seat %d signed a message on another version of its message %d than this "

@@ -120,6 +120,14 @@ def run_with_timeouts(net: Network, *, limit: int = 30, scramble: bytes | None =
     raise AssertionError("the match did not finish")
 
 
+def land_in_flight(net: Network) -> None:
+    """What is in flight arrives at every peer, and nothing more is pumped."""
+    while net.queue:
+        message = net.queue.pop(0)
+        for i, core in enumerate(net.cores):
+            net.events[i].extend(core.receive(message))
+
+
 def honest(net: Network, culprits: set[int]) -> list[int]:
     return [i for i in range(len(net.cores)) if i not in culprits]
 
@@ -786,10 +794,7 @@ def test_two_seats_left_that_time_each_other_out_play_on() -> None:
                 run_clock(net, i)
     else:
         raise AssertionError("seat 2 was never replaced")
-    while net.queue:  # what is in flight arrives
-        message = net.queue.pop(0)
-        for i, core in enumerate(net.cores):
-            net.events[i].extend(core.receive(message))
+    land_in_flight(net)
     # Seats 0 and 1 each send what they owe next, which the other does not get in time.
     held: list[Message] = []
     for _ in range(20):
@@ -854,10 +859,7 @@ def test_three_seats_that_time_each_other_out_at_once_play_on() -> None:
     tag = b"mutual"
     net = Network(3, tag=tag)
     net.pump(limit=20, partial=True)
-    while net.queue:  # what is in flight arrives
-        message = net.queue.pop(0)
-        for i, core in enumerate(net.cores):
-            net.events[i].extend(core.receive(message))
+    land_in_flight(net)
     held: list[tuple[int, Message]] = []
     pump_cut(net, {1, 2}, held)
     for _ in ("turn", "silence"):  # every peer's clock runs past both timeouts
