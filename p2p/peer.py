@@ -398,28 +398,23 @@ class MatchPeer:
                 sum(len(feed.messages) for feed in core.feeds))
 
     def _rebuild(self) -> None:
-        """This core consumed a message the others will not count: this seat's own, after the
-        others replaced it there (MatchCore.replaced_behind; it then reclaims its seat), or a
-        seat's message past the point its feed was proved forked (MatchCore.fork_behind).
-        Rebuild the core from the feeds, as the verifier would, and take up this seat's feed
-        again."""
-        old = self.core
-        forks = dict(old.forked)
-        core = MatchCore(old.header, turn_timeout=self.config.turn_timeout,
-                         silence_timeout=self.config.silence_timeout)
-        core.now = time.monotonic()
-        core.adopt({s: feed for s, feed in enumerate(old.feeds)})
-        local = LocalSeat(core, self.seat, self.key, self.seed, self._decide_now)
-        local.restore(list(old.feeds[self.seat].messages))
-        self.core, self.local = core, local
+        """This core took a message the feeds may not let it take where it did: this seat's
+        own, before a vote on it came in (MatchCore.replaced_behind; the seat may have been
+        replaced there, and then reclaims), or a seat's message past the point its feed was
+        proved forked (MatchCore.fork_behind).  Rebuild the core from the feeds, as the
+        verifier would, and take up this seat's feed again (LocalSeat.rebuilt)."""
+        forks = dict(self.core.forked)
+        self.core.now = time.monotonic()
+        self.local = self.local.rebuilt()
+        self.core = core = self.local.core
         self._note([e for e in core.events if isinstance(e, SeatReplaced)
                     and (e.seat == self.seat or e.seat in forks)])
         if forks:
             log.warning("seat(s) %s forked their feeds at a message this peer had already "
                         "taken: rebuilt from the feeds", ", ".join(map(str, sorted(forks))))
         else:
-            log.warning("seat %d was replaced at a message it had already sent: rebuilt from "
-                        "the feeds", self.seat)
+            log.warning("seat %d was voted absent at a message it had already sent: rebuilt "
+                        "from the feeds", self.seat)
 
     def _want(self, seat: int) -> None:
         data = Frame(FrameKind.WANT, (seat, len(self.core.feeds[seat].messages))).encode()
@@ -643,7 +638,7 @@ class MatchPeer:
             self.store.append(chained)
         if len(core.equivocations) > forks:
             self.store.append(message)
-        if core.replaced_behind(self.seat) or core.fork_behind():
+        if self.local.behind():
             self._rebuild()
             core = self.core
         for event in events:

@@ -48,10 +48,15 @@ def random_decider(seed: bytes) -> Callable[[GameState[Any], int], str]:
 
 
 class Network:
-    """Peers wired together; ``deliver`` decides the order messages arrive in."""
+    """Peers wired together; ``deliver`` decides the order messages arrive in.  With
+    ``rebuild``, a peer whose core took a message the feeds may not let it take where it did
+    rebuilds it from the feeds, as the network peer does (:meth:`LocalSeat.behind`)."""
 
     def __init__(self, n: int, variant: str = "basic", tag: bytes = b"",
-                 deciders: list[Callable[[GameState[Any], int], str]] | None = None) -> None:
+                 deciders: list[Callable[[GameState[Any], int], str]] | None = None, *,
+                 rebuild: bool = False) -> None:
+        self.rebuild = rebuild
+        self.rebuilds = 0
         self.header, self.keys = make_header(n, variant, tag)
         self.cores = [MatchCore(self.header) for _ in range(n)]
         self.seats = [
@@ -87,15 +92,22 @@ class Network:
                 if not self.queue:
                     return steps
                 message = self.queue.pop(0)
-                for i, core in enumerate(self.cores):
-                    self.events[i].extend(core.receive(message))
+                for i in range(len(self.cores)):
+                    self.deliver(i, message)
                 continue
             waiting = [i for i, inbox in enumerate(inboxes) if inbox]
             if not waiting:
                 return steps
             i = waiting[stream.below(len(waiting))]
-            message = inboxes[i].pop(stream.below(len(inboxes[i])))
-            self.events[i].extend(self.cores[i].receive(message))
+            self.deliver(i, inboxes[i].pop(stream.below(len(inboxes[i]))))
         if partial:
             return steps
         raise AssertionError("the network did not settle")
+
+    def deliver(self, i: int, message: Message) -> None:
+        """Peer ``i`` receives ``message`` (and rebuilds, with ``rebuild``, if it must)."""
+        self.events[i].extend(self.cores[i].receive(message))
+        if self.rebuild and self.seats[i].behind():
+            self.seats[i] = self.seats[i].rebuilt()
+            self.cores[i] = self.seats[i].core
+            self.rebuilds += 1

@@ -32,7 +32,6 @@ welcomed it before its own first message of that step — a point fixed by the f
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -390,6 +389,11 @@ class MatchCore:
         # -> 1 absent / 0 present (a voter's first vote on a point is the one that counts).
         self.ballots: dict[tuple[int, int], dict[int, int]] = {}
         self.cast: dict[tuple[int, int], set[int]] = {}  # absent votes consumed in order
+        # (seat, count, voter) -> the sequence number of the voter's first vote on that point.
+        self.ballot_at: dict[tuple[int, int, int], int] = {}
+        # Points kept "present" to break a dead end of crossed votes (see _crossed_votes).
+        self.acquitted: set[tuple[int, int]] = set()
+        self._behind_seen: set[tuple[int, int, int]] = set()  # see replaced_behind
         self.replaced_at: dict[int, int] = {}  # seat -> the count it was last replaced at
         self._scanned = [0] * self.n
         self.overdue: dict[int, int] = {}  # seat -> count the local clock found it overdue at
@@ -460,10 +464,13 @@ class MatchCore:
         return tuple(s for s in range(self.n) if s not in self.absent)
 
     def owing(self) -> tuple[int, ...]:
-        """The seats the match waits for now (their next message is due and not in hand)."""
+        """The seats the match waits for now: their next message is due and not in hand, or
+        they owe a vote that is not in hand (its next message may be, held up by a vote on
+        it — then the vote it owes is what can decide)."""
         return tuple(s for s in range(self.n) if s not in self.absent
-                     and (s in self.blocked or (self.expects(s) is not None
-                                                and self._next(s) is None)))
+                     and (s in self.blocked
+                          or (self.expects(s) is not None and self._next(s) is None)
+                          or (self.ballots and self._owes_vote(s))))
 
     def _note_wait(self) -> None:
         # The wait restarts whenever the match moves (a message consumed, a seat replaced);
@@ -525,6 +532,7 @@ class MatchCore:
                 self._mark_fork(seat, proof.seq)
         start = len(self.events)
         self.advance()
+        self._know_votes_behind()
         return self.events[start:]
 
     def _mark_fork(self, seat: int, seq: int) -> None:
@@ -862,6 +870,19 @@ class MatchCore:
             self._note_wait()
 
     def _consume_all(self) -> None:
+        while True:
+            self._consume_pass()
+            if self.signed:
+                return
+            if any(k < self.cursor[s] and k < len(self.feeds[s].chain)
+                   for s, k in enumerate(self._scanned)):
+                continue  # a RECLAIM was taken: read the votes after it (_index_ballots)
+            # Only once nothing more can be taken: a dead end of crossed votes is then the
+            # same on every peer that reaches it (see _crossed_votes).
+            if not self.ballots or not self._break_crossed_votes():
+                return
+
+    def _consume_pass(self) -> None:
         self._index_ballots()
         if self._unsettled:
             # (Only a fork proved or a vote read since the last settling can give it something
@@ -1059,9 +1080,7 @@ class MatchCore:
                 return True
             if cursor == count and self._needed(target) and self.presence(target) != "present":
                 return True
-            if cursor > count and not any(
-                    verdict == 0 and self.live(v)
-                    for v, verdict in self.ballots.get((target, count), {}).items()):
+            if cursor > count and not self._answered_present(target, count):
                 # This peer consumed the message the vote says is missing: until a seat that
                 # holds it says so (present), the voter's later messages wait — they may
                 # follow a replacement this peer has not seen.
@@ -1069,22 +1088,43 @@ class MatchCore:
         return False
 
     def _index_ballots(self) -> None:
+        """Read every vote ahead of the cursors — but not past a RECLAIM not yet taken: what a
+        seat votes after its RECLAIM, it votes as a replaced seat, and it counts only once
+        that RECLAIM is taken here (a seat that is live here and has not reclaimed yet would
+        otherwise answer, say, "present" from its replaced view, and whether that answer came
+        before or after the others' votes replaced it would depend on arrival order)."""
         scanned = self._scanned
         for seat, feed in enumerate(self.feeds):
             messages = feed.chain
             if len(messages) == scanned[seat]:
                 continue
-            for message in messages[scanned[seat]:]:
+            index = scanned[seat]
+            for message in messages[index:]:
                 body = message.content
                 if isinstance(body, AbsentBody) and body.seat != seat and body.seat < self.n:
                     ballot = self.ballots.setdefault((body.seat, body.count), {})
-                    ballot.setdefault(seat, body.absent)
+                    if seat not in ballot:
+                        ballot[seat] = body.absent
+                        self.ballot_at[(body.seat, body.count, seat)] = message.seq
                     self._unsettled = True
-            self._scanned[seat] = len(messages)
+                elif isinstance(body, ReclaimBody) and index >= self.cursor[seat]:
+                    break
+                index += 1
+            scanned[seat] = index
 
     def _under_vote(self, seat: int) -> bool:
         voters = self.cast.get((seat, self.cursor[seat]), set())
         return any(voter != seat and self.live(voter) for voter in voters)
+
+    def _answered_present(self, seat: int, count: int) -> bool:
+        """A live seat other than ``seat`` voted "present" on its message ``count`` (it holds
+        it), or the point was kept to break crossed votes (see :meth:`_crossed_votes`)."""
+        if (seat, count) in self.acquitted:
+            return True
+        ballot = self.ballots.get((seat, count))
+        return ballot is not None and any(
+            verdict == 0 and voter != seat and self.live(voter)
+            for voter, verdict in ballot.items())
 
     def presence(self, seat: int) -> str:
         """The vote on live ``seat`` at its next message: ``none`` (no vote), ``pending`` (some
@@ -1094,9 +1134,9 @@ class MatchCore:
         ballot = self.ballots.get((seat, self.cursor[seat]))
         if not ballot or self._votes_void():
             return "none"
-        live = {v: verdict for v, verdict in ballot.items() if v != seat and self.live(v)}
-        if any(verdict == 0 for verdict in live.values()):
+        if self._answered_present(seat, self.cursor[seat]):
             return "present"
+        live = {v: verdict for v, verdict in ballot.items() if v != seat and self.live(v)}
         # Seats themselves voted absent need not vote (two seats may go silent at once) — but
         # at least two seats must vote: a seat cut off from everyone times every other seat
         # out and votes them all absent, and its vote alone must not replace anyone.
@@ -1107,20 +1147,91 @@ class MatchCore:
         return "pending" if live else "none"
 
     def replaced_behind(self, seat: int) -> bool:
-        """Every other live seat voted ``seat`` absent at a message this peer had already
-        consumed — ``seat``'s own message, signed here before the votes arrived.  This peer's
-        state then differs from the others' (they skipped that message): a peer playing
-        ``seat`` must rebuild its core from the feeds (:meth:`adopt`), which reads the votes
-        ahead and reaches the others' state, and then reclaim."""
-        if not self.ballots or not self.live(seat) or self._votes_void():
+        """A live other seat voted ``seat`` absent at a message this peer had already consumed
+        (``seat``'s own, say, signed here before the vote arrived), and no live seat answered
+        "present": the feeds may put ``seat``'s message after a replacement, or after another
+        vote's outcome, where this peer took it at once — its state may be ahead of what the
+        feeds say.  A peer playing ``seat`` then rebuilds its core from the feeds
+        (:meth:`adopt`), which reads the votes ahead and reaches the state every peer reaches
+        (it reclaims if replaced).  Each vote answers True once (so a rebuilt core, which
+        :meth:`adopt` leaves knowing every vote it holds, is not rebuilt again for it).
+        (Every other seat's vote used to be needed, and none while votes are void — but a
+        seat that replaced another on its own vote, which the feeds say was cast while it
+        was itself under a vote, then never rebuilt: with two seats left in its view, votes
+        are void.)"""
+        if not self.ballots or not self.live(seat):
             return False  # (no vote at all: the common case)
-        others = [s for s in self.live_seats() if s != seat]
         spent = self.replaced_at.get(seat, -1)  # a replacement already applied (then reclaimed)
+        found = False
         for (target, count), ballot in self.ballots.items():
-            if target == seat and spent < count < self.cursor[seat] and others and all(
-                    ballot.get(s) == 1 for s in others):
-                return True
-        return False
+            if target != seat or not spent < count < self.cursor[seat] or (
+                    self._answered_present(seat, count)):
+                continue
+            for voter, verdict in ballot.items():
+                if verdict == 1 and voter != seat and self.live(voter) and (
+                        seat, count, voter) not in self._behind_seen:
+                    self._behind_seen.add((seat, count, voter))
+                    found = True
+        return found
+
+    def _know_votes_behind(self) -> None:
+        """Take every vote held as seen by :meth:`replaced_behind` (this core's state is the
+        feeds' own: it was just built from them)."""
+        for (target, count), ballot in self.ballots.items():
+            for voter in ballot:
+                self._behind_seen.add((target, count, voter))
+
+    def _crossed_votes(self) -> tuple[int, int, tuple[int, ...]] | None:
+        """A dead end of crossed votes (protocol.md §7.6 item 7): the seat to keep, its point,
+        and every seat held up; or None.
+
+        Looked at only once nothing more can be taken.  A dead end: nobody owes a message this
+        peer lacks (so no timer runs, and an honest seat casts no new vote); at least two live
+        seats are held up by a vote (``pending``: the match needs their message, or one is in
+        hand and waits — a late vote, say, of a seat voted absent for not voting); and every
+        held-up point has an absent *first* vote from every other live seat (so none can turn
+        present, and none can pass: each waits for voters whose own messages wait for a vote).
+        First votes never change and nothing else can move, so every peer that gets there holds
+        the same set, whatever it receives later.  Kept: the lowest held-up seat whose first
+        vote on another held-up point lies in its own feed *after* its voted message — proof
+        it sent that message, and voted in a match where the other seat was missing.  (Honest
+        seats always give one: of two seats that voted each other absent, one signed its vote
+        without the other's message before it, so not both votes can lie before the voters'
+        own voted messages.)"""
+        if self._votes_void():
+            return None
+        points = [(t, c) for (t, c) in self.ballots if self.cursor[t] == c and self.live(t)]
+        if len(points) < 2:
+            return None  # (the common case: every vote is about a point passed)
+        held = {t: c for t, c in points if self.presence(t) == "pending"
+                and (self._next(t) is not None or self._needed(t))}
+        if len(held) < 2 or self.owing():
+            return None
+        live = self.live_seats()
+        for target, count in held.items():
+            ballot = self.ballots[(target, count)]
+            if any(ballot.get(v) != 1 for v in live if v != target):
+                return None
+        for seat in sorted(held):
+            if any(self.ballot_at[(t, c, seat)] > held[seat]
+                   for t, c in held.items() if t != seat):
+                return seat, held[seat], tuple(sorted(held))
+        return None
+
+    def _break_crossed_votes(self) -> bool:
+        """Keep the seat :meth:`_crossed_votes` names: its message is taken as if a seat had
+        answered "present"; its own votes then count, and the old rules go on."""
+        found = self._crossed_votes()
+        if found is None:
+            return False
+        seat, count, held = found
+        self.acquitted.add((seat, count))
+        self.shortfalls.append(
+            f"seat {seat} kept at its message {count}: seats "
+            + ", ".join(map(str, held)) + " voted each other absent at once (crossed votes)")
+        self._owing = None
+        self._unsettled = True
+        return True
 
     def _vote_pending(self) -> bool:
         """Some seat is being voted absent: a message that does not fit may come from a seat
@@ -1214,6 +1325,13 @@ class MatchCore:
                 self.closed.add(event_id)
 
     def _welcome(self, seat: int, message: Message, body: WelcomeBody) -> bool:
+        absence = self.absent.get(body.seat)
+        if (body.seat not in self.reclaims and absence is not None
+                and absence.count == body.since and not absence.final):
+            # The RECLAIM it answers is not taken here yet (its seat's feed is behind): it
+            # waits for it.  Taken now, it would be stale here and count on a peer that took
+            # the RECLAIM first — it is taken at all only because another seat reclaims too.
+            return False
         self._take(seat)
         if body.seat in self.reclaims and self.reclaims[body.seat] == body.since:
             self.welcomed[body.seat].add(seat)
@@ -1848,10 +1966,12 @@ class LocalSeat:
         self.core = core
         self.seat = seat
         self.key = private_key
+        self.seed = seed
         self.secrets = SeatSecrets(seed, core.match_id, core.keys[seat])
         self.decide = decide
         self.sent: list[Message] = []
         self.pending_reveal: dict[str, tuple[str, bytes]] = {}
+        self._unopened: dict[str, CommitBody] = {}  # restored commitments not reopened yet
         self.knowledge: dict[str, str] = {}  # what its torches showed: engine id -> card
         self.events: list[Event] = []  # PrivateKnowledge, for the driver
         self._opened: set[str] = set()  # its torch rounds whose deliveries it has opened
@@ -1872,16 +1992,44 @@ class LocalSeat:
                 raise LocalProtocolError("the persisted feed is not this seat's, in order")
         self.sent = list(persisted)
         self.pending_reveal = {}
+        self._unopened = {}
         revealed = {m.content.step for m in persisted if isinstance(m.content, RevealBody)}
         for message in persisted:
             body = message.content
             if isinstance(body, CommitBody) and body.step not in revealed:
-                # (a commitment skipped as stale — the seat was replaced meanwhile — has none)
-                with contextlib.suppress(LocalProtocolError):
+                try:
                     self.pending_reveal[body.step] = self._reopen(body)
+                except LocalProtocolError:
+                    # Not at its step yet (a core rebuilt from the feeds may stop before it,
+                    # the seat under a vote): reopened when its reveal is due.  (A commitment
+                    # skipped as stale — the seat was replaced meanwhile — never is.)
+                    self._unopened[body.step] = body
             if isinstance(body, AbsentBody):
                 self._voted.add((body.seat, body.count))
         return list(persisted)
+
+    def behind(self) -> bool:
+        """The core took a message the feeds do not let it take where it did: this seat's own,
+        before another seat's vote on it came in (:meth:`MatchCore.replaced_behind`), or a
+        seat's message past the point its feed was proved forked (:meth:`MatchCore.fork_behind`).
+        The driver then rebuilds (:meth:`rebuilt`)."""
+        return self.core.replaced_behind(self.seat) or self.core.fork_behind()
+
+    def rebuilt(self) -> LocalSeat:
+        """This seat on a core rebuilt from the feeds, as the verifier would build it (a fresh
+        core adopts every feed; the seat takes its own feed back), with the same timeouts,
+        clock, findings of the clock and ``decide``."""
+        old = self.core
+        core = MatchCore(old.header, turn_timeout=old.turn_timeout,
+                         silence_timeout=old.silence_timeout)
+        core.now = old.now
+        # What this peer's clock found stays found (a seat it timed out at a message it still
+        # lacks is still timed out there): the rebuilt core does not wait both timeouts again.
+        core.overdue, core.timed_out = dict(old.overdue), dict(old.timed_out)
+        core.adopt(dict(enumerate(old.feeds)))
+        local = LocalSeat(core, self.seat, self.key, self.seed, self.decide)
+        local.restore(list(old.feeds[self.seat].messages))
+        return local
 
     def _reopen(self, body: CommitBody) -> tuple[str, bytes]:
         salt = self.secrets.salt_for(body.step)
@@ -1997,7 +2145,11 @@ class LocalSeat:
         if held < len(self.sent):
             return []  # our last message has not been fed back yet
         if core.cursor[seat] < held:
-            return []  # our own messages wait to be consumed
+            # Our own messages wait to be consumed (under a vote, after a rebuild): nothing
+            # else is sent, but votes still are — whether this peer holds another seat's
+            # message, or timed it out, does not depend on where its own feed is taken.
+            vote = self._vote() if seat not in core.absent else None
+            return [] if vote is None else self._cast(vote)
         if seat in core.absent:
             # Replaced here, it still answers "present" for a seat whose message it holds:
             # the others may not have replaced it yet, and then its answer is the vote their
@@ -2137,7 +2289,8 @@ class LocalSeat:
             return Kind.END, EndBody(final.digest, final.transcript)
         if expected is Kind.REVEAL:
             assert isinstance(w, Simultaneous)
-            action, salt = self.pending_reveal.pop(w.step)
+            opened = self.pending_reveal.pop(w.step, None)
+            action, salt = opened or self._reopen(self._unopened.pop(w.step))
             return self._reveal_body(w.step, action, salt, None)
         return None
 

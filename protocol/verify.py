@@ -35,6 +35,7 @@ from protocol.match import (
     SeatReplaced,
     TorchKeyReleased,
 )
+from protocol.messages import Kind
 from protocol.transcript import Transcript, read_transcript
 
 VALID = "valid"
@@ -128,12 +129,20 @@ def verify_transcript(t: Transcript, records: dict[bytes, int] | None = None) ->
     notes += match_notes(core)
     ended = [e for e in core.events if isinstance(e, MatchEnded)]
     if ended and isinstance(core.state.waiting, Over):
-        unread = sum(len(f.messages) - core.cursor[s] for s, f in enumerate(core.feeds)
-                     if core.live(s))
+        # A vote or a welcome may follow a seat's END, sent before it saw every END (an answer
+        # to a vote on a point passed, a seat timed out just before its END came in): nothing
+        # waits for it.  Anything else after the result is wrong.
+        after = [m for s, f in enumerate(core.feeds) if core.live(s)
+                 for m in f.messages[core.cursor[s]:]]
+        unread = [m for m in after if m.kind not in (Kind.ABSENT, Kind.WELCOME)]
         end = ended[0]
         if core.signed and unread:
-            return Verdict(INVALID, f"{unread} message(s) after every seat signed the result",
+            return Verdict(INVALID, f"{len(unread)} message(s) after every seat signed the "
+                           "result", seat=unread[0].seat, record=records.get(unread[0].hash),
                            messages=checked, notes=notes)
+        if core.signed and after:
+            notes += (f"{len(after)} vote(s) or welcome(s) after the result (sent before "
+                      "their seat saw every END; nothing waited for them)",)
         if core.signed and not t.torn:
             return Verdict(VALID, "every check passed; every seat signed the result",
                            messages=checked, winners=end.winners, final_digest=end.digest,

@@ -42,7 +42,14 @@ from protocol.messages import (
     sign_message,
 )
 from protocol.verify import INVALID, VALID, verify
-from tests.protocol.helpers import direct_reveals, match_file, patient
+from tests.protocol.helpers import (
+    direct_reveals,
+    land_in_flight,
+    match_file,
+    patient,
+    run_clock,
+    run_with_timeouts,
+)
 
 Decider = Callable[[GameState[Any], int], str]
 
@@ -91,41 +98,6 @@ def silence(net: Network, seat: int, when: Callable[[Message], bool]) -> list[Me
         return out
     local.messages_to_send = send  # type: ignore[method-assign]
     return withheld
-
-
-def run_clock(net: Network, i: int) -> bool:
-    """Peer ``i``'s clock runs to its core's next deadline; False if it waits for nobody."""
-    core = net.cores[i]
-    deadline = core.get_timer()
-    if deadline is None:
-        return False
-    net.events[i].extend(core.handle_timer(deadline + 1.0))
-    return True
-
-
-def run_with_timeouts(net: Network, *, limit: int = 30, scramble: bytes | None = None) -> None:
-    """Pump; whenever the match stalls, let every peer's clock run past both timeouts."""
-    for round_ in range(limit):
-        net.pump(scramble=None if scramble is None else scramble + bytes([round_]))
-        if all(core.signed for i, core in enumerate(net.cores) if core.live(i)):
-            return
-        # First past the turn timeout (overdue: peers answer votes already cast), then past
-        # the silence timeout too (timed out: peers vote).
-        # Every peer has its own clock: each runs to its own next deadline.
-        for step in ("turn", "silence"):
-            for i in range(len(net.cores)):
-                run_clock(net, i)
-            if step == "turn":
-                net.pump(scramble=None if scramble is None else scramble + bytes([round_, 1]))
-    raise AssertionError("the match did not finish")
-
-
-def land_in_flight(net: Network) -> None:
-    """What is in flight arrives at every peer, and nothing more is pumped."""
-    while net.queue:
-        message = net.queue.pop(0)
-        for i, core in enumerate(net.cores):
-            net.events[i].extend(core.receive(message))
 
 
 def honest(net: Network, culprits: set[int]) -> list[int]:
@@ -820,66 +792,3 @@ def test_two_seats_left_that_time_each_other_out_play_on() -> None:
         assert set(net.cores[i].absent) == {2}
         assert net.cores[i].signed
     assert net.cores[0].public_digest() == net.cores[1].public_digest()
-
-
-def pump_cut(net: Network, cut: set[int], held: list[tuple[int, Message]]) -> None:
-    """Pump until nobody sends; a message of a seat in ``cut`` reaches only its own peer, and
-    is kept in ``held`` (with the peer it is for) for each of the others."""
-    for _ in range(10_000):
-        moved = False
-        for i, seat in enumerate(net.seats):
-            out = seat.messages_to_send()
-            net.events[i].extend(seat.take_events())
-            for message in out:
-                moved = True
-                net.log.append(message)
-                for j, core in enumerate(net.cores):
-                    if message.seat in cut and j != message.seat:
-                        held.append((j, message))
-                    else:
-                        net.events[j].extend(core.receive(message))
-        if not moved:
-            return
-    raise AssertionError("the network did not settle")
-
-
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="open finding (security.md §4): two of three seats that time each "
-                   "other out at once while the third times both out wait for good")
-def test_three_seats_that_time_each_other_out_at_once_play_on() -> None:
-    """Seats 1 and 2's messages stall on every link while seat 0's get through: seat 0 times
-    both out, and seats 1 and 2 time each other out.  Then the links heal, and every peer holds
-    every message.  Each absent vote of seat 1 or 2 follows, in its own feed, the message the
-    other voted missing, so it waits for that vote; and a seat under a vote is not one of the
-    voters another vote needs — so each vote has one voter it can count, seat 0's, and needs
-    two.  Nobody owes anything, and no timer runs (seen as an intermittent hang of
-    tests/adversary/test_faults.py::test_stalls_of_several_seconds).  (Live, seats 1 and 2
-    first replace each other — each consumed its own message, so its own vote counted — and
-    rebuild from the feeds, as MatchPeer does: modelled here by rebuilding every core.)"""
-    tag = b"mutual"
-    net = Network(3, tag=tag)
-    net.pump(limit=20, partial=True)
-    land_in_flight(net)
-    held: list[tuple[int, Message]] = []
-    pump_cut(net, {1, 2}, held)
-    for _ in ("turn", "silence"):  # every peer's clock runs past both timeouts
-        for i in range(3):
-            run_clock(net, i)
-        pump_cut(net, {1, 2}, held)
-    for i, message in held:  # the links heal
-        net.events[i].extend(net.cores[i].receive(message))
-    for i, old in enumerate(net.cores):  # every peer rebuilt from the feeds (MatchPeer._rebuild)
-        core = MatchCore(net.header)
-        core.adopt(dict(enumerate(old.feeds)))
-        seat = LocalSeat(core, i, net.keys[i], hashlib.sha256(tag + b"seed%d" % i).digest(),
-                         net.seats[i].decide)
-        seat.restore(list(old.feeds[i].messages))
-        net.cores[i], net.seats[i] = core, seat
-    for core in net.cores:  # the finding's state (pytest.fail: not the expected failure)
-        votes = {(t, v) for (t, _), ballot in core.ballots.items() for v in ballot}
-        if not {(1, 0), (1, 2), (2, 0), (2, 1)} <= votes or core.absent or core.owing():
-            pytest.fail(f"not the crossed votes: {sorted(votes)}, absent {core.absent}, "
-                        f"owing {core.owing()}")
-    run_with_timeouts(net, limit=8)
-    assert all(core.signed for core in net.cores)
-    assert len({core.public_digest() for core in net.cores}) == 1

@@ -1,0 +1,314 @@
+"""Absent votes when links stall for longer than both timeouts and then heal: votes cross, seats
+vote each other out at once, replaced seats reclaim — and every peer still ends in the state its
+file says, whatever order the messages arrived in (protocol.md §7.6, §7.7)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from engine.stream import HashStream
+from protocol.header import SignedHeader
+from protocol.local import Network
+from protocol.match import LocalSeat, MatchCore, PeerMisbehaved
+from protocol.messages import AbsentBody, CommitBody, EndBody, Kind, Message, RevealBody
+from protocol.verify import INVALID, VALID, verify
+from tests.protocol.helpers import (
+    cut_off,
+    heal,
+    land_in_flight,
+    match_file,
+    pump_cut,
+    run_clock,
+    run_with_timeouts,
+    stall_links,
+)
+
+
+def shuffled(items: list[Message], seed: bytes) -> list[Message]:
+    stream = HashStream(seed)
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = stream.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def take_in_order(header: SignedHeader, messages: list[Message],
+                  core: MatchCore | None = None) -> MatchCore:
+    """A core that receives ``messages`` one by one, rebuilt from its feeds whenever it took a
+    seat's message before a vote on it came in — as the peer playing that seat would
+    (LocalSeat.behind)."""
+    core = core or MatchCore(header)
+    for message in messages:
+        core.receive(message)
+        if any(core.replaced_behind(s) for s in range(core.n)) or core.fork_behind():
+            rebuilt = MatchCore(header)
+            rebuilt.adopt(dict(enumerate(core.feeds)))
+            core = rebuilt
+    return core
+
+
+def adopted(core: MatchCore) -> MatchCore:
+    """The state its feeds give: what the verifier computes."""
+    fresh = MatchCore(core.header)
+    fresh.adopt(dict(enumerate(core.feeds)))
+    return fresh
+
+
+def same_state(a: MatchCore, b: MatchCore) -> bool:
+    """The same public state, seats replaced and kept, and — until the result is signed, after
+    which nothing more is taken — the same messages taken."""
+    return (a.public_digest(), sorted(a.absent), a.acquitted, a.signed) == (
+        b.public_digest(), sorted(b.absent), b.acquitted, b.signed) and (
+        a.signed or a.cursor == b.cursor)
+
+
+def assert_finished_alike(net: Network) -> None:
+    """Every peer finished the same match, nobody was blamed, and each file verifies."""
+    assert all(core.signed for core in net.cores)
+    assert len({core.public_digest() for core in net.cores}) == 1
+    for i in range(len(net.cores)):
+        assert not [e for e in net.events[i] if isinstance(e, PeerMisbehaved)]
+    for i in range(len(net.cores)):
+        verdict = verify(match_file(net, i))
+        assert verdict.status == VALID, (i, verdict.reason)
+
+
+# --------------------------------------------------------------------------- crossed votes
+
+
+def crossed(tag: bytes = b"mutual") -> Network:
+    """Seats 1 and 2's messages stall on every link while seat 0's get through: seat 0 times
+    both out, and seats 1 and 2 time each other out.  Then the links heal, and every peer is
+    rebuilt from the feeds (as MatchPeer does when a vote names a message it took)."""
+    net = Network(3, tag=tag)
+    net.pump(limit=20, partial=True)
+    land_in_flight(net)
+    heal(net, stall_links(net, cut_off({1, 2}, 3)))
+    for i, old in enumerate(net.seats):
+        net.seats[i] = old.rebuilt()
+        net.cores[i] = net.seats[i].core
+    return net
+
+
+def test_three_seats_that_time_each_other_out_at_once_play_on() -> None:
+    """The crossed votes: each absent vote of seat 1 or 2 follows, in its own feed, the message
+    the other voted missing, so it waits for that vote; and a seat under a vote is not one of
+    the voters another vote needs — so each vote had one voter it could count, seat 0's, and
+    needed two.  Nobody owed anything, no timer ran, and the match waited for good (seen as an
+    intermittent hang of tests/adversary/test_faults.py::test_stalls_of_several_seconds).  Now
+    the dead end is broken: seat 1, the lowest whose own vote shows it sent the message it was
+    voted out at, is kept, and the old rules replace seat 2, which reclaims."""
+    net = crossed()
+    for core in net.cores:
+        votes = {(t, v): b for (t, _), ballot in core.ballots.items() for v, b in ballot.items()}
+        assert votes == {(1, 0): 1, (1, 2): 1, (2, 0): 1, (2, 1): 1}, votes
+        assert {seat for seat, _ in core.acquitted} == {1}
+        assert set(core.absent) == {2}
+    run_with_timeouts(net, limit=8)
+    assert_finished_alike(net)
+    notes = verify(match_file(net, 0)).notes
+    assert any(n.startswith("seat 1 kept at its message") for n in notes), notes
+    assert any(n.startswith("seat 2 was replaced") for n in notes), notes
+    assert any(n.startswith("seat 2 reclaimed") for n in notes), notes
+
+
+def test_the_seat_kept_is_the_same_in_any_arrival_order() -> None:
+    """The dead end is looked at only once nothing more can be taken, and nothing a peer may
+    still receive undoes it: a core fed the same messages in any order keeps the same seat,
+    replaces the same seat and reaches the same state as the feeds taken whole."""
+    net = crossed()
+    reference = net.cores[0]
+    messages = [m for feed in reference.feeds for m in feed.messages]
+    for k in range(30):
+        core = take_in_order(net.header, shuffled(messages, b"order%d" % k))
+        assert same_state(core, reference), k
+
+
+def test_a_dead_end_with_a_voter_still_owed_is_left_alone() -> None:
+    """Only a dead end that nothing can change is broken: with seat 2's vote on seat 1 not in
+    hand (it may still answer "present"), seat 1 is owed a vote, its timer runs, and nobody is
+    kept yet."""
+    net = crossed(b"owed")
+    reference = net.cores[0]
+    vote = next(m for m in reference.feeds[2].messages if isinstance(m.content, AbsentBody)
+                and m.content.seat == 1)
+    core = take_in_order(net.header, [
+        m for seat, feed in enumerate(reference.feeds)
+        for m in feed.messages[:vote.seq if seat == 2 else len(feed.messages)]])
+    assert not core.acquitted
+    assert core.owing() == (2,)  # its vote is owed: a timer runs (the peers ask for it)
+    # It comes in, with what follows it: now the dead end is the one every peer sees.
+    core = take_in_order(net.header, list(reference.feeds[2].messages[vote.seq:]), core)
+    assert same_state(core, reference)
+
+
+# --------------------------------------------------------------------------- partitions
+
+
+PARTITIONS = [  # (players, seats cut off, moves before, timeouts while cut)
+    (3, (1, 2), 30, 1),
+    (3, (0, 1), 85, 3),
+    (3, (0, 2), 38, 1),
+    (4, (1, 2), 24, 1),
+    (4, (1, 2, 3), 11, 1),
+    (4, (0, 2, 3), 21, 3),
+    (5, (2, 3), 40, 2),
+    (5, (0, 2, 3, 4), 48, 2),
+    (5, (0, 1, 2, 3), 79, 3),
+]
+
+
+@pytest.mark.parametrize(("n", "cut", "start", "rounds"), PARTITIONS)
+def test_seats_cut_off_past_both_timeouts_come_back_and_the_match_verifies(
+        n: int, cut: tuple[int, ...], start: int, rounds: int) -> None:
+    """The seats in ``cut`` get every message but their own reach nobody, for longer than both
+    timeouts (``rounds`` times over): every peer times out the seats it does not hear, votes
+    cross, seats are replaced — on their own peers too, which rebuild.  Then the links deliver
+    everything, in a scrambled order; every peer finishes the same match, its file verifies,
+    and a core fed that file's messages in any order reaches the same state."""
+    tag = b"cut%d-%s-%d" % (n, bytes(cut), start)
+    net = Network(n, tag=tag, rebuild=True)
+    net.pump(limit=start, partial=True)
+    land_in_flight(net)
+    held = stall_links(net, cut_off(cut, n), rounds=rounds)
+    stream = HashStream(tag)
+    for i in range(len(held) - 1, 0, -1):
+        j = stream.below(i + 1)
+        held[i], held[j] = held[j], held[i]
+    heal(net, held)
+    run_with_timeouts(net, limit=12)
+    assert_finished_alike(net)
+    reference = adopted(net.cores[0])
+    messages = [m for feed in net.cores[0].feeds for m in feed.messages]
+    for k in range(3):
+        assert same_state(take_in_order(net.header, shuffled(messages, tag + bytes([k]))),
+                          reference), k
+
+
+# --------------------------------------------------------------------------- the rules
+
+
+def test_a_peer_rebuilds_at_the_first_vote_on_its_own_message() -> None:
+    """Seat 2's message stalls; seat 0 times it out and votes.  Peer 2 took its own message at
+    once: one live seat's vote is enough to make it rebuild (it may have voted, and replaced
+    someone, on a vote the feeds say was cast while it was itself under a vote) — and only
+    once per vote."""
+    net = Network(3, tag=b"first-vote", rebuild=True)
+    net.pump(limit=30, partial=True)
+    land_in_flight(net)
+    held: list[tuple[int, Message]] = []
+    pump_cut(net, cut_off({2}, 3), held)
+    assert run_clock(net, 0) and run_clock(net, 0)  # seat 0: past both timeouts
+    vote = net.seats[0].messages_to_send()
+    assert [m.kind for m in vote] == [Kind.ABSENT] and vote[0].content.seat == 2
+    net.deliver(0, vote[0])
+    before = net.rebuilds
+    net.deliver(2, vote[0])
+    assert net.rebuilds == before + 1
+    core = net.cores[2]
+    assert core.presence(2) == "pending"  # its own message waits for the vote now
+    assert not core.replaced_behind(2)  # the same vote does not rebuild it again
+
+
+def test_votes_go_out_while_the_seats_own_message_waits() -> None:
+    """A peer whose own message waits for a vote on it still answers and casts votes: where it
+    stands in its own feed does not change what it holds or whom its clock timed out (before,
+    it sent nothing; with three seats its vote can be the one that decides).  Seats 1 and 2
+    are cut off; seat 0 times both out first, and its votes reach peer 2, which rebuilds and
+    waits on its own message; then peer 2's clock times seat 1 out, and it votes."""
+    net = Network(3, tag=b"vote-while-held", rebuild=True)
+    net.pump(limit=30, partial=True)
+    land_in_flight(net)
+    held: list[tuple[int, Message]] = []
+    links = cut_off({1, 2}, 3)
+    pump_cut(net, links, held)
+    assert run_clock(net, 0) and run_clock(net, 0)
+    pump_cut(net, links, held)  # seat 0's votes: peer 2 rebuilds
+    core = net.cores[2]
+    assert net.rebuilds and core.presence(2) == "pending" and not core.timed_out
+    waiting = core.cursor[2]
+    assert waiting < core.feeds[2].next_seq
+    assert run_clock(net, 2) and run_clock(net, 2)  # peer 2's clock: seat 1 timed out
+    out = net.seats[2].messages_to_send()
+    assert [(m.kind, m.content.seat, m.content.absent) for m in out  # type: ignore[union-attr]
+            ] == [(Kind.ABSENT, 1, 1)]
+    assert core.cursor[2] == waiting
+
+
+def test_a_restored_seat_reopens_its_commitment_when_its_reveal_is_due() -> None:
+    """A core rebuilt from the feeds may stop short of the step a commitment was made in (its
+    seat under a vote, say): the commitment is reopened when the reveal is due, not dropped
+    (before, the reveal could not be made)."""
+    net = Network(3, tag=b"lazy-reopen")
+    for _ in range(10_000):
+        net.pump(limit=1, partial=True)
+        own = net.cores[0].feeds[0].messages
+        if own and isinstance(own[-1].content, CommitBody):
+            break
+    land_in_flight(net)
+    commit = net.cores[0].feeds[0].messages[-1]
+    assert isinstance(commit.content, CommitBody)
+    core = MatchCore(net.header)  # a core that holds nothing yet
+    local = LocalSeat(core, 0, net.keys[0], hashlib.sha256(b"lazy-reopen" + b"seed0").digest(),
+                      net.seats[0].decide)
+    local.restore(list(net.cores[0].feeds[0].messages))
+    assert commit.content.step not in local.pending_reveal
+    for feed in net.cores[0].feeds:
+        for message in feed.messages:
+            core.receive(message)
+    net.seats[0] = local  # seat 0 plays on from the restored seat
+    for _ in range(200):  # until seat 0 reveals that step's play
+        out = [(i, m) for i, seat in enumerate(net.seats) for m in seat.messages_to_send()]
+        assert out, "nobody sends anything"
+        for _sender, message in out:
+            for j, target in enumerate(net.cores):
+                if j != 0:
+                    target.receive(message)
+            events = core.receive(message)
+            assert not [e for e in events if isinstance(e, PeerMisbehaved)]
+        reveal = next((m for i, m in out if i == 0 and isinstance(m.content, RevealBody)), None)
+        if reveal is not None:
+            break
+    else:
+        raise AssertionError("seat 0 never revealed")
+    assert isinstance(reveal.content, RevealBody) and reveal.content.step == commit.content.step
+    assert core.step is None or core.step.name != commit.content.step or 0 in core.step.reveals
+
+
+# --------------------------------------------------------------------------- the verifier
+
+
+def finished() -> tuple[Network, bytes]:
+    net = Network(3, tag=b"after-the-end")
+    net.pump()
+    assert all(core.signed for core in net.cores)
+    return net, match_file(net, 0)
+
+
+def test_a_vote_after_the_result_is_noted_not_invalid() -> None:
+    """A seat may vote, or answer a vote, after its END (before it saw every END): nothing
+    waits for it, and the file stays valid, with a note."""
+    net, data = finished()
+    local = net.seats[1]
+    extra = local.sign_next(Kind.ABSENT, AbsentBody(2, 3, 0))
+    net.cores[0].receive(extra)
+    verdict = verify(match_file(net, 0))
+    assert verdict.status == VALID, verdict.reason
+    assert any("vote(s) or welcome(s) after the result" in n for n in verdict.notes)
+    assert verify(data).status == VALID
+
+
+def test_anything_else_after_the_result_is_invalid() -> None:
+    net, _data = finished()
+    local = net.seats[1]
+    final = net.cores[1].final
+    assert final is not None
+    extra = local.sign_next(Kind.END, EndBody(final.digest, final.transcript))
+    net.cores[0].receive(extra)
+    verdict = verify(match_file(net, 0))
+    assert verdict.status == INVALID
+    assert verdict.reason == "1 message(s) after every seat signed the result"
+    assert verdict.seat == 1
