@@ -13,6 +13,7 @@ BENCHMARKS = {
     "match": "benchmarks.match",
     "latency": "benchmarks.latency",
     "discovery": "benchmarks.discovery",
+    "partitions": "benchmarks.partitions",
 }
 
 

@@ -1,13 +1,19 @@
 """An in-memory mesh of N peers, for tests and benchmarks: every peer runs its own MatchCore
 and LocalSeat, and a bus delivers every sent message to every peer (its sender included), in
-order.  No sockets, no sleeps, no clocks.  Keys, nonces and seeds are derived from a tag, so a
-run is reproducible — which is exactly what a real match must never do: real peers draw them
-from the operating system's randomness."""
+order.  No sockets, no sleeps: each peer's clock is run by hand, to its core's next deadline.
+Keys, nonces and seeds are derived from a tag, so a run is reproducible — which is exactly what
+a real match must never do: real peers draw them from the operating system's randomness.
+
+Links can be made to hold messages back for a while (:meth:`Network.stall`, :meth:`Network.heal`):
+:func:`draw_partition` and :func:`play_partition` play a match in which some links stall for
+longer than both timeouts, then heal — the scenarios of tests/protocol/test_votes.py and of
+``python -m benchmarks partitions``."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -20,6 +26,15 @@ from protocol.crypto import public_key_bytes
 from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
 from protocol.match import Event, LocalSeat, MatchCore
 from protocol.messages import Message
+
+
+class Stalled(Exception):
+    """The match did not finish: nobody had anything to send, even with every peer's clock run
+    past both timeouts again and again."""
+
+
+Link = tuple[int, int]  # (sender, receiver)
+Held = list[tuple[int, Message]]  # messages held back, with the peer each is for
 
 
 def make_header(n: int, variant: str = "basic", tag: bytes = b"") -> tuple[
@@ -111,3 +126,149 @@ class Network:
             self.seats[i] = self.seats[i].rebuilt()
             self.cores[i] = self.seats[i].core
             self.rebuilds += 1
+
+    # -------------------------------------------------------------- clocks and stalled links
+
+    def run_clock(self, i: int) -> bool:
+        """Peer ``i``'s clock runs to its core's next deadline; False if it waits for nobody."""
+        core = self.cores[i]
+        deadline = core.get_timer()
+        if deadline is None:
+            return False
+        self.events[i].extend(core.handle_timer(deadline + 1.0))
+        return True
+
+    def run_with_timeouts(self, *, limit: int = 30, scramble: bytes | None = None) -> None:
+        """Pump; whenever the match stalls, let every peer's clock run past both timeouts (each
+        peer to its own next deadline: first past the turn timeout — overdue: peers answer
+        votes already cast — then past the silence timeout — timed out: peers vote).  Raises
+        :class:`Stalled` if the match does not finish within ``limit`` such rounds."""
+        for round_ in range(limit):
+            self.pump(scramble=None if scramble is None else scramble + bytes([round_]))
+            if all(core.signed for i, core in enumerate(self.cores) if core.live(i)):
+                return
+            for step in ("turn", "silence"):
+                for i in range(len(self.cores)):
+                    self.run_clock(i)
+                if step == "turn":
+                    self.pump(scramble=None if scramble is None
+                              else scramble + bytes([round_, 1]))
+        raise Stalled("the match did not finish")
+
+    def land_in_flight(self) -> None:
+        """What is in flight arrives at every peer, and nothing more is pumped."""
+        while self.queue:
+            message = self.queue.pop(0)
+            for i in range(len(self.cores)):
+                self.deliver(i, message)
+
+    def pump_cut(self, links: set[Link], held: Held) -> None:
+        """Pump until nobody sends; a message on a link in ``links`` is kept in ``held`` (with
+        the peer it is for) instead of delivered."""
+        for _ in range(10_000):
+            moved = False
+            for i, seat in enumerate(self.seats):
+                out = seat.messages_to_send()
+                self.events[i].extend(seat.take_events())
+                for message in out:
+                    moved = True
+                    self.log.append(message)
+                    for j in range(len(self.cores)):
+                        if (message.seat, j) in links:
+                            held.append((j, message))
+                        else:
+                            self.deliver(j, message)
+            if not moved:
+                return
+        raise AssertionError("the network did not settle")
+
+    def stall(self, links: set[Link], *, rounds: int = 1) -> Held:
+        """The links in ``links`` stall: pump, and let every peer's clock run past both timeouts
+        (``rounds`` times); returns what the links held back, for :meth:`heal`."""
+        held: Held = []
+        for _ in range(rounds):
+            self.pump_cut(links, held)
+            for _ in ("turn", "silence"):
+                for i in range(len(self.cores)):
+                    self.run_clock(i)
+                self.pump_cut(links, held)
+        return held
+
+    def heal(self, held: Held, order: bytes | None = None) -> None:
+        """The stalled links deliver what they held: in order, or (with ``order``, a seed) in a
+        scrambled order, in batches, with the peers answering between some batches."""
+        if order is None:
+            for i, message in held:
+                self.deliver(i, message)
+            return
+        stream = HashStream(order)
+        rest = shuffled(held, stream)
+        while rest:
+            k = 1 + stream.below(len(rest))
+            batch, rest = rest[:k], rest[k:]
+            for i, message in batch:
+                self.deliver(i, message)
+            if stream.below(2):
+                self.pump()
+
+
+def shuffled(items: Iterable[Any], stream: HashStream) -> list[Any]:
+    """A Fisher–Yates shuffle driven by ``stream`` (reproducible on any Python)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = stream.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def cut_off(seats: Iterable[int], n: int) -> set[Link]:
+    """The links that hold back every message of ``seats`` to the others (each still gets
+    everyone's messages)."""
+    return {(s, j) for s in seats for j in range(n) if j != s}
+
+
+@dataclass(frozen=True)
+class Partition:
+    """A match in which some links stall past both timeouts (``rounds`` times) after
+    ``start`` deliveries, then heal in an order drawn from ``seed``."""
+
+    seed: bytes
+    players: int
+    links: frozenset[Link]
+    start: int
+    rounds: int
+
+    def describe(self) -> str:
+        return (f"{self.players} seats, links {sorted(self.links)} stalled from delivery "
+                f"{self.start}, {self.rounds} round(s) of both timeouts")
+
+
+def draw_partition(seed: bytes, *, one_way: bool = False) -> Partition:
+    """A partition drawn from ``seed``: 3–5 seats; whole seats cut off (a random proper subset
+    of them: their messages reach nobody, they still get everyone's), or, with ``one_way``,
+    every link stalled one way with probability one half."""
+    stream = HashStream(b"partition/" + seed)
+    players = (3, 3, 4, 5)[stream.below(4)]
+    if one_way:
+        links = frozenset((a, b) for a in range(players) for b in range(players)
+                          if a != b and stream.below(2))
+    else:
+        count = 1 + stream.below(players - 1)
+        cut = shuffled(range(players), stream)[:count]
+        links = frozenset(cut_off(cut, players))
+    return Partition(seed, players, links, 5 + stream.below(115), 1 + stream.below(3))
+
+
+def play_partition(partition: Partition) -> Network:
+    """Play ``partition`` to the end on peers that rebuild as network peers do; raises
+    :class:`Stalled` (the network is in ``exc.args[1]``) if it does not finish."""
+    net = Network(partition.players, tag=b"partition/" + partition.seed, rebuild=True)
+    net.pump(limit=partition.start, partial=True)
+    net.land_in_flight()
+    held = net.stall(set(partition.links), rounds=partition.rounds)
+    net.heal(held, order=partition.seed)
+    try:
+        net.run_with_timeouts(limit=12)
+    except Stalled as exc:
+        raise Stalled(str(exc), net) from None
+    return net

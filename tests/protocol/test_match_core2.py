@@ -15,7 +15,7 @@ from engine.sim import bot_key
 from protocol.crypto import commit_set_digest, play_commitment
 from protocol.delivery import open_delivery, seal_delivery
 from protocol.feed import Feed
-from protocol.local import Network
+from protocol.local import Network, Stalled
 from protocol.match import (
     ChanceRedrawn,
     ChanceResolved,
@@ -42,14 +42,7 @@ from protocol.messages import (
     sign_message,
 )
 from protocol.verify import INVALID, VALID, verify
-from tests.protocol.helpers import (
-    direct_reveals,
-    land_in_flight,
-    match_file,
-    patient,
-    run_clock,
-    run_with_timeouts,
-)
+from tests.protocol.helpers import direct_reveals, match_file, patient
 
 Decider = Callable[[GameState[Any], int], str]
 
@@ -226,7 +219,7 @@ def test_lying_torch_delivery_is_proved_by_the_torch_user() -> None:
 def test_torch_user_who_never_publishes_its_key_is_replaced() -> None:
     net = keen_network(4, b"keeper", keen=(1,))
     withheld = silence(net, 1, lambda m: m.kind is Kind.KEY_RELEASE)
-    run_with_timeouts(net)
+    net.run_with_timeouts()
     assert withheld and withheld[0].kind is Kind.KEY_RELEASE
     for i in honest(net, {1}):
         replaced = all_events(net, i, SeatReplaced)
@@ -246,7 +239,7 @@ def test_torch_user_who_never_publishes_its_key_is_replaced() -> None:
 def test_refusal_to_reveal_a_play_makes_the_seat_absent_and_its_zombie_plays() -> None:
     net = Network(3, tag=b"refuse-play")
     silence(net, 2, lambda m: m.kind is Kind.REVEAL and m.content.step.startswith("L2"))  # type: ignore[union-attr]
-    run_with_timeouts(net)
+    net.run_with_timeouts()
     assert_honest_agree(net, {2})
     for i in (0, 1):
         replaced = all_events(net, i, SeatReplaced)
@@ -275,7 +268,7 @@ def _hidden_reveal(net: Network) -> Callable[[Message], bool]:
 def test_refusal_to_reveal_a_hidden_secret_makes_the_room_drawn_again() -> None:
     net = Network(4, tag=b"refuse-hidden")
     silence(net, 3, _hidden_reveal(net))
-    run_with_timeouts(net)
+    net.run_with_timeouts()
     assert_honest_agree(net, {3})
     for i in (0, 1, 2):
         redrawn = all_events(net, i, ChanceRedrawn)
@@ -303,7 +296,7 @@ def test_deliverer_leaving_mid_row_has_its_delivered_secrets_published() -> None
             delivered.append(message)
         return False
     silence(net, 1, after_delivery)
-    run_with_timeouts(net)
+    net.run_with_timeouts()
     assert delivered
     assert_honest_agree(net, {1})
     round_id = delivered[0].content.round  # type: ignore[union-attr]
@@ -347,7 +340,7 @@ def test_false_absence_by_all_other_seats_is_undone_by_a_reclaim() -> None:
     net = Network(3, tag=b"collude")
     held = _late_commit(net, 2)
     _vote_then_deliver(net, 2, (0, 1), held)
-    run_with_timeouts(net)
+    net.run_with_timeouts()
     for i in range(3):
         assert [e.seat for e in all_events(net, i, SeatReplaced)] == [2]
         assert [e.seat for e in all_events(net, i, SeatReclaimed)] == [2]
@@ -383,7 +376,7 @@ def test_a_reclaiming_seat_is_never_shown_a_play_before_it_commits() -> None:
     local.messages_to_send = checked  # type: ignore[method-assign]
     held = _late_commit(net, 2)
     _vote_then_deliver(net, 2, (0, 1), held)
-    run_with_timeouts(net)
+    net.run_with_timeouts()
     rejoined = [e.step for e in all_events(net, 0, SeatReclaimed)]
     assert [e.seat for e in all_events(net, 0, SeatReclaimed)] == [2]
     assert_honest_agree(net, set())
@@ -429,7 +422,7 @@ def test_false_absence_in_the_tactical_variant_is_undone_at_a_turn() -> None:
     net.pump()
     assert held, "the seat never got to the third room"
     _vote_then_deliver(net, 2, (0, 1), held)
-    run_with_timeouts(net)
+    net.run_with_timeouts()
     for i in range(3):
         assert [e.seat for e in all_events(net, i, SeatReplaced)] == [2]
         assert [e.seat for e in all_events(net, i, SeatReclaimed)] == [2]
@@ -453,7 +446,7 @@ def test_two_seats_silent_at_once_are_both_replaced() -> None:
     net = Network(5, tag=b"two-gone")
     silence(net, 1, lambda m: m.kind is Kind.COMMIT and m.content.step.startswith("L3"))  # type: ignore[union-attr]
     silence(net, 4, lambda m: m.kind is Kind.COMMIT and m.content.step.startswith("L3"))  # type: ignore[union-attr]
-    run_with_timeouts(net)
+    net.run_with_timeouts()
     assert_honest_agree(net, {1, 4})
     assert {e.seat for e in all_events(net, 0, SeatReplaced)} == {1, 4}
     assert verify(match_file(net, 0)).status == VALID
@@ -519,7 +512,7 @@ def test_chaos_silent_seats_and_scrambled_links_still_agree_and_verify(seed: int
     for seat in silent:
         stop = 10 + stream[2 + seat] % 70
         silence(net, seat, lambda m, stop=stop: m.seq >= stop)
-    run_with_timeouts(net, scramble=stream)
+    net.run_with_timeouts(scramble=stream)
     assert_honest_agree(net, silent)
     witness = min(set(range(n)) - silent)
     assert {e.seat for e in all_events(net, witness, SeatReplaced)} == silent
@@ -533,8 +526,8 @@ def test_a_lone_peer_cannot_vote_everyone_out_and_finish_alone() -> None:
     net = Network(3, tag=b"alone")
     silence(net, 1, lambda m: m.seq >= 20)
     silence(net, 2, lambda m: m.seq >= 20)
-    with pytest.raises(AssertionError, match="did not finish"):
-        run_with_timeouts(net, limit=6)
+    with pytest.raises(Stalled):
+        net.run_with_timeouts(limit=6)
     core = net.cores[0]
     assert len(core.absent) <= 1 and not core.signed
     assert verify(match_file(net, 0)).status == "incomplete"
@@ -557,7 +550,7 @@ def test_chaos_sweep(seed: int) -> None:
     for seat in silent:
         stop = 5 + stream[2 + seat] % 90
         silence(net, seat, lambda m, stop=stop: m.seq >= stop)
-    run_with_timeouts(net, scramble=stream if seed % 2 else None)
+    net.run_with_timeouts(scramble=stream if seed % 2 else None)
     assert_honest_agree(net, silent)
     witness = min(set(range(n)) - silent)
     verdict = verify(match_file(net, witness))
@@ -632,7 +625,7 @@ def test_a_reveal_at_once_instead_of_a_torch_delivery_is_blamed() -> None:
         local.decide = after_the_torch
         done = premature_reveal(net, 2, lambda st: st.format_action(st.legal_actions(2)[0]),
                                 when=lambda m: m.kind is Kind.DELIVERY, silent=True)
-        run_with_timeouts(net, limit=6)
+        net.run_with_timeouts(limit=6)
         if done:
             break
     assert done, "seat 2 never owed a delivery while deciding"
@@ -651,7 +644,7 @@ def test_a_revealed_torch_peek_is_blamed_not_a_crash(commit_first: bool) -> None
         when=lambda m: m.kind in (Kind.COMMIT, Kind.REVEAL) and "torch" in [
             net.cores[2].state.format_action(a) for a in net.cores[2].state.legal_actions(2)],
         commit_first=commit_first)
-    run_with_timeouts(net, limit=6)
+    net.run_with_timeouts(limit=6)
     assert done
     blamed_for(net, 2, "revealed an illegal action 'torch'")
     verdict = verify(match_file(net, 0))
@@ -671,7 +664,7 @@ def test_a_reveal_at_once_while_welcoming_a_reclaim_is_blamed() -> None:
             2, set()))
     held = _late_commit(net, 2)
     _vote_then_deliver(net, 2, (0, 1), held)
-    run_with_timeouts(net)
+    net.run_with_timeouts()
     assert done, "seat 1 never had to decide while seat 2 reclaimed"
     for i in (0, 2):
         reasons = [e.reason for e in all_events(net, i, PeerMisbehaved)]
@@ -680,7 +673,7 @@ def test_a_reveal_at_once_while_welcoming_a_reclaim_is_blamed() -> None:
     assert all(net.cores[i].signed for i in (0, 2))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
+@pytest.mark.xfail(strict=True, raises=Stalled,
                    reason="open finding (security.md §4): a message in hand that never fits "
                    "stalls its seat's feed; nobody owes anything, so no timer runs")
 def test_a_message_that_never_fits_does_not_stop_the_match() -> None:
@@ -703,7 +696,7 @@ def test_a_message_that_never_fits_does_not_stop_the_match() -> None:
             return list(done)
         return out
     local.messages_to_send = send  # type: ignore[method-assign]
-    run_with_timeouts(net, limit=4)
+    net.run_with_timeouts(limit=4)
     assert done
     assert all(net.cores[i].signed for i in (0, 1))
 
@@ -762,11 +755,11 @@ def test_two_seats_left_that_time_each_other_out_play_on() -> None:
         net.pump(limit=1, partial=True)
         if before == (len(net.log), len(net.queue)) == (before[0], 0):
             for i in (0, 1):  # past the turn, then the silence timeout
-                run_clock(net, i)
-                run_clock(net, i)
+                net.run_clock(i)
+                net.run_clock(i)
     else:
         raise AssertionError("seat 2 was never replaced")
-    land_in_flight(net)
+    net.land_in_flight()
     # Seats 0 and 1 each send what they owe next, which the other does not get in time.
     held: list[Message] = []
     for _ in range(20):
@@ -778,7 +771,7 @@ def test_two_seats_left_that_time_each_other_out_play_on() -> None:
             held.append(m)
     for i in (0, 1):  # each times the other out ...
         core = net.cores[i]
-        assert run_clock(net, i) and run_clock(net, i), f"peer {i} waits for nobody"
+        assert net.run_clock(i) and net.run_clock(i), f"peer {i} waits for nobody"
         assert 1 - i in core.timed_out
         assert not net.seats[i].messages_to_send()  # ... but casts no vote: none could pass
         # A vote cast all the same (by a peer that had not seen seat 2 replaced yet, or
@@ -787,7 +780,7 @@ def test_two_seats_left_that_time_each_other_out_play_on() -> None:
         net.events[i].extend(core.receive(vote))
         held.append(vote)
     net.queue.extend(held)  # the slow link delivers at last
-    run_with_timeouts(net, limit=6)
+    net.run_with_timeouts(limit=6)
     for i in (0, 1):
         assert set(net.cores[i].absent) == {2}
         assert net.cores[i].signed

@@ -1,0 +1,111 @@
+"""Partitions that heal: how often honest peers still finish alike.
+
+    python -m benchmarks partitions --patterns 200
+    python -m benchmarks partitions --patterns 100 --one-way
+
+Plays ``--patterns`` matches on ``protocol.local.Network`` (peers that rebuild as network peers
+do), each drawn by ``protocol.local.draw_partition`` from its number: 3–5 seats; after a random
+number of deliveries some links stall for longer than both timeouts, one to three times over,
+then deliver everything in a scrambled order.  By default whole seats are cut off (a random
+proper subset: their messages reach nobody, they still get everyone's); with ``--one-way``
+every link stalls one way with probability one half.  No link ever loses a message: every
+pattern can finish.  Each is classed as
+
+- ``finished_alike``: every peer signed the same result, nobody blamed anyone, every peer's file
+  verifies, and the messages of the first peer's file, taken one by one in three random orders
+  (rebuilding as a peer would), reach the same state as the file taken whole;
+- ``stalled``: nobody could move, even with every clock run past both timeouts again and again;
+- ``parted``: peers signed different results, or a peer blamed another (all are honest);
+- ``not_valid``: a file does not verify as valid;
+- ``order_dependent``: a re-take in some order reaches another state.
+
+Robustness figures, not timings: the counts are exact and repeatable (everything is derived
+from the pattern numbers).  ``--show`` prints every pattern that did not finish alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+
+from engine.stream import HashStream
+from protocol.local import Network, Stalled, draw_partition, play_partition, shuffled
+from protocol.match import MatchCore, PeerMisbehaved
+from protocol.transcript import file_start, frame
+from protocol.verify import VALID, verify
+
+OUTCOMES = ("finished_alike", "stalled", "parted", "not_valid", "order_dependent")
+
+
+def match_file(net: Network, peer: int) -> bytes:
+    core = net.cores[peer]
+    data = bytearray(file_start(core.header))
+    for feed in core.feeds:
+        for message in feed.messages:
+            data += frame(message.encode())
+    return bytes(data)
+
+
+def taken_in_order(net: Network, seed: bytes) -> MatchCore:
+    """The first peer's messages taken one by one in an order drawn from ``seed``, rebuilding
+    whenever a peer would (a vote on a message taken, a fork past one)."""
+    messages = [m for feed in net.cores[0].feeds for m in feed.messages]
+    core = MatchCore(net.header)
+    for message in shuffled(messages, HashStream(seed)):
+        core.receive(message)
+        if any(core.replaced_behind(s) for s in range(core.n)) or core.fork_behind():
+            rebuilt = MatchCore(net.header)
+            rebuilt.adopt(dict(enumerate(core.feeds)))
+            core = rebuilt
+    return core
+
+
+def outcome(seed: bytes, *, one_way: bool) -> str:
+    try:
+        net = play_partition(draw_partition(seed, one_way=one_way))
+    except Stalled:
+        return "stalled"
+    if len({core.public_digest() for core in net.cores}) != 1 or any(
+            isinstance(e, PeerMisbehaved) for events in net.events for e in events):
+        return "parted"
+    if any(verify(match_file(net, i)).status != VALID for i in range(len(net.cores))):
+        return "not_valid"
+    whole = MatchCore(net.header)
+    whole.adopt(dict(enumerate(net.cores[0].feeds)))
+    for k in range(3):
+        core = taken_in_order(net, seed + bytes([k]))
+        if (core.public_digest(), sorted(core.absent), core.signed) != (
+                whole.public_digest(), sorted(whole.absent), whole.signed):
+            return "order_dependent"
+    return "finished_alike"
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks partitions",
+                                     exit_on_error=False)
+    parser.add_argument("--patterns", type=int, default=200)
+    parser.add_argument("--first", type=int, default=0, help="number of the first pattern")
+    parser.add_argument("--one-way", action="store_true",
+                        help="stall each link one way at random instead of cutting seats off")
+    parser.add_argument("--show", action="store_true",
+                        help="print each pattern that did not finish alike")
+    args = parser.parse_args(argv)
+    if args.patterns < 1:
+        raise argparse.ArgumentError(None, "--patterns must be at least 1")
+    start = time.perf_counter()
+    counts: Counter[str] = Counter()
+    for number in range(args.first, args.first + args.patterns):
+        seed = b"%d" % number
+        result = outcome(seed, one_way=args.one_way)
+        counts[result] += 1
+        if args.show and result != "finished_alike":
+            partition = draw_partition(seed, one_way=args.one_way)
+            print(f"pattern {number}: {result}: {partition.describe()}", flush=True)
+    report = {"benchmark": "partitions", "mode": "one-way" if args.one_way else "cut-off",
+              "patterns": args.patterns, "first": args.first,
+              **{name: counts[name] for name in OUTCOMES},
+              "seconds": round(time.perf_counter() - start, 1)}
+    print(json.dumps(report))
+    return 0
