@@ -1,15 +1,17 @@
 """Partitions that heal: how often honest peers still finish alike.
 
     python -m benchmarks partitions --patterns 200
-    python -m benchmarks partitions --patterns 100 --one-way
+    python -m benchmarks partitions --patterns 200 --mode split
 
 Plays ``--patterns`` matches on ``protocol.local.Network`` (peers that rebuild as network peers
 do), each drawn by ``protocol.local.draw_partition`` from its number: 3–5 seats; after a random
 number of deliveries some links stall for longer than both timeouts, one to three times over,
-then deliver everything in a scrambled order.  By default whole seats are cut off (a random
-proper subset: their messages reach nobody, they still get everyone's); with ``--one-way``
-every link stalls one way with probability one half.  No link ever loses a message: every
-pattern can finish.  Each is classed as
+then deliver everything in a scrambled order.  ``--mode``: ``cut-off`` (the default: whole
+seats cut off, a random proper subset — their messages reach nobody, they still get everyone's),
+``split`` (each link down both ways with probability one half: the network splits) or
+``one-way`` (each link stalled one way with probability one half); a message is held back only
+where no path of working links leads, since peers relay each other's messages.  No link ever
+loses a message: every pattern can finish.  Each is classed as
 
 - ``finished_alike``: every peer signed the same result, nobody blamed anyone, every peer's file
   verifies, and the messages of the first peer's file, taken one by one in three random orders
@@ -31,7 +33,7 @@ import time
 from collections import Counter
 
 from engine.stream import HashStream
-from protocol.local import Network, Stalled, draw_partition, play_partition, shuffled
+from protocol.local import MODES, Network, Stalled, draw_partition, play_partition, shuffled
 from protocol.match import MatchCore, PeerMisbehaved
 from protocol.transcript import file_start, frame
 from protocol.verify import VALID, verify
@@ -62,9 +64,9 @@ def taken_in_order(net: Network, seed: bytes) -> MatchCore:
     return core
 
 
-def outcome(seed: bytes, *, one_way: bool) -> str:
+def outcome(seed: bytes, mode: str) -> str:
     try:
-        net = play_partition(draw_partition(seed, one_way=one_way))
+        net = play_partition(draw_partition(seed, mode))
     except Stalled:
         return "stalled"
     if len({core.public_digest() for core in net.cores}) != 1 or any(
@@ -87,8 +89,8 @@ def main(argv: list[str]) -> int:
                                      exit_on_error=False)
     parser.add_argument("--patterns", type=int, default=200)
     parser.add_argument("--first", type=int, default=0, help="number of the first pattern")
-    parser.add_argument("--one-way", action="store_true",
-                        help="stall each link one way at random instead of cutting seats off")
+    parser.add_argument("--mode", choices=MODES, default="cut-off",
+                        help="what stalls: whole seats, links both ways, or links one way")
     parser.add_argument("--show", action="store_true",
                         help="print each pattern that did not finish alike")
     args = parser.parse_args(argv)
@@ -98,12 +100,12 @@ def main(argv: list[str]) -> int:
     counts: Counter[str] = Counter()
     for number in range(args.first, args.first + args.patterns):
         seed = b"%d" % number
-        result = outcome(seed, one_way=args.one_way)
+        result = outcome(seed, args.mode)
         counts[result] += 1
         if args.show and result != "finished_alike":
-            partition = draw_partition(seed, one_way=args.one_way)
+            partition = draw_partition(seed, args.mode)
             print(f"pattern {number}: {result}: {partition.describe()}", flush=True)
-    report = {"benchmark": "partitions", "mode": "one-way" if args.one_way else "cut-off",
+    report = {"benchmark": "partitions", "mode": args.mode,
               "patterns": args.patterns, "first": args.first,
               **{name: counts[name] for name in OUTCOMES},
               "seconds": round(time.perf_counter() - start, 1)}

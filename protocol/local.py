@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -243,15 +243,48 @@ class Partition:
                 f"{self.start}, {self.rounds} round(s) of both timeouts")
 
 
-def draw_partition(seed: bytes, *, one_way: bool = False) -> Partition:
-    """A partition drawn from ``seed``: 3–5 seats; whole seats cut off (a random proper subset
-    of them: their messages reach nobody, they still get everyone's), or, with ``one_way``,
-    every link stalled one way with probability one half."""
+def unreachable(links: set[Link], n: int) -> set[Link]:
+    """The pairs (sender, receiver) with no path between them when ``links`` stall: what the
+    mesh still lacks once peers relay each other's messages (a peer asks every connection for
+    what is overdue, network.md §5)."""
+    reach = {s: {s} for s in range(n)}
+    for s in range(n):
+        frontier = [s]
+        while frontier:
+            a = frontier.pop()
+            for b in range(n):
+                if b not in reach[s] and (a, b) not in links:
+                    reach[s].add(b)
+                    frontier.append(b)
+    return {(s, r) for s in range(n) for r in range(n) if r not in reach[s]}
+
+
+MODES: Final = ("cut-off", "split", "one-way")
+
+
+def draw_partition(seed: bytes, mode: str = "cut-off") -> Partition:
+    """A partition drawn from ``seed``: 3–5 seats, and
+
+    - ``cut-off``: whole seats cut off (a random proper subset of them: their messages reach
+      nobody, they still get everyone's) — a host whose network goes away;
+    - ``split``: every link (both ways) down with probability one half — the network splits;
+    - ``one-way``: every link stalled one way with probability one half.
+
+    Since peers relay each other's messages (a peer asks every connection for what is
+    overdue, network.md §5), a message is held back only where no path of working links leads;
+    a pattern in which every message can go round is drawn again."""
+    if mode not in MODES:
+        raise ValueError(f"unknown partition mode {mode!r}")
     stream = HashStream(b"partition/" + seed)
     players = (3, 3, 4, 5)[stream.below(4)]
-    if one_way:
-        links = frozenset((a, b) for a in range(players) for b in range(players)
-                          if a != b and stream.below(2))
+    if mode != "cut-off":
+        links: frozenset[Link] = frozenset()
+        while not links:
+            down = {(a, b) for a in range(players) for b in range(players)
+                    if (a < b or mode == "one-way") and stream.below(2)}
+            if mode == "split":
+                down |= {(b, a) for a, b in down}
+            links = frozenset(unreachable(down, players))
     else:
         count = 1 + stream.below(players - 1)
         cut = shuffled(range(players), stream)[:count]
