@@ -5,9 +5,14 @@ file says, whatever order the messages arrived in (protocol.md §7.6, §7.7)."""
 from __future__ import annotations
 
 import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from benchmarks.partitions import OUTCOMES
 from engine.stream import HashStream
 from protocol.header import SignedHeader
 from protocol.local import Network, cut_off, draw_partition, play_partition, shuffled
@@ -290,3 +295,24 @@ def test_anything_else_after_the_result_is_invalid() -> None:
     assert verdict.status == INVALID
     assert verdict.reason == "1 message(s) after every seat signed the result"
     assert verdict.seat == 1
+
+
+# --------------------------------------------------------------------------- the benchmark
+
+
+def test_the_partitions_benchmark_counts_every_pattern() -> None:
+    """``python -m benchmarks partitions`` runs from a clean checkout: every pattern counted
+    once, in one class; a wrong argument is a one-line error."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "benchmarks", "partitions", "--patterns", "3",
+                           "--mode", "split", "--show"],
+                          cwd=root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["mode"] == "split" and report["patterns"] == 3
+    assert sum(report[name] for name in OUTCOMES) == 3
+    for option in (["--patterns", "0"], ["--mode", "sideways"]):
+        bad = subprocess.run([sys.executable, "-m", "benchmarks", "partitions", *option],
+                             cwd=root, capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 2
+        assert len(bad.stderr.strip().splitlines()) == 1, bad.stderr
