@@ -35,19 +35,9 @@ from collections import Counter
 from engine.stream import HashStream
 from protocol.local import MODES, Network, Stalled, draw_partition, play_partition, shuffled
 from protocol.match import MatchCore, PeerMisbehaved
-from protocol.transcript import file_start, frame
 from protocol.verify import VALID, verify
 
 OUTCOMES = ("finished_alike", "stalled", "parted", "not_valid", "order_dependent")
-
-
-def match_file(net: Network, peer: int) -> bytes:
-    core = net.cores[peer]
-    data = bytearray(file_start(core.header))
-    for feed in core.feeds:
-        for message in feed.messages:
-            data += frame(message.encode())
-    return bytes(data)
 
 
 def taken_in_order(net: Network, seed: bytes) -> MatchCore:
@@ -72,7 +62,7 @@ def outcome(seed: bytes, mode: str) -> str:
     if len({core.public_digest() for core in net.cores}) != 1 or any(
             isinstance(e, PeerMisbehaved) for events in net.events for e in events):
         return "parted"
-    if any(verify(match_file(net, i)).status != VALID for i in range(len(net.cores))):
+    if any(verify(net.match_file(i)).status != VALID for i in range(len(net.cores))):
         return "not_valid"
     whole = MatchCore(net.header)
     whole.adopt(dict(enumerate(net.cores[0].feeds)))

@@ -26,6 +26,7 @@ from protocol.crypto import public_key_bytes
 from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
 from protocol.match import Event, LocalSeat, MatchCore
 from protocol.messages import Message
+from protocol.transcript import file_start, frame
 
 
 class Stalled(Exception):
@@ -118,6 +119,15 @@ class Network:
         if partial:
             return steps
         raise AssertionError("the network did not settle")
+
+    def match_file(self, peer: int) -> bytes:
+        """What ``peer``'s match file would hold: the header and every feed it took."""
+        core = self.cores[peer]
+        data = bytearray(file_start(core.header))
+        for feed in core.feeds:
+            for message in feed.messages:
+                data += frame(message.encode())
+        return bytes(data)
 
     def deliver(self, i: int, message: Message) -> None:
         """Peer ``i`` receives ``message`` (and rebuilds, with ``rebuild``, if it must)."""

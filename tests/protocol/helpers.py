@@ -7,17 +7,11 @@ from typing import Any
 from protocol.local import Network
 from protocol.match import DecisionPending
 from protocol.messages import CommitBody, Message, RevealBody
-from protocol.transcript import file_start, frame
 
 
 def match_file(net: Network, peer: int) -> bytes:
     """What ``peer``'s match file would hold: the header and every feed it took."""
-    core = net.cores[peer]
-    data = bytearray(file_start(core.header))
-    for feed in core.feeds:
-        for message in feed.messages:
-            data += frame(message.encode())
-    return bytes(data)
+    return net.match_file(peer)
 
 
 def patient(net: Network, seat: int) -> None:
