@@ -42,7 +42,8 @@ OUTCOMES = ("finished_alike", "stalled", "parted", "not_valid", "order_dependent
 
 def taken_in_order(net: Network, seed: bytes) -> MatchCore:
     """The first peer's messages taken one by one in an order drawn from ``seed``, rebuilding
-    whenever a peer would (a vote on a message taken, a fork past one)."""
+    whenever the peer of a seat whose message it took would (a vote on that message, a fork
+    past one) — standing for every peer at once (see tests/protocol/test_votes.py)."""
     messages = [m for feed in net.cores[0].feeds for m in feed.messages]
     core = MatchCore(net.header)
     for message in shuffled(messages, HashStream(seed)):

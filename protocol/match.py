@@ -394,6 +394,8 @@ class MatchCore:
         # Points kept "present" to break a dead end of crossed votes (see _crossed_votes).
         self.acquitted: set[tuple[int, int]] = set()
         self._behind_seen: set[tuple[int, int, int]] = set()  # see replaced_behind
+        # (seat, voter) -> the latest point a vote of that voter made this peer rebuild for.
+        self.behind_top: dict[tuple[int, int], int] = {}
         self.replaced_at: dict[int, int] = {}  # seat -> the count it was last replaced at
         self._scanned = [0] * self.n
         self.overdue: dict[int, int] = {}  # seat -> count the local clock found it overdue at
@@ -924,8 +926,13 @@ class MatchCore:
             return self._consume_absent(seat, message)
         if seat in self.reclaims:
             return False  # a reclaiming seat waits until it rejoins
-        if self.ballots and self.presence(seat) in ("pending", "absent"):
-            return False  # voted absent by some: its message waits for the vote's outcome
+        if self.ballots and self.presence(seat) in ("pending", "absent") and not (
+                kind is Kind.END and self.ended):
+            # Voted absent by some: its message waits for the vote's outcome.  Not an END:
+            # at the end the vote can only be about that END, which is here — a seat timed out
+            # just before its END came in would otherwise hold the result up until someone
+            # answered "present", which the seats that already saw every END may never do.
+            return False
         if self.cast and kind is not Kind.ABSENT and self._after_vote(seat):
             return False  # it voted a seat absent: what it sent next waits for the outcome
         if self.dead and (
@@ -1099,7 +1106,8 @@ class MatchCore:
             if len(messages) == scanned[seat]:
                 continue
             index = scanned[seat]
-            for message in messages[index:]:
+            while index < len(messages):
+                message = messages[index]
                 body = message.content
                 if isinstance(body, AbsentBody) and body.seat != seat and body.seat < self.n:
                     ballot = self.ballots.setdefault((body.seat, body.count), {})
@@ -1171,7 +1179,13 @@ class MatchCore:
                 if verdict == 1 and voter != seat and self.live(voter) and (
                         seat, count, voter) not in self._behind_seen:
                     self._behind_seen.add((seat, count, voter))
-                    found = True
+                    # A voter votes on a seat's points in the order it reaches them: a vote on
+                    # a point before one of its votes that already made this peer rebuild is
+                    # no news (a cheat signing one vote per message taken, last first, would
+                    # otherwise make the peer replay the match once per vote).
+                    if count > self.behind_top.get((seat, voter), -1):
+                        self.behind_top[(seat, voter)] = count
+                        found = True
         return found
 
     def _know_votes_behind(self) -> None:
@@ -1326,11 +1340,14 @@ class MatchCore:
 
     def _welcome(self, seat: int, message: Message, body: WelcomeBody) -> bool:
         absence = self.absent.get(body.seat)
-        if (body.seat not in self.reclaims and absence is not None
-                and absence.count == body.since and not absence.final):
-            # The RECLAIM it answers is not taken here yet (its seat's feed is behind): it
-            # waits for it.  Taken now, it would be stale here and count on a peer that took
-            # the RECLAIM first — it is taken at all only because another seat reclaims too.
+        if body.seat not in self.reclaims and 0 <= body.seat < self.n and (
+                (absence is not None and absence.count == body.since and not absence.final)
+                or (absence is None and self.cursor[body.seat] <= body.since)):
+            # The RECLAIM it answers is not taken here yet — its seat's feed is behind, or
+            # the votes that replace the seat at ``since`` are: it waits for them.  Taken now,
+            # it would be stale here and count on a peer that took the RECLAIM first (it is
+            # taken at all only because another seat reclaims too).  Once the seat is past
+            # ``since`` here, or was replaced elsewhere, it is stale.
             return False
         self._take(seat)
         if body.seat in self.reclaims and self.reclaims[body.seat] == body.since:
@@ -2026,6 +2043,7 @@ class LocalSeat:
         # What this peer's clock found stays found (a seat it timed out at a message it still
         # lacks is still timed out there): the rebuilt core does not wait both timeouts again.
         core.overdue, core.timed_out = dict(old.overdue), dict(old.timed_out)
+        core.behind_top = dict(old.behind_top)
         core.adopt(dict(enumerate(old.feeds)))
         local = LocalSeat(core, self.seat, self.key, self.seed, self.decide)
         local.restore(list(old.feeds[self.seat].messages))

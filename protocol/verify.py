@@ -130,8 +130,9 @@ def verify_transcript(t: Transcript, records: dict[bytes, int] | None = None) ->
     ended = [e for e in core.events if isinstance(e, MatchEnded)]
     if ended and isinstance(core.state.waiting, Over):
         # A vote or a welcome may follow a seat's END, sent before it saw every END (an answer
-        # to a vote on a point passed, a seat timed out just before its END came in): nothing
-        # waits for it.  Anything else after the result is wrong.
+        # to a vote on a point passed, a seat timed out just before its END came in — the END
+        # in hand is not held by it): nothing waits for it.  Anything else after the result
+        # is wrong.
         after = [m for s, f in enumerate(core.feeds) if core.live(s)
                  for m in f.messages[core.cursor[s]:]]
         unread = [m for m in after if m.kind not in (Kind.ABSENT, Kind.WELCOME)]

@@ -26,7 +26,10 @@ def take_in_order(header: SignedHeader, messages: list[Message],
                   core: MatchCore | None = None) -> MatchCore:
     """A core that receives ``messages`` one by one, rebuilt from its feeds whenever it took a
     seat's message before a vote on it came in — as the peer playing that seat would
-    (LocalSeat.behind)."""
+    (LocalSeat.behind).  (A peer rebuilds only for its own seat; a core of no seat rebuilding
+    for all stands for every peer at once: an honest peer that took another seat's message
+    before a vote on it answers "present", so the order in which such a message is taken
+    before a vote that stays unanswered is one no honest peer sees.)"""
     core = core or MatchCore(header)
     for message in messages:
         core.receive(message)
@@ -259,6 +262,55 @@ def test_a_restored_seat_reopens_its_commitment_when_its_reveal_is_due() -> None
         raise AssertionError("seat 0 never revealed")
     assert isinstance(reveal.content, RevealBody) and reveal.content.step == commit.content.step
     assert core.step is None or core.step.name != commit.content.step or 0 in core.step.reveals
+
+
+def test_a_cheats_votes_on_every_message_taken_rebuild_a_peer_once() -> None:
+    """A voter votes on a seat's points in the order it reaches them: one vote per message the
+    seat already sent, last first (each a new vote, each on a message the seat's peer took),
+    makes that peer rebuild once, not once per vote — and the match finishes alike."""
+    net = Network(3, tag=b"rebuild-spam", rebuild=True)
+    net.pump(limit=400, partial=True)
+    net.land_in_flight()
+    taken = net.cores[1].cursor[1]
+    assert taken > 50
+    votes = [net.seats[0].sign_next(Kind.ABSENT, AbsentBody(1, c, 1))
+             for c in reversed(range(taken))]
+    before = net.rebuilds
+    for vote in votes:
+        for j in range(3):
+            net.deliver(j, vote)
+    assert net.rebuilds == before + 1
+    net.run_with_timeouts(limit=8)
+    assert len({core.public_digest() for core in net.cores}) == 1
+    assert all(core.signed for core in net.cores)
+
+
+def test_a_vote_cast_just_before_the_last_end_came_in_holds_nothing_up() -> None:
+    """Seat 1 times seat 2 out just before seat 2's END reaches it, and votes it absent after
+    its own END.  The seats that already saw every END have signed (a network peer then stops
+    and answers no vote): seat 2's END, in hand, is not held by the vote — every peer signs and
+    every file verifies (before, peer 1 never signed and every file was incomplete)."""
+    net = Network(3, tag=b"late-end-vote")
+    held: list[tuple[int, Message]] = []
+    for _ in range(2000):  # play until seat 2's END exists, held back from peer 1 alone
+        net.pump_cut({(2, 1)}, held)
+        for j, message in [x for x in held if x[1].kind is not Kind.END]:
+            net.deliver(j, message)
+        held[:] = [x for x in held if x[1].kind is Kind.END]
+        if held and not net.seats[0].messages_to_send() and net.cores[0].signed:
+            break
+    assert net.cores[0].signed and net.cores[2].signed and not net.cores[1].signed
+    assert net.run_clock(1) and net.run_clock(1)  # peer 1: seat 2 overdue, then timed out
+    vote = net.seats[1].messages_to_send()
+    assert [(m.kind, m.content.seat) for m in vote] == [(Kind.ABSENT, 2)]  # type: ignore[union-attr]
+    for j in range(3):
+        net.deliver(j, vote[0])  # peers 0 and 2 have signed: they answer nothing
+    for j, message in held:
+        net.deliver(j, message)  # seat 2's END reaches peer 1 at last
+    assert all(core.signed for core in net.cores)
+    for i in range(3):
+        verdict = verify(net.match_file(i))
+        assert verdict.status == VALID, (i, verdict.reason)
 
 
 # --------------------------------------------------------------------------- the verifier
