@@ -33,26 +33,18 @@ import time
 from collections import Counter
 
 from engine.stream import HashStream
-from protocol.local import MODES, Network, Stalled, draw_partition, play_partition, shuffled
+from protocol.local import (
+    MODES,
+    Stalled,
+    draw_partition,
+    play_partition,
+    shuffled,
+    take_in_order,
+)
 from protocol.match import MatchCore, PeerMisbehaved
 from protocol.verify import VALID, verify
 
 OUTCOMES = ("finished_alike", "stalled", "parted", "not_valid", "order_dependent")
-
-
-def taken_in_order(net: Network, seed: bytes) -> MatchCore:
-    """The first peer's messages taken one by one in an order drawn from ``seed``, rebuilding
-    whenever the peer of a seat whose message it took would (a vote on that message, a fork
-    past one) — standing for every peer at once (see tests/protocol/test_votes.py)."""
-    messages = [m for feed in net.cores[0].feeds for m in feed.messages]
-    core = MatchCore(net.header)
-    for message in shuffled(messages, HashStream(seed)):
-        core.receive(message)
-        if any(core.replaced_behind(s) for s in range(core.n)) or core.fork_behind():
-            rebuilt = MatchCore(net.header)
-            rebuilt.adopt(dict(enumerate(core.feeds)))
-            core = rebuilt
-    return core
 
 
 def outcome(seed: bytes, mode: str) -> str:
@@ -68,7 +60,8 @@ def outcome(seed: bytes, mode: str) -> str:
     whole = MatchCore(net.header)
     whole.adopt(dict(enumerate(net.cores[0].feeds)))
     for k in range(3):
-        core = taken_in_order(net, seed + bytes([k]))
+        messages = [m for feed in net.cores[0].feeds for m in feed.messages]
+        core = take_in_order(net.header, shuffled(messages, HashStream(seed + bytes([k]))))
         if (core.public_digest(), sorted(core.absent), core.signed) != (
                 whole.public_digest(), sorted(whole.absent), whole.signed):
             return "order_dependent"

@@ -315,3 +315,22 @@ def play_partition(partition: Partition) -> Network:
     except Stalled as exc:
         raise Stalled(str(exc), net) from None
     return net
+
+
+def take_in_order(header: SignedHeader, messages: Iterable[Message],
+                  core: MatchCore | None = None) -> MatchCore:
+    """A core (``core``, or a new one) that receives ``messages`` one by one, rebuilt from its
+    feeds whenever it took a seat's message before a vote on it came in, or one past a proved
+    fork — as the peer playing that seat would (LocalSeat.behind).  (A peer rebuilds only for
+    its own seat; a core of no seat rebuilding for all stands for every peer at once: an honest
+    peer that took another seat's message before a vote on it answers "present", so an order
+    in which such a message is taken before a vote that stays unanswered is one no honest peer
+    sees.)"""
+    core = core or MatchCore(header)
+    for message in messages:
+        core.receive(message)
+        if any(core.replaced_behind(s) for s in range(core.n)) or core.fork_behind():
+            rebuilt = MatchCore(header)
+            rebuilt.adopt(dict(enumerate(core.feeds)))
+            core = rebuilt
+    return core

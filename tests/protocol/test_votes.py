@@ -14,30 +14,18 @@ import pytest
 
 from benchmarks.partitions import OUTCOMES
 from engine.stream import HashStream
-from protocol.header import SignedHeader
-from protocol.local import Network, cut_off, draw_partition, play_partition, shuffled
+from protocol.local import (
+    Network,
+    cut_off,
+    draw_partition,
+    play_partition,
+    shuffled,
+    take_in_order,
+)
 from protocol.match import LocalSeat, MatchCore, PeerMisbehaved
 from protocol.messages import AbsentBody, CommitBody, EndBody, Kind, Message, RevealBody
 from protocol.verify import INVALID, VALID, verify
 from tests.protocol.helpers import match_file
-
-
-def take_in_order(header: SignedHeader, messages: list[Message],
-                  core: MatchCore | None = None) -> MatchCore:
-    """A core that receives ``messages`` one by one, rebuilt from its feeds whenever it took a
-    seat's message before a vote on it came in — as the peer playing that seat would
-    (LocalSeat.behind).  (A peer rebuilds only for its own seat; a core of no seat rebuilding
-    for all stands for every peer at once: an honest peer that took another seat's message
-    before a vote on it answers "present", so the order in which such a message is taken
-    before a vote that stays unanswered is one no honest peer sees.)"""
-    core = core or MatchCore(header)
-    for message in messages:
-        core.receive(message)
-        if any(core.replaced_behind(s) for s in range(core.n)) or core.fork_behind():
-            rebuilt = MatchCore(header)
-            rebuilt.adopt(dict(enumerate(core.feeds)))
-            core = rebuilt
-    return core
 
 
 def adopted(core: MatchCore) -> MatchCore:
