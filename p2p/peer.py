@@ -381,7 +381,12 @@ class MatchPeer:
         events = self.core.handle_timer(now)
         for event in events:
             if isinstance(event, SeatsOverdue):
-                for seat in event.seats:  # it may only be delayed: ask every peer
+                seats = set(event.seats)  # it may only be delayed: ask every peer
+                if any(self.core.unfit(seat) for seat in seats):
+                    # A message in hand that does not fit may need another seat's message
+                    # this peer lacks (a delivery before its torch message): ask for all.
+                    seats.update(self.core.live_seats())
+                for seat in sorted(seats):
                     self._want(seat)
         self._note(events)
         return True

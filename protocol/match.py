@@ -411,6 +411,9 @@ class MatchCore:
         # first; a peer that had consumed past it rebuilds, see fork_behind).
         self.forked: dict[int, int] = {}
         self._suspected: set[tuple[str, int]] = set()
+        # seat -> (cursor, taken, seats replaced) when its next message last failed to fit for
+        # a reason the kind does not show (see unfit).
+        self._unfit_at: dict[int, tuple[int, int, int]] = {}
         self.ended = False  # the engine reached its end
         self.signed = False  # every live seat signed the result (END)
         self.final: MatchEnded | None = None
@@ -468,11 +471,55 @@ class MatchCore:
     def owing(self) -> tuple[int, ...]:
         """The seats the match waits for now: their next message is due and not in hand, or
         they owe a vote that is not in hand (its next message may be, held up by a vote on
-        it — then the vote it owes is what can decide)."""
-        return tuple(s for s in range(self.n) if s not in self.absent
-                     and (s in self.blocked
-                          or (self.expects(s) is not None and self._next(s) is None)
-                          or (self.ballots and self._owes_vote(s))))
+        it — then the vote it owes is what can decide); and, when no seat lacks a message it
+        owes, the seats :meth:`stuck` on a message in hand that cannot be taken."""
+        lacking = self._lacking()
+        owing = set(lacking)
+        if self.ballots:
+            owing.update(s for s in self.live_seats() if self._owes_vote(s))
+        if not self._lacking_unvoted(lacking):
+            owing.update(s for s in self.live_seats() if self._stuck(s))
+        return tuple(sorted(owing))
+
+    def _lacking(self) -> list[int]:
+        """Live seats blocked, or owing a message that is not in hand — votes aside: a vote
+        owed on a stuck seat must not make it look unstuck to the very seats that owe it."""
+        return [s for s in self.live_seats() if s in self.blocked
+                or (self.expects(s, votes=False) is not None and self._next(s) is None)]
+
+    def _lacking_unvoted(self, lacking: list[int]) -> bool:
+        """Does a seat of ``lacking`` lack a message it owes with no vote on it yet?  A seat
+        already voted absent there is the vote's case: a stuck seat's vote may be the one it
+        needs (a REVEAL in place of a COMMIT waits for the missing commitment of a seat under
+        a vote, and its sender never votes)."""
+        return any(s in self.blocked or self.presence(s) not in ("pending", "absent")
+                   for s in lacking)
+
+    def unfit(self, seat: int) -> bool:
+        """Live ``seat``'s next message is in hand but cannot be taken where it stands, votes
+        aside: of a kind it may not send now (an overlay message for nothing open, a REVEAL
+        where its COMMIT is due and commitments are missing), or — at this very state, none
+        taken since — a reveal whose commitment set matches none held.  An honest message is
+        unfit only while this peer lacks something its sender had seen."""
+        message = self._next(seat)
+        if message is None or seat in self.reclaims or seat in self.absent or (
+                message.kind is Kind.ABSENT):
+            return False
+        if not self.accepts(seat, message.kind):
+            return True
+        return self._unfit_at.get(seat) == (self.cursor[seat], self.taken, len(self.absent))
+
+    def stuck(self, seat: int) -> bool:
+        """The match needs ``seat``'s message and its next one is :meth:`unfit`, while no seat
+        lacks a message it owes but those already voted absent there — nothing any seat owes
+        can make it fit.  A stuck seat is owed:
+        its timers run, and once timed out it is voted absent like a silent one (a cheat's
+        message that never fits would otherwise stop the match, with no timer running), and
+        this peer does not answer "present" for it."""
+        return not self._lacking_unvoted(self._lacking()) and self._stuck(seat)
+
+    def _stuck(self, seat: int) -> bool:
+        return self._needed(seat) and self.unfit(seat)
 
     def _note_wait(self) -> None:
         # The wait restarts whenever the match moves (a message consumed, a seat replaced);
@@ -1612,6 +1659,7 @@ class MatchCore:
             if (step, seat) not in self._suspected:
                 self._suspected.add((step, seat))
                 self.events.append(ForkSuspected(step, seat, self._step_commits(step)))
+            self._unfit_at[seat] = (self.cursor[seat], self.taken, len(self.absent))
             return False
         if not direct and commitment != self.step.commitments[seat]:
             self._misbehave(seat, "its reveal does not open its commitment", message)
@@ -2211,7 +2259,9 @@ class LocalSeat:
             if (target == self.seat or (target, count) in self._voted or self.seat in ballot
                     or not core.live(target)):
                 continue
-            if len(core.feeds[target].messages) > count:
+            if len(core.feeds[target].messages) > count and not (
+                    core.cursor[target] == count and core.stuck(target)):
+                # (Not for a message it holds that cannot be taken: stuck, it is voted out.)
                 return AbsentBody(target, count, 0)
         return None
 
@@ -2238,7 +2288,8 @@ class LocalSeat:
         for target, count in sorted(candidates.items()):
             if (target != self.seat and core.live(target) and core.cursor[target] == count
                     and (target, count) not in self._voted
-                    and (len(core.feeds[target].messages) <= count or target in core.blocked)):
+                    and (len(core.feeds[target].messages) <= count or target in core.blocked
+                         or core.stuck(target))):
                 return AbsentBody(target, count, 1)
         return None
 

@@ -59,6 +59,7 @@ from protocol.messages import (
     CommitBody,
     DeliveryBody,
     EndBody,
+    KeyReleaseBody,
     Kind,
     Message,
     RevealBody,
@@ -373,6 +374,24 @@ class WithholdHidden(Withhold):
     def stop(self, peer: EvilPeer, message: Message) -> bool:
         secrets = revealed_secrets(message.content)
         return bool(secrets) and posed_hidden(peer.core, secrets[0][0]) is not None
+
+
+class NeverFits(Script):
+    """In place of its first commitment, send a key release for a torch round that never opens
+    — a message every peer holds and none can take — and then nothing more."""
+
+    name = "never-fits"
+
+    def outgoing(self, peer: EvilPeer, message: Message) -> None:
+        if self.done:
+            return  # silent from then on (votes included)
+        if message.kind is Kind.COMMIT:
+            self.done = True
+            message = peer.resign(Kind.KEY_RELEASE,
+                                  KeyReleaseBody(f"torch.{peer.seat}.nothing", bytes(32)))
+            peer.note(what="went silent", kind=message.kind.name, seq=message.seq,
+                      where=peer.core.where(), event=None)
+        peer.send_honestly(message)
 
 
 class LyingDelivery(Script):
@@ -855,7 +874,7 @@ class RelayHello(Script):
 
 SCRIPTS: dict[str, type[Script]] = {cls.name: cls for cls in (
     Script, EquivocateCommit, RevealOther, WrongSalt, IllegalAction, Withhold, WithholdHidden,
-    LyingDelivery, FalseEnd, ReplayOtherMatch, Flood, ChainSpam, Impersonate, VoteAbsent,
+    NeverFits, LyingDelivery, FalseEnd, ReplayOtherMatch, Flood, ChainSpam, Impersonate, VoteAbsent,
     RecordAndGuess, DropReorder, RelayHello)}
 
 

@@ -186,6 +186,20 @@ def test_withheld_hidden_secret_is_drawn_again(procs: Processes) -> None:
         assert any(n.startswith((redrawn, recovered)) for n in notes), notes
 
 
+def test_a_message_that_never_fits_is_voted_out_and_the_match_finishes(
+        procs: Processes) -> None:
+    """In place of its commitment the cheat sends a key release for a round that never opens,
+    then nothing: every peer holds that message and none can take it, so nobody lacked
+    anything and no timer ran — the match used to stop for good.  The seat is stuck now
+    (protocol.md §6.6): it is timed and voted out like a silent one."""
+    paths, seat, went = silent(procs, "never-fits")
+    assert went["kind"] == "KEY_RELEASE"
+    for path in paths:
+        core = replay(path)
+        held = core.feeds[seat].messages[went["seq"]]
+        assert held.kind is Kind.KEY_RELEASE and held in core.stale  # in the file, skipped
+
+
 # --------------------------------------------------------------------------- prevented
 
 

@@ -673,14 +673,10 @@ def test_a_reveal_at_once_while_welcoming_a_reclaim_is_blamed() -> None:
     assert all(net.cores[i].signed for i in (0, 2))
 
 
-@pytest.mark.xfail(strict=True, raises=Stalled,
-                   reason="open finding (security.md §4): a message in hand that never fits "
-                   "stalls its seat's feed; nobody owes anything, so no timer runs")
-def test_a_message_that_never_fits_does_not_stop_the_match() -> None:
-    """Seat 2 sends, in place of its first commitment, a key release for a torch round that
-    never opens, and nothing more.  The others should replace it and finish."""
-    net = Network(3, tag=b"never-fits")
-    local = net.seats[2]
+def _never_fits(net: Network, seat: int) -> list[Message]:
+    """Seat ``seat`` sends, in place of its first commitment, a key release for a torch round
+    that never opens, and nothing more (the message is returned once sent)."""
+    local = net.seats[seat]
     original = local.messages_to_send
     done: list[Message] = []
 
@@ -692,13 +688,52 @@ def test_a_message_that_never_fits_does_not_stop_the_match() -> None:
             for _ in out:
                 local.sent.pop()
             done.append(local.sign_next(Kind.KEY_RELEASE,
-                                        KeyReleaseBody("torch.2.nothing", bytes(32))))
+                                        KeyReleaseBody(f"torch.{seat}.nothing", bytes(32))))
             return list(done)
         return out
     local.messages_to_send = send  # type: ignore[method-assign]
+    return done
+
+
+def test_a_seat_that_owes_a_vote_on_a_stuck_seat_votes_it_absent() -> None:
+    """Seat 0's clock times the stuck seat out first and votes; seat 1 then owes a vote on it
+    — and that owed vote used to count as a message the match lacked, so the seat no longer
+    looked stuck to seat 1, which answered "present" (it holds the message) and the match
+    stopped again (found over real sockets, tests/adversary)."""
+    net = Network(3, tag=b"never-fits-one-clock")
+    done = _never_fits(net, 2)
+    net.pump()
+    assert done and all(c.stuck(2) and c.owing() == (2,) for c in net.cores[:2])
+    for _ in ("turn", "silence"):
+        net.run_clock(0)
+    net.pump()
+    point = (2, done[0].seq)
+    assert net.cores[1].ballots[point] == {0: 1}
+    assert net.cores[1].stuck(2) and net.seats[1]._present_vote() is None
+    for _ in ("turn", "silence"):
+        net.run_clock(1)
+    net.run_with_timeouts(limit=2)
+    for core in net.cores[:2]:
+        assert core.ballots[point] == {0: 1, 1: 1} and 2 in core.absent and core.signed
+
+
+def test_a_message_that_never_fits_does_not_stop_the_match() -> None:
+    """Seat 2 sends, in place of its first commitment, a key release for a torch round that
+    never opens, and nothing more.  It is in hand, so nobody lacked anything and no timer ran:
+    the match stopped for good.  Now the seat is stuck (protocol.md §6.6): its timers run, the
+    others vote it absent instead of answering "present", replace it and finish, and the file
+    verifies and names it."""
+    net = Network(3, tag=b"never-fits")
+    done = _never_fits(net, 2)
     net.run_with_timeouts(limit=4)
     assert done
     assert all(net.cores[i].signed for i in (0, 1))
+    assert all(2 in net.cores[i].absent for i in (0, 1))
+    assert all(net.cores[i].ballots[(2, done[0].seq)] == {0: 1, 1: 1} for i in (0, 1))
+    assert len({net.cores[i].public_digest() for i in (0, 1)}) == 1
+    verdict = verify(match_file(net, 0))
+    assert verdict.status == VALID, verdict
+    assert any("seat 2" in note and "absent" in note for note in verdict.notes), verdict.notes
 
 
 def test_torch_messages_for_events_drawn_again_at_a_fork_are_skipped_not_a_stall() -> None:
@@ -785,3 +820,24 @@ def test_two_seats_left_that_time_each_other_out_play_on() -> None:
         assert set(net.cores[i].absent) == {2}
         assert net.cores[i].signed
     assert net.cores[0].public_digest() == net.cores[1].public_digest()
+
+
+def test_a_reveal_waiting_on_a_silent_seats_commitment_does_not_stop_the_match() -> None:
+    """Seat 2 goes silent at its first commitment; seat 3 sends, in place of its own, a REVEAL
+    (which waits for every other commitment, seat 2's among them) and then nothing — not even
+    its vote on seat 2.  Seat 2's replacement needs that vote; seat 3's message is in hand, so
+    it is not silent, and seat 2 lacks a message, so nothing looked stuck: the match stopped.
+    A seat lacking a message that is already under a vote does not count against a stuck
+    one (its case is the vote's): seats 0 and 1 vote seat 3 out as stuck, then seat 2."""
+    net = Network(4, tag=b"reveal-on-silent")
+    silence(net, 2, lambda m: m.kind is Kind.COMMIT)
+    done = premature_reveal(net, 3, lambda st: st.format_action(st.legal_actions(3)[0]),
+                            when=lambda m: m.kind is Kind.COMMIT, silent=True)
+    net.run_with_timeouts(limit=6)
+    assert done
+    for i in (0, 1):
+        assert set(net.cores[i].absent) == {2, 3} and net.cores[i].signed
+    assert not any(isinstance(e, PeerMisbehaved) for i in (0, 1) for e in net.events[i])
+    assert len({net.cores[i].public_digest() for i in (0, 1)}) == 1
+    verdict = verify(match_file(net, 0))
+    assert verdict.status == VALID, verdict
