@@ -170,7 +170,8 @@ class MatchPeer:
                  on_event: Callable[[Event], None] | None = None) -> None:
         self.config = config or PeerConfig()
         self.core = MatchCore(header, turn_timeout=self.config.turn_timeout,
-                              silence_timeout=self.config.silence_timeout)
+                              silence_timeout=self.config.silence_timeout,
+                              wait_at_dead_ends=True)
         self.seat = seat
         self.key = key
         # Each seat's key, made once (from raw bytes it costs a tenth of a verification).

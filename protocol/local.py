@@ -74,7 +74,7 @@ class Network:
         self.rebuild = rebuild
         self.rebuilds = 0
         self.header, self.keys = make_header(n, variant, tag)
-        self.cores = [MatchCore(self.header) for _ in range(n)]
+        self.cores = [MatchCore(self.header, wait_at_dead_ends=True) for _ in range(n)]
         self.seats = [
             LocalSeat(self.cores[i], i, self.keys[i], hashlib.sha256(tag + b"seed%d" % i).digest(),
                       deciders[i] if deciders else random_decider(b"bot%d" % i))

@@ -342,10 +342,16 @@ class MatchCore:
     """Consumes every seat's feed in canonical order and drives the engine."""
 
     def __init__(self, header: SignedHeader, *, turn_timeout: float = 90.0,
-                 silence_timeout: float = 60.0) -> None:
+                 silence_timeout: float = 60.0, wait_at_dead_ends: bool = False) -> None:
         self.header = header
         self.turn_timeout = turn_timeout
         self.silence_timeout = silence_timeout
+        # A live peer's core settles a dead end of crossed votes only once it has lasted a
+        # turn timeout (messages still on their way may change it: a vote of a seat whose
+        # own message is in hand); a replay of a file, which holds them all, at once.
+        self.wait_at_dead_ends = wait_at_dead_ends
+        self._dead_end_seen: tuple[object, ...] = ()
+        self._dead_end_due: tuple[object, ...] = ()
         self.now = 0.0
         self._wait_key: tuple[object, ...] = ()
         self._owing: tuple[int, ...] | None = None
@@ -524,11 +530,19 @@ class MatchCore:
     def _note_wait(self) -> None:
         # The wait restarts whenever the match moves (a message consumed, a seat replaced);
         # who it waits for is worked out only when a timer is asked for.
-        key = (id(self.state), self.taken, len(self.absent), len(self.ballots))
+        key = self._wait_state()
         if key != self._wait_key:
             self._wait_key = key
             self._wait_since = self.now
             self._owing = None
+
+    def _wait_state(self) -> tuple[object, ...]:
+        return (id(self.state), self.taken, len(self.absent), len(self.ballots))
+
+    def _dead_end_waits(self) -> bool:
+        """A dead end of crossed votes is held back here until the turn timeout (see
+        ``wait_at_dead_ends``)."""
+        return bool(self._dead_end_seen) and self._dead_end_seen == self._wait_key
 
     def _owing_now(self) -> tuple[int, ...]:
         if self._owing is None:
@@ -537,7 +551,11 @@ class MatchCore:
 
     def get_timer(self) -> float | None:
         """When the next timeout falls (None: the match waits for nobody)."""
-        if self.signed or not self._wait_key or not self._owing_now():
+        if self.signed or not self._wait_key:
+            return None
+        if not self._owing_now():
+            if self._dead_end_waits() and self._dead_end_due != self._wait_key:
+                return self._wait_since + self.turn_timeout
             return None
         if self._overdue_reported != self._wait_key:
             return self._wait_since + self.turn_timeout
@@ -553,6 +571,11 @@ class MatchCore:
         start = len(self.events)
         key = self._wait_key
         seats = self._owing_now() if key else ()
+        if (not seats and not self.signed and self._dead_end_waits()
+                and now >= self._wait_since + self.turn_timeout):
+            self._dead_end_due = key  # it lasted: settle it (_break_crossed_votes)
+            self.advance()
+            return self.events[start:]
         if self.signed or not seats:
             return []
         where = self.where()
@@ -1284,6 +1307,10 @@ class MatchCore:
         answered "present"; its own votes then count, and the old rules go on."""
         found = self._crossed_votes()
         if found is None:
+            return False
+        if self.wait_at_dead_ends and self._dead_end_due != self._wait_state():
+            self._dead_end_seen = self._wait_state()
+            self._owing = None
             return False
         seat, count, held = found
         self.acquitted.add((seat, count))
@@ -2086,7 +2113,8 @@ class LocalSeat:
         clock, findings of the clock and ``decide``."""
         old = self.core
         core = MatchCore(old.header, turn_timeout=old.turn_timeout,
-                         silence_timeout=old.silence_timeout)
+                         silence_timeout=old.silence_timeout,
+                         wait_at_dead_ends=old.wait_at_dead_ends)
         core.now = old.now
         # What this peer's clock found stays found (a seat it timed out at a message it still
         # lacks is still timed out there): the rebuilt core does not wait both timeouts again.
