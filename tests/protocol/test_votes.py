@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.partitions import OUTCOMES
+from benchmarks.partitions import OUTCOMES, outcome
 from engine.stream import HashStream
 from protocol.local import (
     Network,
@@ -131,7 +131,20 @@ def test_a_dead_end_with_a_voter_still_owed_is_left_alone() -> None:
     assert same_state(core, reference)
 
 
+def test_a_live_peer_holds_a_dead_end_while_a_vote_may_be_on_its_way() -> None:
+    """One-way partition pattern 61: seat 0 is cut off both ways and seat 1's messages do not
+    reach seat 2.  As the links heal, seat 1's peer reached a dead end of crossed votes (seats 0
+    and 1) before seat 0's later vote on seat 2 came in, broke it, and took seat 2's message
+    that the others then held up: it played on alone and the others stalled.  A live peer now
+    breaks a dead end only once it has lasted a turn timeout — by then the vote is in."""
+    assert_partition_heals_alike(b"61", "one-way")
+
+
 # --------------------------------------------------------------------------- partitions
+
+
+def assert_partition_heals_alike(seed: bytes, mode: str) -> None:
+    assert outcome(seed, mode) == "finished_alike", draw_partition(seed, mode).describe()
 
 
 def assert_partition_heals(seed: bytes) -> None:
