@@ -59,8 +59,8 @@ def outcome(seed: bytes, mode: str) -> str:
         return "not_valid"
     whole = MatchCore(net.header)
     whole.adopt(dict(enumerate(net.cores[0].feeds)))
+    messages = [m for feed in net.cores[0].feeds for m in feed.messages]
     for k in range(3):
-        messages = [m for feed in net.cores[0].feeds for m in feed.messages]
         core = take_in_order(net.header, shuffled(messages, HashStream(seed + bytes([k]))))
         if (core.public_digest(), sorted(core.absent), core.signed) != (
                 whole.public_digest(), sorted(whole.absent), whole.signed):

@@ -513,7 +513,11 @@ class MatchCore:
             return False
         if not self.accepts(seat, message.kind):
             return True
-        return self._unfit_at.get(seat) == (self.cursor[seat], self.taken, len(self.absent))
+        return self._unfit_at.get(seat) == self._unfit_key(seat)
+
+    def _unfit_key(self, seat: int) -> tuple[int, int, int]:
+        """The state an unfit verdict on ``seat``'s next message holds for (see unfit)."""
+        return self.cursor[seat], self.taken, len(self.absent)
 
     def stuck(self, seat: int) -> bool:
         """The match needs ``seat``'s message and its next one is :meth:`unfit`, while no seat
@@ -522,7 +526,7 @@ class MatchCore:
         its timers run, and once timed out it is voted absent like a silent one (a cheat's
         message that never fits would otherwise stop the match, with no timer running), and
         this peer does not answer "present" for it."""
-        return not self._lacking_unvoted(self._lacking()) and self._stuck(seat)
+        return self._stuck(seat) and not self._lacking_unvoted(self._lacking())
 
     def _stuck(self, seat: int) -> bool:
         return self._needed(seat) and self.unfit(seat)
@@ -540,9 +544,10 @@ class MatchCore:
         return (id(self.state), self.taken, len(self.absent), len(self.ballots))
 
     def _dead_end_waits(self) -> bool:
-        """A dead end of crossed votes is held back here until the turn timeout (see
-        ``wait_at_dead_ends``)."""
-        return bool(self._dead_end_seen) and self._dead_end_seen == self._wait_key
+        """A dead end of crossed votes is held back here, in this wait, until the turn timeout
+        (see ``wait_at_dead_ends``)."""
+        key = self._wait_key
+        return bool(key) and self._dead_end_seen == key and self._dead_end_due != key
 
     def _owing_now(self) -> tuple[int, ...]:
         if self._owing is None:
@@ -554,9 +559,7 @@ class MatchCore:
         if self.signed or not self._wait_key:
             return None
         if not self._owing_now():
-            if self._dead_end_waits() and self._dead_end_due != self._wait_key:
-                return self._wait_since + self.turn_timeout
-            return None
+            return self._wait_since + self.turn_timeout if self._dead_end_waits() else None
         if self._overdue_reported != self._wait_key:
             return self._wait_since + self.turn_timeout
         if self._timed_out_reported != self._wait_key:
@@ -566,7 +569,8 @@ class MatchCore:
     def handle_timer(self, now: float) -> list[Event]:
         """Report overdue seats once per wait (:class:`SeatsOverdue`: ask every peer for the
         message), then, after the silence timeout, time them out (:class:`SeatTimedOut`: the
-        local seat votes them absent)."""
+        local seat votes them absent); or break a dead end of crossed votes held back for a
+        turn timeout (``wait_at_dead_ends``)."""
         self.now = now
         start = len(self.events)
         key = self._wait_key
@@ -1310,6 +1314,8 @@ class MatchCore:
             return False
         if self.wait_at_dead_ends and self._dead_end_due != self._wait_state():
             self._dead_end_seen = self._wait_state()
+            # (Who is owed was cached for this wait, maybe before the last message came in:
+            # at a dead end nobody is, and the held-back timer must be the one that runs.)
             self._owing = None
             return False
         seat, count, held = found
@@ -1686,7 +1692,7 @@ class MatchCore:
             if (step, seat) not in self._suspected:
                 self._suspected.add((step, seat))
                 self.events.append(ForkSuspected(step, seat, self._step_commits(step)))
-            self._unfit_at[seat] = (self.cursor[seat], self.taken, len(self.absent))
+            self._unfit_at[seat] = self._unfit_key(seat)
             return False
         if not direct and commitment != self.step.commitments[seat]:
             self._misbehave(seat, "its reveal does not open its commitment", message)
