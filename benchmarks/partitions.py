@@ -8,10 +8,13 @@ do), each drawn by ``protocol.local.draw_partition`` from its number: 3–5 seat
 number of deliveries some links stall for longer than both timeouts, one to three times over,
 then deliver everything in a scrambled order.  ``--mode``: ``cut-off`` (the default: whole
 seats cut off, a random proper subset — their messages reach nobody, they still get everyone's),
-``split`` (each link down both ways with probability one half: the network splits) or
-``one-way`` (each link stalled one way with probability one half); a message is held back only
-where no path of working links leads, since peers relay each other's messages.  No link ever
-loses a message: every pattern can finish.  Each is classed as
+``split`` (each link down both ways with probability one half: the network splits),
+``one-way`` (each link stalled one way with probability one half) or ``crash`` (one seat's
+peer stops for good and, at the same moment, each link between two others goes down both ways
+with probability one half); a message is held back only where no path of working links leads,
+since peers relay each other's messages (a crashed peer relays nothing).  No link ever loses a
+message: every pattern can finish (in ``crash`` mode, with the crashed seat replaced).  Each
+is classed as (in ``crash`` mode, "every peer" is every peer that did not crash)
 
 - ``finished_alike``: every peer signed the same result, nobody blamed anyone, every peer's file
   verifies, and the messages of the first peer's file, taken one by one in three random orders
@@ -52,14 +55,16 @@ def outcome(seed: bytes, mode: str) -> str:
         net = play_partition(draw_partition(seed, mode))
     except Stalled:
         return "stalled"
-    if len({core.public_digest() for core in net.cores}) != 1 or any(
-            isinstance(e, PeerMisbehaved) for events in net.events for e in events):
+    peers = [i for i, _ in net.running()]  # (a crashed peer's file stops where it did)
+    if len({net.cores[i].public_digest() for i in peers}) != 1 or any(
+            isinstance(e, PeerMisbehaved) for i in peers for e in net.events[i]):
         return "parted"
-    if any(verify(net.match_file(i)).status != VALID for i in range(len(net.cores))):
+    if any(verify(net.match_file(i)).status != VALID for i in peers):
         return "not_valid"
+    first = net.cores[peers[0]]
     whole = MatchCore(net.header)
-    whole.adopt(dict(enumerate(net.cores[0].feeds)))
-    messages = [m for feed in net.cores[0].feeds for m in feed.messages]
+    whole.adopt(dict(enumerate(first.feeds)))
+    messages = [m for feed in first.feeds for m in feed.messages]
     for k in range(3):
         core = take_in_order(net.header, shuffled(messages, HashStream(seed + bytes([k]))))
         if (core.public_digest(), sorted(core.absent), core.signed) != (
@@ -74,7 +79,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--patterns", type=int, default=200)
     parser.add_argument("--first", type=int, default=0, help="number of the first pattern")
     parser.add_argument("--mode", choices=MODES, default="cut-off",
-                        help="what stalls: whole seats, links both ways, or links one way")
+                        help="what stalls: whole seats, links both ways, links one way, or links "
+                             "both ways while a seat crashes")
     parser.add_argument("--show", action="store_true",
                         help="print each pattern that did not finish alike")
     args = parser.parse_args(argv)

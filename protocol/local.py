@@ -12,7 +12,7 @@ longer than both timeouts, then heal — the scenarios of tests/protocol/test_vo
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -73,6 +73,7 @@ class Network:
                  rebuild: bool = False) -> None:
         self.rebuild = rebuild
         self.rebuilds = 0
+        self.crashed: set[int] = set()
         self.header, self.keys = make_header(n, variant, tag)
         self.cores = [MatchCore(self.header, wait_at_dead_ends=True) for _ in range(n)]
         self.seats = [
@@ -94,7 +95,7 @@ class Network:
         steps = 0
         while steps < limit:
             steps += 1
-            for index, seat in enumerate(self.seats):
+            for index, seat in self.running():
                 messages = seat.messages_to_send()
                 self.events[index].extend(seat.take_events())
                 for message in messages:
@@ -129,8 +130,21 @@ class Network:
                 data += frame(message.encode())
         return bytes(data)
 
+    def running(self) -> Iterator[tuple[int, LocalSeat]]:
+        """The peers that have not crashed, with their seats — each looked up as it comes, for
+        a delivery on the way may rebuild a peer's seat."""
+        for i in range(len(self.seats)):
+            if i not in self.crashed:
+                yield i, self.seats[i]
+
+    def crash(self, i: int) -> None:
+        """Peer ``i``'s process stops for good: it sends, receives and times nothing more."""
+        self.crashed.add(i)
+
     def deliver(self, i: int, message: Message) -> None:
         """Peer ``i`` receives ``message`` (and rebuilds, with ``rebuild``, if it must)."""
+        if i in self.crashed:
+            return
         self.events[i].extend(self.cores[i].receive(message))
         if self.rebuild and self.seats[i].behind():
             self.seats[i] = self.seats[i].rebuilt()
@@ -142,7 +156,7 @@ class Network:
     def run_clock(self, i: int) -> bool:
         """Peer ``i``'s clock runs to its core's next deadline; False if it waits for nobody."""
         core = self.cores[i]
-        deadline = core.get_timer()
+        deadline = None if i in self.crashed else core.get_timer()
         if deadline is None:
             return False
         self.events[i].extend(core.handle_timer(deadline + 1.0))
@@ -155,7 +169,7 @@ class Network:
         :class:`Stalled` if the match does not finish within ``limit`` such rounds."""
         for round_ in range(limit):
             self.pump(scramble=None if scramble is None else scramble + bytes([round_]))
-            if all(core.signed for i, core in enumerate(self.cores) if core.live(i)):
+            if all(self.cores[i].signed for i, _ in self.running() if self.cores[i].live(i)):
                 return
             for step in ("turn", "silence"):
                 for i in range(len(self.cores)):
@@ -177,7 +191,7 @@ class Network:
         the peer it is for) instead of delivered."""
         for _ in range(10_000):
             moved = False
-            for i, seat in enumerate(self.seats):
+            for i, seat in self.running():
                 out = seat.messages_to_send()
                 self.events[i].extend(seat.take_events())
                 for message in out:
@@ -240,36 +254,41 @@ def cut_off(seats: Iterable[int], n: int) -> set[Link]:
 @dataclass(frozen=True)
 class Partition:
     """A match in which some links stall past both timeouts (``rounds`` times) after
-    ``start`` deliveries, then heal in an order drawn from ``seed``."""
+    ``start`` deliveries, then heal in an order drawn from ``seed``; with ``crashed``, that
+    seat's peer stops for good at the same moment."""
 
     seed: bytes
     players: int
     links: frozenset[Link]
     start: int
     rounds: int
+    crashed: int | None = None
 
     def describe(self) -> str:
-        return (f"{self.players} seats, links {sorted(self.links)} stalled from delivery "
+        crash = "" if self.crashed is None else f"seat {self.crashed} crashed, "
+        return (f"{self.players} seats, {crash}links {sorted(self.links)} stalled from delivery "
                 f"{self.start}, {self.rounds} round(s) of both timeouts")
 
 
-def unreachable(links: set[Link], n: int) -> set[Link]:
-    """The pairs (sender, receiver) with no path between them when ``links`` stall: what the
-    mesh still lacks once peers relay each other's messages (a peer asks every connection for
-    what is overdue, network.md §5)."""
-    reach = {s: {s} for s in range(n)}
-    for s in range(n):
+def unreachable(links: set[Link], n: int, dead: Iterable[int] = ()) -> set[Link]:
+    """The pairs (sender, receiver) of peers not in ``dead`` with no path between them when
+    ``links`` stall: what the mesh still lacks once peers relay each other's messages (a peer
+    asks every connection for what is overdue, network.md §5; a crashed peer relays nothing)."""
+    gone = set(dead)
+    alive = [s for s in range(n) if s not in gone]
+    reach = {s: {s} for s in alive}
+    for s in alive:
         frontier = [s]
         while frontier:
             a = frontier.pop()
-            for b in range(n):
+            for b in alive:
                 if b not in reach[s] and (a, b) not in links:
                     reach[s].add(b)
                     frontier.append(b)
-    return {(s, r) for s in range(n) for r in range(n) if r not in reach[s]}
+    return {(s, r) for s in alive for r in alive if r not in reach[s]}
 
 
-MODES: Final = ("cut-off", "split", "one-way")
+MODES: Final = ("cut-off", "split", "one-way", "crash")
 
 
 def draw_partition(seed: bytes, mode: str = "cut-off") -> Partition:
@@ -278,7 +297,9 @@ def draw_partition(seed: bytes, mode: str = "cut-off") -> Partition:
     - ``cut-off``: whole seats cut off (a random proper subset of them: their messages reach
       nobody, they still get everyone's) — a host whose network goes away;
     - ``split``: every link (both ways) down with probability one half — the network splits;
-    - ``one-way``: every link stalled one way with probability one half.
+    - ``one-way``: every link stalled one way with probability one half;
+    - ``crash``: one seat's peer stops for good, and at the same moment every link between two
+      others goes down (both ways) with probability one half.
 
     Since peers relay each other's messages (a peer asks every connection for what is
     overdue, network.md §5), a message is held back only where no path of working links leads;
@@ -287,6 +308,16 @@ def draw_partition(seed: bytes, mode: str = "cut-off") -> Partition:
         raise ValueError(f"unknown partition mode {mode!r}")
     stream = HashStream(b"partition/" + seed)
     players = (3, 3, 4, 5)[stream.below(4)]
+    if mode == "crash":
+        crashed = stream.below(players)
+        lost: frozenset[Link] = frozenset()
+        while not lost:
+            down: set[Link] = {(a, b) for a in range(players) for b in range(a + 1, players)
+                               if crashed not in (a, b) and stream.below(2)}
+            down |= {(b, a) for a, b in down}
+            lost = frozenset(unreachable(down, players, [crashed]))
+        return Partition(seed, players, lost, 5 + stream.below(115), 1 + stream.below(3),
+                         crashed)
     if mode != "cut-off":
         links: frozenset[Link] = frozenset()
         while not links:
@@ -308,6 +339,8 @@ def play_partition(partition: Partition) -> Network:
     net = Network(partition.players, tag=b"partition/" + partition.seed, rebuild=True)
     net.pump(limit=partition.start, partial=True)
     net.land_in_flight()
+    if partition.crashed is not None:
+        net.crash(partition.crashed)
     held = net.stall(set(partition.links), rounds=partition.rounds)
     net.heal(held, order=partition.seed)
     try:

@@ -183,6 +183,34 @@ def test_partition_sweep(seed: int) -> None:
     assert_partition_heals(b"%d" % seed)
 
 
+def test_crash_patterns_stop_one_seat_and_cut_only_links_between_the_others() -> None:
+    """``--mode crash``: the crashed seat is on no stalled link (it sends nothing anyway, and
+    relays nothing: a pair is cut when no path of live peers joins it); every pattern cuts
+    something, both ways."""
+    for number in range(60):
+        partition = draw_partition(b"%d" % number, "crash")
+        assert partition.crashed is not None and partition.links
+        assert all(partition.crashed not in link for link in partition.links)
+        assert all((b, a) in partition.links for a, b in partition.links)
+    assert draw_partition(b"7", "split").crashed is None
+
+
+def test_a_crashed_seat_is_replaced_while_a_live_one_is_cut_off_and_comes_back() -> None:
+    """Crash pattern 20: four seats; seat 1's peer stops for good as seat 3's links to seats 0
+    and 2 stall three times past both timeouts.  The three live peers finish alike, seat 1
+    replaced for its silence on every one of them, and every file verifies.  (Three seats, one
+    crashed and the other two cut apart, do not: protocol.md §13.)"""
+    net = play_partition(draw_partition(b"20", "crash"))
+    running = [i for i, _ in net.running()]
+    assert running == [0, 2, 3]
+    assert len({net.cores[i].public_digest() for i in running}) == 1
+    for i in running:
+        assert net.cores[i].signed and 1 in net.cores[i].absent
+        assert not [e for e in net.events[i] if isinstance(e, PeerMisbehaved)]
+        assert verify(net.match_file(i)).status == VALID
+    assert outcome(b"20", "crash") == "finished_alike"
+
+
 # --------------------------------------------------------------------------- the rules
 
 
@@ -372,6 +400,11 @@ def test_the_partitions_benchmark_counts_every_pattern() -> None:
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["mode"] == "split" and report["patterns"] == 3
     assert sum(report[name] for name in OUTCOMES) == 3
+    crash = subprocess.run([sys.executable, "-m", "benchmarks", "partitions", "--patterns", "1",
+                            "--first", "20", "--mode", "crash"],
+                           cwd=root, capture_output=True, text=True, timeout=300)
+    assert crash.returncode == 0, crash.stderr[-2000:]
+    assert json.loads(crash.stdout.strip().splitlines()[-1])["finished_alike"] == 1
     for option in (["--patterns", "0"], ["--mode", "sideways"]):
         bad = subprocess.run([sys.executable, "-m", "benchmarks", "partitions", *option],
                              cwd=root, capture_output=True, text=True, timeout=60)
