@@ -28,7 +28,7 @@ import math
 import os
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +59,7 @@ from protocol.match import (
     ResultSigned,
     SeatReplaced,
     SeatsOverdue,
+    SeatTimedOut,
 )
 from protocol.messages import Message
 from protocol.transcript import read_transcript
@@ -380,6 +381,12 @@ class MatchPeer:
         if deadline is None or now < deadline:
             return False
         events = self.core.handle_timer(now)
+        if any(isinstance(event, SeatTimedOut) for event in events):
+            lagging = self.local.lagging()
+            if lagging is not None:
+                self._take_rebuilt(lagging)
+                log.warning("after both timeouts this peer's state was short of what its file "
+                            "gives: rebuilt from the feeds")
         for event in events:
             if isinstance(event, SeatsOverdue):
                 seats = set(event.seats)  # it may only be delayed: ask every peer
@@ -411,16 +418,22 @@ class MatchPeer:
         verifier would, and take up this seat's feed again (LocalSeat.rebuilt)."""
         forks = dict(self.core.forked)
         self.core.now = time.monotonic()
-        self.local = self.local.rebuilt()
-        self.core = core = self.local.core
-        self._note([e for e in core.events if isinstance(e, SeatReplaced)
-                    and (e.seat == self.seat or e.seat in forks)])
+        self._take_rebuilt(self.local.rebuilt(), forks)
         if forks:
             log.warning("seat(s) %s forked their feeds at a message this peer had already "
                         "taken: rebuilt from the feeds", ", ".join(map(str, sorted(forks))))
         else:
             log.warning("seat %d was voted absent at a message it had already sent: rebuilt "
                         "from the feeds", self.seat)
+
+    def _take_rebuilt(self, local: LocalSeat, forks: Mapping[int, int] | None = None) -> None:
+        """Play on with ``local``, this seat on a core rebuilt from the feeds: the driver
+        notes its seat's replacement (and those of forked seats), if the rebuilt core has it."""
+        self.local = local
+        self.core = core = local.core
+        self._check = None  # (its timer is the new core's)
+        self._note([e for e in core.events if isinstance(e, SeatReplaced)
+                    and (e.seat == self.seat or e.seat in (forks or {}))])
 
     def _want(self, seat: int) -> None:
         data = Frame(FrameKind.WANT, (seat, len(self.core.feeds[seat].messages))).encode()

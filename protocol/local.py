@@ -24,7 +24,7 @@ from engine.sim import bot_key
 from engine.stream import HashStream
 from protocol.crypto import public_key_bytes
 from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
-from protocol.match import Event, LocalSeat, MatchCore
+from protocol.match import Event, LocalSeat, MatchCore, SeatTimedOut
 from protocol.messages import Message
 from protocol.transcript import file_start, frame
 
@@ -159,7 +159,13 @@ class Network:
         deadline = None if i in self.crashed else core.get_timer()
         if deadline is None:
             return False
-        self.events[i].extend(core.handle_timer(deadline + 1.0))
+        events = core.handle_timer(deadline + 1.0)
+        self.events[i].extend(events)
+        if self.rebuild and any(isinstance(e, SeatTimedOut) for e in events):
+            lagging = self.seats[i].lagging()  # (as the network peer does)
+            if lagging is not None:
+                self.seats[i], self.cores[i] = lagging, lagging.core
+                self.rebuilds += 1
         return True
 
     def run_with_timeouts(self, *, limit: int = 30, scramble: bytes | None = None) -> None:

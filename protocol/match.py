@@ -2131,6 +2131,22 @@ class LocalSeat:
         local.restore(list(old.feeds[self.seat].messages))
         return local
 
+    def lagging(self) -> LocalSeat | None:
+        """After both timeouts of a wait: this seat on a core rebuilt from the feeds, if that
+        core is somewhere else than this one; else None.  The order messages came in can
+        leave a live core short of what the same feeds give taken whole — a vote decided
+        here before an answer that, in the feeds, counts — and then it can wait for good
+        while the others finish (a restart, which rebuilds, would end it).  The driver takes
+        the rebuilt seat instead, as it does after :meth:`behind`; the rebuilt core is the
+        verifier's reading of the very file this peer keeps (a dead end of crossed votes in
+        it is held a turn timeout from now, as any live peer holds one)."""
+        local = self.rebuilt()
+        old, new = self.core, local.core
+        if (tuple(old.cursor), sorted(old.absent), old.public_digest(), bool(old.signed)) == (
+                tuple(new.cursor), sorted(new.absent), new.public_digest(), bool(new.signed)):
+            return None
+        return local
+
     def _reopen(self, body: CommitBody) -> tuple[str, bytes]:
         salt = self.secrets.salt_for(body.step)
         state = self.core.state

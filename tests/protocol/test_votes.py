@@ -140,6 +140,24 @@ def test_a_live_peer_holds_a_dead_end_while_a_vote_may_be_on_its_way() -> None:
     assert_partition_heals_alike(b"61", "one-way")
 
 
+def test_a_peer_left_short_by_arrival_order_rebuilds_after_both_timeouts() -> None:
+    """One-way partition pattern 84: seat 2's peer decided votes in an order that left its
+    core short of what its own feeds give taken whole, and it waited for good while the three
+    others signed the result.  After both timeouts of a wait, a peer whose rebuilt core is
+    somewhere else takes it (LocalSeat.lagging) — what a restart would have done."""
+    net = play_partition(draw_partition(b"84", "one-way"))
+    assert all(core.signed for core in net.cores)
+    assert len({core.public_digest() for core in net.cores}) == 1
+    assert outcome(b"84", "one-way") == "finished_alike"
+
+
+def test_a_core_that_is_where_its_feeds_say_is_not_rebuilt() -> None:
+    net = Network(3, tag=b"lagging")
+    net.pump(limit=60, partial=True)
+    for seat in net.seats:
+        assert seat.lagging() is None
+
+
 # --------------------------------------------------------------------------- partitions
 
 
