@@ -356,6 +356,25 @@ def _rematch(console: Console, human: bool) -> bool:
     return answer.lower() in ("y", "yes")
 
 
+def _out_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``--out``, checked before the match (not after it): a file that is
+    there already is never overwritten — it may be another match's file."""
+    out = getattr(args, "out", None)
+    if not out:
+        return None
+    if getattr(args, "deal_seed", None) is not None:
+        return "--out needs a networked match: offline play (--deal-seed) keeps no match file"
+    target = Path(out)
+    if target.exists() or target.is_symlink():
+        return f"--out {out}: there is a file there already; choose another name"
+    parent = target.parent
+    if not parent.is_dir():
+        return f"--out {out}: there is no directory {parent}"
+    if not os.access(parent, os.W_OK):
+        return f"--out {out}: the directory {parent} is not writable"
+    return None
+
+
 def _numbered(path: str, k: int) -> str:
     """``out.crawl`` -> ``out-2.crawl`` for the second match of a session."""
     p = Path(path)
@@ -458,11 +477,23 @@ def _lan(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (see the module docstring)."""
+    code = _main(argv)
+    from cli.play import leave_if_input_blocked
+
+    leave_if_input_blocked(code)  # (Ctrl-C at a prompt: a thread still waits for a line)
+    return code
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    problem = _out_problem(args)
+    if problem is not None:
+        sys.stderr.write(f"{PROG} {args.command}: error: {problem}\n")
+        return EXIT_USAGE
     try:
         if args.command == "play":
             return _play(args, parser)

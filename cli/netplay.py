@@ -9,13 +9,14 @@ reads your choices; every rule lives in the engine and the protocol.
 from __future__ import annotations
 
 import asyncio
-import shutil
+import contextlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cli import render
-from cli.play import HELP, Console, InputClosed, LeftGame
+from cli.play import HELP, Console, InputClosed, LeftGame, in_reader
 from engine.core import GameState, IllegalActionError, InvalidActionError, Over
 from engine.raiders import RaidersView
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
@@ -74,7 +75,31 @@ class NetGame:
     def say(self, *lines: str) -> None:
         self.console.say(*lines)
 
+    def stop_game(self, reason: BaseException) -> None:
+        """Stop the match task for ``reason`` (raised by :func:`play_networked` in its place).
+        The match file keeps what was played: ``cryptcrawl resume`` takes it up again."""
+        if self.stop is None:
+            self.stop = reason
+        if self.task is not None:
+            self.task.cancel()
+
+    def _output_lost(self, exc: OSError) -> None:
+        """The console's output went away (a closed pipe, a hung-up terminal): nobody can
+        see the match, so it stops — instead of the connection that brought the event dying
+        with the error and the match waiting for good."""
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.console.out.fileno())  # (the exit's flush must not fail)
+        self.stop_game(OSError(f"the output went away ({exc.strerror or exc}); you left the "
+                               "game"))
+
     def attach(self, peer: MatchPeer) -> None:
+        try:
+            self._attach(peer)
+        except OSError as exc:
+            self._output_lost(exc)
+
+    def _attach(self, peer: MatchPeer) -> None:
         self.peer = peer
         header = peer.core.header.header
         self.names = [s.name for s in header.seats]
@@ -95,6 +120,12 @@ class NetGame:
     # ------------------------------------------------------------------ events
 
     def on_event(self, event: Event) -> None:
+        try:
+            self._on_event(event)
+        except OSError as exc:
+            self._output_lost(exc)
+
+    def _on_event(self, event: Event) -> None:
         if self.peer is None:
             return
         if isinstance(event, PrivateKnowledge) and self.human:
@@ -135,13 +166,13 @@ class NetGame:
     # ------------------------------------------------------------------ your decisions
 
     async def choose(self, state: GameState[Any], seat: int) -> str:
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(None, self._choose_blocking, state, seat)
+            return await in_reader(self._choose_blocking, state, seat)
+        except OSError as exc:  # the output went away while the prompt was shown
+            self._output_lost(exc)
+            raise
         except (LeftGame, InputClosed) as exc:
-            self.stop = exc
-            if self.task is not None:
-                self.task.cancel()
+            self.stop_game(exc)
             raise
 
     def _choose_blocking(self, state: GameState[Any], seat: int) -> str:
@@ -196,11 +227,23 @@ class NetGame:
             self.say("=== Game over " + "=" * 65,
                      *render.render_scoreboard(view, w.outcome, self.labels,
                                                name=self.options.name))
-        target = path
-        if self.options.out:
-            target = Path(self.options.out)
-            shutil.copyfile(path, target)
-        self.say("", f"The match file: {target}", f"Check it: cryptcrawl verify {target}")
+        self.say("", *copy_lines(path, self.options.out))
+
+
+def copy_lines(path: Path, out: str) -> list[str]:
+    """Where the match file is, after writing its copy to ``out`` (if any) — never over a file
+    that is there already (``--out`` is checked before the match, but one may have appeared
+    meanwhile): then the lines say so, and name the file in the data directory."""
+    target = path
+    lines: list[str] = []
+    if out:
+        try:
+            with open(out, "xb") as copy:
+                copy.write(path.read_bytes())
+            target = Path(out)
+        except OSError as exc:
+            lines.append(f"Could not write {out}: {exc.strerror or exc}.")
+    return [*lines, f"The match file: {target}", f"Check it: cryptcrawl verify {target}"]
 
 
 async def play_networked(options: NetOptions, console: Console, data_dir: Path) -> int:

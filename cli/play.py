@@ -9,10 +9,16 @@ engine, and what is shown comes from the engine's per-seat views.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import io
+import os
 import shlex
 import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO, TypeVar
 
 from cli import render
 from engine.core import (
@@ -57,6 +63,61 @@ class InputClosed(EOFError):
     """Standard input ended while the game waited for the player."""
 
 
+T = TypeVar("T")
+_readers: set[threading.Thread] = set()  # threads blocked on the console (see in_reader)
+_saved_tty: list[Any] = []  # the terminal's settings when the first Console was made
+
+
+def in_reader(fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+    """Run ``fn(*args)`` — something that reads the console — in a daemon thread; its result
+    (or exception) comes back on the running loop.  Not the loop's default executor: its
+    threads are joined when the loop and the interpreter shut down, so Ctrl-C at a prompt
+    would wait for the player to press Enter.  A thread still blocked at exit is abandoned
+    by :func:`leave_if_input_blocked`."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if future.done():
+            return  # (cancelled: the game stopped waiting)
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def work() -> None:
+        try:
+            result, error = fn(*args), None
+        except BaseException as exc:  # handed to the awaiting task, whatever it is
+            result, error = None, exc
+        _readers.discard(threading.current_thread())
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(settle, result, error)
+
+    thread = threading.Thread(target=work, name="cryptcrawl-console", daemon=True)
+    _readers.add(thread)
+    thread.start()
+    return future
+
+
+def leave_if_input_blocked(code: int) -> None:
+    """At exit: if a thread is still blocked reading the console (the player pressed Ctrl-C
+    at a prompt), restore the terminal's settings, flush, and end the process at once with
+    ``code`` — Python cannot finish shutting down while a daemon thread holds standard
+    input's lock.  Otherwise return (a normal exit follows)."""
+    if not any(thread.is_alive() for thread in _readers):
+        return
+    if _saved_tty:
+        with contextlib.suppress(Exception):
+            import termios
+
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, _saved_tty[0])
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
 @dataclass(frozen=True)
 class GameOptions:
     players: int = 4
@@ -77,6 +138,16 @@ class Console:
         self.out = out
         self.interactive = _isatty(inp) and _isatty(out)
         self.at_gap = True  # the last line written was blank (or nothing was written)
+        if isinstance(inp, io.TextIOWrapper):
+            # A byte that is not text (a stray key, a binary pipe) is read as U+FFFD and
+            # refused as a card like any typo, instead of stopping the game.
+            with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
+                inp.reconfigure(errors="replace")
+        if not _saved_tty and _isatty(inp):
+            with contextlib.suppress(Exception):
+                import termios
+
+                _saved_tty.append(termios.tcgetattr(inp.fileno()))
 
     def say(self, *lines: str) -> None:
         for line in lines:

@@ -25,7 +25,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 
 from cli import render
-from cli.netplay import NetGame, NetOptions
+from cli.netplay import NetGame, NetOptions, copy_lines
 from cli.play import HELP, Console
 from engine.core import GameState, IllegalActionError, InvalidActionError, Over
 from engine.raiders import RaidersView
@@ -225,14 +225,7 @@ class FullScreenGame(NetGame):
             self.log.append("=== Game over")
             self.log.extend(render.render_scoreboard(view, w.outcome, self.labels,
                                                      name=self.options.name))
-        target = path
-        if self.options.out:
-            import shutil
-
-            target = Path(self.options.out)
-            shutil.copyfile(path, target)
-        self.log.extend(["", f"The match file: {target}",
-                         f"Check it: cryptcrawl verify {target}"])
+        self.log.extend(["", *copy_lines(path, self.options.out)])
         self.over = True
         self.app.invalidate()
 
