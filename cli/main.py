@@ -98,6 +98,21 @@ def _seconds(text: str) -> float:
     return value
 
 
+MIN_TURN_TIMEOUT = 5.0  # below it, healthy peers on a busy machine time each other out
+
+
+def _turn_seconds(text: str) -> float:
+    """``--turn-timeout``: 5 s to a day.  Shorter, the peers of one loaded machine (you and
+    your bots) time each other out and vote each other absent all at once, and such a match
+    can wait for good (protocol.md §13); the test harness sets shorter ones in PeerConfig."""
+    value = _seconds(text)
+    if value < MIN_TURN_TIMEOUT:
+        raise argparse.ArgumentTypeError(
+            f"{value:g} s is too short: peers would time each other out (at least "
+            f"{MIN_TURN_TIMEOUT:g} s)")
+    return value
+
+
 def _name(text: str) -> str:
     name = " ".join(text.split())
     if not name:
@@ -141,7 +156,7 @@ def build_parser() -> Parser:
                            "deal again; whoever knows it knows every face-down room)")
     play.add_argument("--out", metavar="FILE", default=None,
                       help="also write the match file to FILE")
-    play.add_argument("--turn-timeout", type=_seconds, default=90.0, metavar="SECONDS",
+    play.add_argument("--turn-timeout", type=_turn_seconds, default=90.0, metavar="SECONDS",
                       help="how long the table waits for a move before asking the other "
                            "peers and then replacing the silent seat by a bot (default 90)")
     play.add_argument("--name", type=_name, default=None, metavar="NAME",
@@ -163,7 +178,7 @@ def build_parser() -> Parser:
                                   "screen once it starts)")
             sub.add_argument("--name", type=_name, default=None, metavar="NAME",
                              help="your name at the table")
-            sub.add_argument("--turn-timeout", type=_seconds, default=90.0, metavar="SECONDS",
+            sub.add_argument("--turn-timeout", type=_turn_seconds, default=90.0, metavar="SECONDS",
                              help="how long a move may take before the table asks the other "
                                   "peers and then replaces the silent seat (default 90)")
 

@@ -135,7 +135,9 @@ class NetGame:
                 f"{self.labels[event.seat]} is")
             self.say(f"{who} replaced by a bot from now on ({event.reason}).")
         elif isinstance(event, SeatReclaimed):
-            self.say(f"{self.labels[event.seat]} is back (from {event.step}).")
+            who = "You are" if event.seat == self.seat and self.human else (
+                f"{self.labels[event.seat]} is")
+            self.say(f"{who} back (from {event.step}).")
         elif isinstance(event, SeatsOverdue):
             who = ", ".join(self.labels[s] for s in event.seats if s != self.seat)
             if who:

@@ -27,6 +27,7 @@ def cryptcrawl(*args: str, stdin: str = "", module: str = "cli.main",
     ("play", "--players", "three"),
     ("play", "--bots", "9"),
     ("play", "--bot-kind", "genius"),
+    ("play", "--turn-timeout", "1"),  # healthy peers would time each other out
     ("play", "--no-such-option"),
     ("teleport",),
 ])
