@@ -9,7 +9,9 @@ the engine's view of your seat — and answers the same ``choose`` call, from a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import time
 from collections import deque
 from pathlib import Path
@@ -147,7 +149,7 @@ class FullScreenGame(NetGame):
 
         @kb.add("c-c")
         def _(event: KeyPressEvent) -> None:
-            self._leave()
+            self._leave("interrupted; you left the game", 130)
 
         layout = Layout(HSplit([
             Window(FormattedTextControl(self._row), height=1, wrap_lines=False),
@@ -197,10 +199,34 @@ class FullScreenGame(NetGame):
             return
         self.choice.set_result(self.state.format_action(action))
 
-    def _leave(self) -> None:
+    def run_ui(self) -> asyncio.Future[None]:
+        """Start the screen.  Ctrl-C sent as a signal (kill -INT), a terminal that hangs up, a
+        kill: the game is left as with the keys, so the terminal gets its settings back (the
+        screen closes normally) and the match file stays resumable; the exit status is 128
+        plus the signal's number."""
+        loop = asyncio.get_running_loop()
+        numbers = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                   if hasattr(signal, name)]
+        for number in numbers:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(number, self._leave,
+                                        f"{signal.Signals(number).name[3:].lower()}: you left "
+                                        "the game", 128 + number)
+
+        def restore(_: object) -> None:
+            for number in numbers:
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.remove_signal_handler(number)
+
+        ui = asyncio.ensure_future(self.app.run_async(handle_sigint=False))
+        ui.add_done_callback(restore)
+        return ui
+
+    def _leave(self, why: str = "You left the game.", code: int = 0) -> None:
         from cli.play import LeftGame
 
-        self.stop = LeftGame("You left the game.")
+        if self.stop is None:
+            self.stop = LeftGame(why, code)
         if self.task is not None:
             self.task.cancel()
         if self.app.is_running:
@@ -241,7 +267,7 @@ class LanFullScreenGame(FullScreenGame):
     def attach(self, peer: Any) -> None:
         super().attach(peer)
         if self.ui is None:
-            self.ui = asyncio.ensure_future(self.app.run_async())
+            self.ui = self.run_ui()
 
     def close_ui(self) -> None:
         """The match failed or was left: give the terminal back."""
@@ -277,7 +303,7 @@ async def play_full_screen(options: NetOptions, console: Console, data_dir: Path
         game.finish(result.core.state, result.path)
 
     game.task = asyncio.ensure_future(go())
-    ui = asyncio.ensure_future(game.app.run_async())
+    ui = game.run_ui()
     try:
         done, _ = await asyncio.wait({game.task, ui}, return_when=asyncio.FIRST_COMPLETED)
         if game.task in done and not game.task.cancelled():
