@@ -7,19 +7,74 @@ engine and the protocol.
 from __future__ import annotations
 
 import asyncio
-import datetime
+import ipaddress
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from cli.netplay import NetGame, NetOptions
-from cli.play import Console, InputClosed
+from cli.play import Console, InputClosed, in_reader
 from p2p.lobby import Joiner
 from p2p.peer import PeerConfig, bot_decider
 from p2p.store import KnownKeys, StoreError, load_identity, unfinished_matches
+from p2p.wire import parse_address, valid_port
 from protocol.crypto import fingerprint, public_key_bytes
+
+
+class UsageError(Exception):
+    """A command line argument that cannot be right (a port out of range, an address that
+    is not one): reported like argparse's usage errors, in one line, with exit status 2."""
+
+    def __init__(self, command: str, message: str) -> None:
+        super().__init__(message)
+        self.command = command
+
+
+EXIT_USAGE = 2
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _meant_as_address(target: str) -> bool:
+    """Does ``join``'s argument look like an address rather than a table name: an IP address
+    (with or without a port), ``[...]...``, or anything ending in ``:NUMBER`` (a sign too)?
+    A name with a colon in it (``Game: night``) stays a name."""
+    if target.startswith("[") or _is_ip(target):
+        return True
+    host_name, colon, port = target.rpartition(":")
+    if not colon:
+        return False
+    return (re.fullmatch(r"[+-]?[0-9]+", port) is not None or not host_name
+            or host_name == "localhost" or _is_ip(host_name))
+
+
+def parse_target(target: str) -> tuple[str, int] | None:
+    """``join``'s argument: ``(host, port)`` for ``HOST:PORT`` or ``[IPV6]:PORT``, None for a
+    table name (or "" for the only open table).  UsageError for an argument meant as an
+    address that is not a valid one (a port out of range, no host, a bare IPv6 address)."""
+    if not _meant_as_address(target):
+        return None
+    try:
+        return parse_address(target)
+    except ValueError as exc:
+        raise UsageError("join", str(exc)) from None
+
+
+def check_lobby_port(port: int) -> int:
+    """``host --port``: 0 (any free port) to 65535; UsageError for anything else."""
+    if not valid_port(port, any_port=True):
+        raise UsageError("host", f"--port {port} is not a TCP port (0 to 65535; 0: any free "
+                                 "port)")
+    return port
 
 
 def _config(options: NetOptions) -> PeerConfig:
@@ -81,6 +136,7 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
     from p2p.discovery import Advertiser, resolve_interfaces
     from p2p.run import host
 
+    check_lobby_port(port)
     game = _new_game(options, console, full_screen)
     known = _known(data_dir)
     key = load_identity(data_dir)
@@ -91,7 +147,6 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
         bind = addresses[0] if len(addresses) == 1 else "0.0.0.0"
     ad: list[Advertiser] = []
     pending: set[asyncio.Future[None]] = set()
-    loop = asyncio.get_running_loop()
 
     def later(coro: Any) -> None:
         future = asyncio.ensure_future(coro)
@@ -109,7 +164,7 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
         if approve_all and not warning:
             return True
         try:
-            answer = await loop.run_in_executor(None, console.ask, "let them sit down? [Y/n] ")
+            answer = await in_reader(console.ask, "let them sit down? [Y/n] ")
         except InputClosed:  # nobody there to answer: nobody sits down unasked
             console.say(f"No answer (input ended): {joiner.name} is turned away.")
             return False
@@ -178,8 +233,9 @@ async def join_lan(options: NetOptions, console: Console, data_dir: Path, target
     from p2p.run import join
 
     host_name, port = await _locate(console, target, interfaces, wait)
-    if session is not None:
-        session.host, session.port = host_name, port
+    if session is not None:  # (a rematch joins at f"{host}:{port}": IPv6 in brackets)
+        session.host = f"[{host_name}]" if ":" in host_name else host_name
+        session.port = port
     if retry_for > 0:
         console.say(f"Waiting up to {retry_for:.0f} s for the host to open the rematch...")
         deadline = asyncio.get_running_loop().time() + retry_for
@@ -211,9 +267,9 @@ async def _answers(host_name: str, port: int) -> bool:
 
 async def _locate(console: Console, target: str, interfaces: list[str] | None,
                   wait: float) -> tuple[str, int]:
-    host_name, sep, port = target.rpartition(":")
-    if sep and port.isdigit() and host_name:
-        return host_name.strip("[]"), int(port)
+    address = parse_target(target)
+    if address is not None:
+        return address
     from p2p.discovery import find_table, find_tables
 
     console.say(f"Looking for {'table ' + repr(target) if target else 'a table'} on the LAN...")
@@ -293,32 +349,10 @@ async def resume_lan(options: NetOptions, console: Console, data_dir: Path, *,
 
 
 def list_matches(data_dir: Path, out: TextIO) -> int:
-    from protocol.transcript import read_transcript
-    from protocol.verify import verify
+    """``cryptcrawl matches`` (in :mod:`cli.record`, with replay and export)."""
+    from cli.record import list_matches as listing
 
-    files = sorted((data_dir / "matches").glob("*.crawl"), key=lambda p: p.stat().st_mtime)
-    if not files:
-        out.write(f"No matches in {data_dir / 'matches'} yet.\n")
-        return 0
-    for path in files:
-        data = path.read_bytes()
-        t = read_transcript(data)
-        when = datetime.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-        if t.header is None:
-            out.write(f"{when}  (unreadable)  {path}\n")
-            continue
-        h = t.header.header
-        names = ", ".join(s.name for s in h.seats)
-        verdict = verify(data)
-        if verdict.status == "valid":
-            result = "won by " + (", ".join(h.seats[w].name for w in verdict.winners)
-                                  or "nobody")
-        else:
-            result = verdict.status
-        unfinished = path.with_suffix(".seed").exists() and verdict.status != "valid"
-        tail = "  (interrupted: cryptcrawl resume)" if unfinished else ""
-        out.write(f"{when}  {h.game}  {names}  {result}  {path}{tail}\n")
-    return 0
+    return listing(data_dir, out)
 
 
 def show_id(data_dir: Path, out: TextIO, *, export: str | None, import_from: str | None) -> int:
@@ -330,9 +364,14 @@ def show_id(data_dir: Path, out: TextIO, *, export: str | None, import_from: str
 
     path = data_dir / "identity.key"
     if import_from:
-        raw = Path(import_from).read_bytes()
+        from cli.verify import Unreadable, read_limited, shown
+
+        try:  # (a regular file; a device or a pipe is refused, never read for ever)
+            raw = read_limited(import_from, 32)
+        except Unreadable as exc:
+            raise StoreError(str(exc)) from None
         if len(raw) != 32:
-            raise StoreError(f"{import_from} is not an identity key (32 raw bytes)")
+            raise StoreError(f"{shown(import_from)} is not an identity key (32 raw bytes)")
         if path.exists() and path.read_bytes() != raw:
             raise StoreError(f"{path} already holds another identity; move it away first")
         from p2p.store import _write_private
@@ -354,8 +393,15 @@ def show_id(data_dir: Path, out: TextIO, *, export: str | None, import_from: str
 
 
 def run_async(coro: Any) -> int:
-    return int(asyncio.run(coro))
+    """Run a command's coroutine; its exit status.  A usage error found on the way (see
+    :class:`UsageError`) is one line on stderr, status 2."""
+    try:
+        return int(asyncio.run(coro))
+    except UsageError as exc:
+        prog = f"cryptcrawl {exc.command}"
+        sys.stderr.write(f"{prog}: error: {exc} (see {prog} --help)\n")
+        return EXIT_USAGE
 
 
-__all__ = ["host_lan", "join_lan", "list_matches", "list_tables", "resume_lan", "run_async",
-           "show_id", "sys"]
+__all__ = ["UsageError", "check_lobby_port", "host_lan", "join_lan", "list_matches",
+           "list_tables", "parse_target", "resume_lan", "run_async", "show_id", "sys"]

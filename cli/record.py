@@ -1,19 +1,28 @@
-"""``cryptcrawl export FILE --json`` and ``cryptcrawl replay FILE``: a match file, readable.
+"""``cryptcrawl export FILE --json``, ``cryptcrawl replay FILE`` and ``cryptcrawl matches``: match
+files, readable.
 
-Both replay the file through the same match core the peers and the verifier run, so what they
-show is what the feeds prove; they never trust anything else in the file.
+Export and replay run the file through the same match core the peers and the verifier run, so
+what they show is what the feeds prove; they never trust anything else in the file.  Replay
+says first, in one line, when the verifier finds the file invalid (and exits 1, as ``verify``
+does).  Every file is read with :func:`cli.verify.read_match_file`'s limits (a regular file of
+at most 64 MiB), and every path is printed with :func:`cli.verify.shown`.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
+import os
 from pathlib import Path
 from typing import Any, TextIO
 
 from cli import render
+from cli.verify import EXIT_FOR, Unreadable, read_match_file
+from cli.verify import shown as printable
 from engine.core import GameState
 from engine.raiders import RaidersView
 from protocol.crypto import fingerprint
+from protocol.errors import BadMessage
 from protocol.match import (
     ActionTaken,
     ChanceRedrawn,
@@ -25,8 +34,8 @@ from protocol.match import (
     SeatReplaced,
     TorchKeyReleased,
 )
-from protocol.transcript import read_transcript
-from protocol.verify import record_numbers, verify_transcript
+from protocol.transcript import Transcript, read_transcript
+from protocol.verify import INVALID, VALID, Verdict, record_numbers, verify_transcript
 
 
 class RecordError(Exception):
@@ -41,12 +50,14 @@ def _json_value(value: Any) -> Any:
     return value
 
 
-def _replay(data: bytes) -> tuple[MatchCore, list[GameState[Any]]]:
-    t = read_transcript(data)
+def _replay(t: Transcript) -> tuple[MatchCore, list[GameState[Any]]]:
     if t.header is None:
         reason = t.problems[0].reason if t.problems else "no header"
         raise RecordError(f"not a readable match file: {reason}")
-    core = MatchCore(t.header)
+    try:
+        core = MatchCore(t.header)
+    except BadMessage as exc:  # (a game, engine or sampler this program does not have)
+        raise RecordError(f"cannot show this match: {exc}") from None
     states: list[GameState[Any]] = [core.state]
     original = core._set_state
 
@@ -61,8 +72,8 @@ def _replay(data: bytes) -> tuple[MatchCore, list[GameState[Any]]]:
 def export_json(path: str, out: TextIO) -> int:
     data = _read(path)
     t = read_transcript(data)
-    core, _states = _replay(data)
-    verdict = verify_transcript(t, record_numbers(data))
+    core, _states = _replay(t)
+    verdict = verify_transcript(t, record_numbers(data, t.records))
     assert t.header is not None
     h = t.header.header
     events: list[dict[str, Any]] = []
@@ -90,7 +101,7 @@ def export_json(path: str, out: TextIO) -> int:
             events.append({"type": "misbehaved", "seat": e.seat, "reason": e.reason})
     document = {
         "format": "cryptcrawl-export/1",
-        "file": path,
+        "file": printable(path),
         "match_id": t.header.match_id.hex(),
         "header": {
             "game": h.game, "options": dict(h.options), "protocol": h.protocol,
@@ -115,10 +126,16 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
     """Room by room: each room's cards and resolution; ``ask`` (a prompt function) waits for
     Enter between rooms (``None``: print everything, the ``--plain`` record)."""
     data = _read(path)
-    core, states = _replay(data)
+    t = read_transcript(data)
+    core, states = _replay(t)
+    verdict = verify_transcript(t, record_numbers(data, t.records))
+    code = EXIT_FOR[verdict.status] if verdict.status == INVALID else 0
     names = [s.name for s in core.header.header.seats]
-    out.write(f"{path}: Dungeon Raiders, {len(names)} players: "
+    out.write(f"{printable(path)}: Dungeon Raiders, {len(names)} players: "
               + ", ".join(f"{render.seat_letter(i)} {n}" for i, n in enumerate(names)) + "\n")
+    if verdict.status == INVALID:
+        out.write(f"{_invalid(verdict, names)}; what follows is shown only as far as it "
+                  "checks out (cryptcrawl verify gives the details)\n")
     shown: tuple[int, int] | None = None
     level = 0
     for state in states:
@@ -138,10 +155,10 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
         if ask is not None:
             answer = ask("Enter: next room, q: stop> ")
             if answer.strip().lower() in ("q", "quit"):
-                return 0
-    replacements = [e for e in core.events if isinstance(e, SeatReplaced | SeatReclaimed)]
-    for e in replacements:
-        out.write(f"note: {e}\n")
+                return code
+    for e in core.events:
+        if isinstance(e, SeatReplaced | SeatReclaimed):
+            out.write(f"note: {seat_note(e, names)}\n")
     final = core.state.waiting
     outcome = getattr(final, "outcome", None)
     if outcome is not None:
@@ -149,13 +166,90 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
         assert isinstance(view, RaidersView)
         out.write("\n" + "\n".join(render.render_scoreboard(view, outcome, tuple(names)))
                   + "\n")
-    else:
+    elif verdict.status != INVALID:
         out.write("\nThe file stops before the end of the match.\n")
-    return 0
+    if verdict.status == INVALID:
+        out.write(f"\n{_invalid(verdict, names)}.\n")
+    return code
+
+
+def _seat(seat: int, names: list[str]) -> str:
+    name = names[seat] if 0 <= seat < len(names) else "?"
+    return f"seat {render.seat_letter(seat) if 0 <= seat < len(names) else seat} ({name})"
+
+
+def seat_note(event: SeatReplaced | SeatReclaimed, names: list[str]) -> str:
+    """A replacement or a return, as the table said it during the match."""
+    if isinstance(event, SeatReplaced):
+        return (f"{_seat(event.seat, names)} replaced by a bot after its message "
+                f"{event.count} ({event.reason})")
+    return f"{_seat(event.seat, names)} is back (from {event.step})"
+
+
+def _invalid(verdict: Verdict, names: list[str]) -> str:
+    where = f" from record {verdict.record}" if verdict.record is not None else ""
+    who = f"{_seat(verdict.seat, names)}: " if verdict.seat is not None else ""
+    return f"This file is INVALID{where}: {who}{verdict.reason}"
 
 
 def _read(path: str) -> bytes:
     try:
-        return Path(path).read_bytes()
+        return read_match_file(path)
+    except Unreadable as exc:
+        raise RecordError(str(exc)) from None
+
+
+def list_matches(data_dir: Path, out: TextIO) -> int:
+    """``cryptcrawl matches``: one line per match file in the data directory, oldest first —
+    a file that cannot be read (not a regular file, unreadable, not a match file) is a line
+    saying so, and the others are still listed."""
+    from p2p.store import StoreError
+
+    folder = data_dir / "matches"
+    try:
+        with os.scandir(folder) as entries:
+            paths = [Path(e.path) for e in entries
+                     if e.name.endswith(".crawl") and not e.name.startswith(".")]
+    except FileNotFoundError:
+        paths = []
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise StoreError(f"cannot read {printable(folder)}: {exc.strerror}") from None
+    if not paths:
+        out.write(f"No matches in {printable(folder)} yet.\n")
+        return 0
+    for when, path in sorted(((_modified(p), p) for p in paths),
+                             key=lambda item: (item[0] or 0.0, item[1])):
+        stamp = (datetime.datetime.fromtimestamp(when).strftime("%Y-%m-%d %H:%M")
+                 if when is not None else "????-??-?? ??:??")
+        try:
+            data = read_match_file(path)
+        except Unreadable as exc:
+            out.write(f"{stamp}  (unreadable: {exc.reason})  {printable(path)}\n")
+            continue
+        t = read_transcript(data)
+        if t.header is None:
+            reason = t.problems[0].reason if t.problems else "no header"
+            out.write(f"{stamp}  (unreadable: {reason})  {printable(path)}\n")
+            continue
+        h = t.header.header
+        names = ", ".join(s.name for s in h.seats)
+        verdict = verify_transcript(t, record_numbers(data, t.records))
+        if verdict.status == VALID:
+            result = "won by " + (", ".join(h.seats[w].name for w in verdict.winners)
+                                  or "nobody")
+        else:
+            result = verdict.status
+        unfinished = path.with_suffix(".seed").exists() and verdict.status != VALID
+        tail = "  (interrupted: cryptcrawl resume)" if unfinished else ""
+        out.write(f"{stamp}  {h.game}  {names}  {result}  {printable(path)}{tail}\n")
+    return 0
+
+
+def _modified(path: Path) -> float | None:
+    """When the file (or, for a dangling link, the link) was last changed; None if unknown."""
+    for follow in (True, False):
+        try:
+            return os.stat(path, follow_symlinks=follow).st_mtime
+        except (OSError, ValueError):
+            continue
+    return None

@@ -23,7 +23,15 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2p.peer import LinkClosed, read_frame
-from p2p.wire import Frame, FrameKind, passphrase_proof
+from p2p.wire import (
+    MAX_FRAME,
+    Frame,
+    FrameKind,
+    parse_frame,
+    passphrase_proof,
+    valid_host,
+    valid_port,
+)
 from protocol.crypto import fingerprint, public_key_bytes
 from protocol.errors import BadMessage
 from protocol.header import (
@@ -99,6 +107,9 @@ class Table:
         return 1 + len(self.seated)
 
     async def open(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        if not valid_port(port, any_port=True):
+            raise LobbyError(f"cannot open a table on port {port}: a TCP port is 0 (any) to "
+                             "65535")
         self.server = await asyncio.start_server(self._join, host, port)
         return int(self.server.sockets[0].getsockname()[1])
 
@@ -123,7 +134,8 @@ class Table:
             if version != PROTOCOL_VERSION:
                 raise LobbyError(f"this table speaks protocol version {PROTOCOL_VERSION}, "
                                  f"not {version}: update cryptcrawl")
-            if len(key) != 32 or len(nonce) != 32 or not name or len(name) > 32:
+            if (len(key) != 32 or len(nonce) != 32 or not name or len(name) > 32
+                    or not valid_port(port)):
                 raise BadMessage("a malformed JOIN")
             if proof != passphrase_proof(self.passphrase, key, nonce):
                 raise LobbyError("wrong table passphrase")
@@ -201,31 +213,101 @@ def _loopback(host: str) -> bool:
     return host.startswith("127.") or host in ("::1", "localhost", "")
 
 
+NOT_A_TABLE = "it answered with something else"
+
+
+async def _first_reply(reader: asyncio.StreamReader, where: str) -> Frame:
+    """The table's first frame (SEATED or REFUSE).  Bytes that are no such frame mean the
+    port is some other service (a web server, say): LobbyError, "not a cryptcrawl table"."""
+    other = LobbyError(f"not a cryptcrawl table at {where} ({NOT_A_TABLE})")
+    try:
+        head = await reader.readexactly(4)
+    except asyncio.IncompleteReadError as exc:
+        if exc.partial:  # a few bytes, then nothing: no frame
+            raise other from None
+        raise LinkClosed(str(exc)) from None
+    except ConnectionError as exc:
+        raise LinkClosed(str(exc)) from None
+    size = int.from_bytes(head, "big")
+    if size > MAX_FRAME:  # "HTTP", say: no length a table sends
+        raise other
+    try:
+        payload = await reader.readexactly(size)
+    except asyncio.IncompleteReadError:
+        raise other from None
+    except ConnectionError as exc:
+        raise LinkClosed(str(exc)) from None
+    try:
+        frame = parse_frame(payload)
+    except BadMessage:
+        raise other from None
+    if frame.kind not in (FrameKind.SEATED, FrameKind.REFUSE):
+        raise other
+    return frame
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    """Text another machine sent, fit for a one-line message: no control characters."""
+    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return flat if len(flat) <= limit else flat[:limit] + "..."
+
+
+def start_addresses(value: Any, seats: int, reached: str) -> list[tuple[str, int]]:
+    """The seats' addresses a START frame carries, checked: exactly one ``[host, port]`` per
+    seat, the host a host name or IP address (or "" for the address the table was reached
+    at, ``reached``), the port 1 to 65535.  BadMessage saying what is wrong."""
+    if not isinstance(value, tuple | list):
+        raise BadMessage("the seats' addresses are not a list")
+    if len(value) != seats:
+        raise BadMessage(f"{len(value)} addresses for {seats} seats")
+    addresses: list[tuple[str, int]] = []
+    for index, entry in enumerate(value):
+        if not isinstance(entry, tuple | list) or len(entry) != 2:
+            raise BadMessage(f"the address of seat {index} is not a [host, port] pair")
+        host, port = entry
+        if not isinstance(host, str) or (host and not valid_host(host)):
+            raise BadMessage(f"the address of seat {index} has no valid host")
+        if not valid_port(port):
+            shown = port if isinstance(port, int) and not isinstance(port, bool) else "-"
+            raise BadMessage(f"the address of seat {index} has no valid port ({shown})")
+        addresses.append((host or reached, port))
+    return addresses
+
+
 async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, mesh_port: int,
                      *, passphrase: str = "",
                      on_seated: Callable[[int, int, str, str], None] | None = None,
                      timeout: float = LOBBY_TIMEOUT) -> Seated:
-    """Sit down at the table at ``host:port``; returns once play starts."""
+    """Sit down at the table at ``host:port``; returns once play starts.  LobbyError (one line)
+    for anything that keeps the seat from playing, a table that breaks the lobby included."""
+    if not valid_host(host) or not valid_port(port):
+        raise LobbyError(f"{_one_line(host, 60)!r} port {port} is not an address to join at "
+                         "(a host name or IP address, and a port from 1 to 65535)")
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 10)
     except (OSError, TimeoutError) as exc:
-        raise LobbyError(f"cannot reach a table at {host}:{port}: {exc}") from None
+        raise LobbyError(f"cannot reach a table at {where}: {exc}") from None
     nonce = os.urandom(32)
     me = public_key_bytes(key)
     writer.write(Frame(FrameKind.JOIN, (PROTOCOL_VERSION, name, me, nonce, mesh_port,
                                         passphrase_proof(passphrase, me, nonce))).encode())
     try:
         seat = -1
+        signed_for: Header | None = None  # the header this seat signed
         while True:
             try:
-                frame = await asyncio.wait_for(read_frame(reader), timeout)
+                frame = await asyncio.wait_for(
+                    read_frame(reader) if seat >= 0 else _first_reply(reader, where), timeout)
             except TimeoutError:
                 raise LobbyError("the table did not start in time") from None
             except LinkClosed:
                 raise LobbyError("the table closed the connection") from None
             if frame.kind is FrameKind.REFUSE:
-                raise LobbyError(f"the table refused: {frame.fields[0]}")
+                raise LobbyError(f"the table refused: {_one_line(frame.fields[0])}")
             if frame.kind is FrameKind.SEATED:
+                if not 0 < frame.fields[0] < frame.fields[1]:
+                    raise BadMessage(f"seat {frame.fields[0]} of {frame.fields[1]}")
                 seat = int(frame.fields[0])
                 if on_seated is not None:
                     on_seated(*frame.fields)
@@ -235,12 +317,19 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
                 if mine is None or mine.key != me or header.nonces[seat] != nonce:
                     raise LobbyError("the header does not hold this seat as agreed")
                 game_state_for(header)
+                signed_for = header
                 writer.write(Frame(FrameKind.HEADER_SIG, (sign_header(key, header),)).encode())
             elif frame.kind is FrameKind.START:
-                signed = SignedHeader.decode(frame.fields[0])
-                if signed.header.seats[seat].key != me:
-                    raise LobbyError("the started match does not hold this seat")
-                addresses = [(str(a[0]) or host, int(a[1])) for a in frame.fields[1]]
+                try:
+                    if signed_for is None:
+                        raise BadMessage("it came before the header to sign")
+                    signed = SignedHeader.decode(frame.fields[0])
+                    if signed.match_id != signed_for.match_id:
+                        raise BadMessage("it starts another header than the one signed")
+                    addresses = start_addresses(frame.fields[1], len(signed.header.seats),
+                                                host)
+                except BadMessage as exc:
+                    raise LobbyError(f"the table sent a malformed start: {exc}") from None
                 return Seated(signed, seat, addresses)
     except BadMessage as exc:
         raise LobbyError(f"the table sent something malformed: {exc}") from None

@@ -22,6 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from p2p.lobby import Joiner, LobbyError, Seated, Table, join_table
 from p2p.peer import AsyncDecider, Decider, MatchPeer, PeerConfig, bot_decider, listen_socket
 from p2p.store import MatchStore, StoreError, load_identity, unfinished_matches
+from p2p.wire import parse_address, parse_port
 from protocol.crypto import public_key_bytes
 from protocol.errors import BadMessage
 from protocol.match import Event, MatchCore
@@ -88,7 +89,7 @@ async def host(data_dir: Path, *, name: str, players: int, options: dict[str, An
         seed=None if bot_seed is None else bot_seed + b"/%d" % (i + 1)))
         for i, d in enumerate(bot_dirs)]
     try:
-        seated = await table.gather()
+        seated = await _gather_watching(table, bot_tasks)
         result = await play_seated(data_dir, key, seated, sock, decide=decide, choose=choose,
                                    config=config, on_event=on_event, on_peer=on_peer)
         for task in bot_tasks:
@@ -99,6 +100,27 @@ async def host(data_dir: Path, *, name: str, players: int, options: dict[str, An
             task.cancel()
 
 
+async def _gather_watching(table: Table, bot_tasks: list[asyncio.Task[Result]]) -> Seated:
+    """``table.gather()``, but a bot of the table that fails before it sits down (its key
+    unreadable, its data directory read-only) ends the wait with its error at once, instead
+    of the table waiting for a seat that never comes."""
+    gather = asyncio.ensure_future(table.gather())
+    watched: list[asyncio.Future[Any]] = [gather, *bot_tasks]
+    while True:
+        done, _ = await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
+        if gather in done:
+            return gather.result()
+        for number, task in enumerate(bot_tasks, 1):
+            if task in done:
+                gather.cancel()
+                if table.server is not None:
+                    table.server.close()  # (nobody else sits down at a table that failed)
+                error = None if task.cancelled() else task.exception()
+                if isinstance(error, LobbyError | StoreError | OSError):
+                    raise type(error)(f"bot {number} could not sit down: {error}")
+                raise LobbyError(f"bot {number} could not sit down: {error or 'it stopped'}")
+
+
 async def join(data_dir: Path, host_name: str, port: int, *, name: str,
                decide: Decider | None = None, choose: AsyncDecider | None = None,
                config: PeerConfig | None = None, bind: str = "", passphrase: str = "",
@@ -106,8 +128,12 @@ async def join(data_dir: Path, host_name: str, port: int, *, name: str,
                on_peer: Callable[[MatchPeer], None] | None = None) -> Result:
     key = load_identity(data_dir)
     sock = listen_socket(0, bind)
-    seated = await join_table(key, name, host_name, port, sock.getsockname()[1],
-                              passphrase=passphrase)
+    try:
+        seated = await join_table(key, name, host_name, port, sock.getsockname()[1],
+                                  passphrase=passphrase)
+    except BaseException:
+        sock.close()  # the lobby failed: nothing plays on it
+        raise
     return await play_seated(data_dir, key, seated, sock, decide=decide, choose=choose,
                              config=config, on_event=on_event, on_peer=on_peer)
 
@@ -156,10 +182,17 @@ async def resume(data_dir: Path, *, store: MatchStore | None = None,
 
 
 def _address(text: str) -> tuple[str, int]:
-    host_name, _, port = text.rpartition(":")
-    if not host_name or not port.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT")
-    return host_name, int(port)
+    try:
+        return parse_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _port(text: str) -> int:
+    try:
+        return parse_port(text, any_port=True)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -178,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="role", required=True)
     h = sub.add_parser("host")
     h.add_argument("--players", type=int, default=3)
-    h.add_argument("--port", type=int, default=0)
+    h.add_argument("--port", type=_port, default=0)
     h.add_argument("--variant", default="basic")
     j = sub.add_parser("join")
     j.add_argument("address", type=_address)

@@ -3,14 +3,17 @@
 A frame is a 4-byte big-endian length and that many bytes of canonical msgpack (the
 protocol's encoding): an array whose first item is the frame kind.  Frames carry the lobby
 (JOIN … START), the handshake (HELLO, PROOF), protocol messages (MSG, opaque bytes checked by
-the protocol) and catch-up (WANT).  Everything here is pure; the asyncio side is in
-:mod:`p2p.peer` and :mod:`p2p.lobby`.
+the protocol) and catch-up (WANT); and the checks of the addresses seats are dialled at
+(``HOST:PORT`` as a person types it, ``[host, port]`` as a START frame carries it).  Everything
+here is pure; the asyncio side is in :mod:`p2p.peer` and :mod:`p2p.lobby`.
 """
 
 from __future__ import annotations
 
 import enum
 import hashlib
+import ipaddress
+import re
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -21,6 +24,7 @@ LINK_VERSION: Final = 1
 MAX_FRAME: Final = 70 * 1024
 """Largest frame, in bytes (a protocol message is at most 64 KiB, and a frame holds one
 plus a few bytes of its own)."""
+MAX_PORT: Final = 65535
 HANDSHAKE_DOMAIN: Final = b"cryptcrawl/hello/v1\x00"
 LOBBY_DOMAIN: Final = b"cryptcrawl/lobby/v1\x00"
 
@@ -161,3 +165,91 @@ def passphrase_proof(passphrase: str, key: bytes, nonce: bytes) -> bytes:
         return b""
     return hashlib.pbkdf2_hmac("sha256", passphrase.encode(), LOBBY_DOMAIN + key + nonce,
                                50_000)
+
+
+# --------------------------------------------------------------------------- addresses
+
+_LABEL = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
+_HOSTNAME: Final = re.compile(rf"{_LABEL}(?:\.{_LABEL})*\.?")
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """``text`` cut short for a message."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def valid_host(host: object) -> bool:
+    """Is ``host`` something a seat may be dialled at: an IP address (IPv6 without brackets)
+    or a DNS name (letters, digits, ``-`` and ``_`` in dot-separated labels)?"""
+    if not isinstance(host, str) or not 0 < len(host) <= 253:
+        return False
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return _HOSTNAME.fullmatch(host) is not None
+    return True
+
+
+def valid_port(port: object, *, any_port: bool = False) -> bool:
+    """Is ``port`` a TCP port, 1 to 65535 (0 too with ``any_port``: "any free port")?"""
+    low = 0 if any_port else 1
+    return isinstance(port, int) and not isinstance(port, bool) and low <= port <= MAX_PORT
+
+
+def parse_port(text: str, *, any_port: bool = False) -> int:
+    """A port number from text; ValueError (one line, saying why) for anything else."""
+    low = 0 if any_port else 1
+    if re.fullmatch(r"-[0-9]+", text):
+        raise ValueError(f"a port cannot be negative ({_shown(text)})")
+    if not re.fullmatch(r"\+?[0-9]+", text):
+        raise ValueError(f"{_shown(text)!r} is not a port number")
+    digits = text.lstrip("+").lstrip("0") or "0"
+    port = int(digits) if len(digits) <= 6 else MAX_PORT + 1
+    if not low <= port <= MAX_PORT:
+        raise ValueError(f"port {_shown(digits)} is out of range ({low} to {MAX_PORT})")
+    return port
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` or ``[IPV6]:PORT`` to ``(host, port)`` (the host without brackets);
+    ValueError, one line saying what is wrong, for anything else."""
+    bad = f"{_shown(text)!r} is not a valid HOST:PORT"
+    if text.startswith("["):
+        host, closed, rest = text[1:].partition("]")
+        if not closed:
+            raise ValueError(f"{bad}: the ']' after the IPv6 address is missing")
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            ip = None
+        if ip is None or ip.version != 6:
+            raise ValueError(f"{bad}: {_shown(host)!r} in brackets is not an IPv6 address")
+        if rest and not rest.startswith(":"):
+            raise ValueError(f"{bad}: expected ':PORT' after the ']'")
+        if not rest[1:]:
+            raise ValueError(f"{bad}: the port is missing (write [{_shown(host)}]:PORT)")
+        port_text = rest[1:]
+    else:
+        with_colons = text.count(":") > 1
+        try:
+            ipaddress.IPv6Address(text)
+        except ValueError:
+            pass
+        else:
+            raise ValueError(f"{bad}: an IPv6 address goes in brackets, with a port: "
+                             f"[{_shown(text)}]:PORT")
+        if with_colons:
+            raise ValueError(f"{bad}: a host holds no ':' (an IPv6 address goes in "
+                             "brackets: [ADDRESS]:PORT)")
+        host, colon, port_text = text.rpartition(":")
+        if not colon:
+            raise ValueError(f"{bad}: the port is missing")
+        if not host:
+            raise ValueError(f"{bad}: the host is missing")
+        if not valid_host(host):
+            raise ValueError(f"{bad}: {_shown(host)!r} is not a host name or IP address")
+    try:
+        port = parse_port(port_text)
+    except ValueError as exc:
+        raise ValueError(f"{bad}: {exc}") from None
+    return host, port

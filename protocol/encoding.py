@@ -109,18 +109,41 @@ def _unpack(data: bytes, max_size: int) -> Value:
             max_str_len=max_size, max_bin_len=max_size,
             max_array_len=max_size, max_map_len=0, max_ext_len=0,
         )
-    except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError,
-            msgpack.StackError, UnicodeDecodeError, OverflowError) as exc:
-        raise BadMessage(f"malformed frame: {type(exc).__name__}") from None
     except Exception as exc:  # msgpack may raise others on hostile input; never let them out
-        raise BadMessage(f"malformed frame: {type(exc).__name__}") from None
+        raise BadMessage(f"malformed frame: {_plain(exc)}") from None
+
+
+def _plain(exc: Exception) -> str:
+    """What msgpack's error means, in words (people read these; exception names say nothing)."""
+    if isinstance(exc, msgpack.ExtraData):
+        return "trailing bytes after the message"
+    if isinstance(exc, UnicodeDecodeError):
+        return "text that is not UTF-8"
+    if isinstance(exc, msgpack.StackError | RecursionError):
+        return "arrays nested too deep"
+    if isinstance(exc, msgpack.FormatError):
+        return "a byte that starts no value"
+    text = str(exc)
+    if isinstance(exc, ValueError) and "incomplete input" in text:
+        return "a value cut short"
+    if isinstance(exc, ValueError) and "max_map_len" in text:
+        return "a map (not allowed)"
+    if isinstance(exc, ValueError) and "max_ext_len" in text:
+        return "an extension type (not allowed)"
+    if isinstance(exc, ValueError) and "exceeds" in text:
+        return "a length over the cap"
+    if isinstance(exc, ValueError | OverflowError):
+        return "a value out of range"
+    if isinstance(exc, TypeError):
+        return "a value of a type that is not allowed"
+    return "bytes that cannot be read"
 
 
 def _check_canonical(value: Value, data: bytes) -> None:
     try:
         canonical = msgpack.packb(value, use_bin_type=True)
-    except Exception as exc:  # (a value msgpack read but cannot write back: not canonical)
-        raise BadMessage(f"malformed frame: {type(exc).__name__}") from None
+    except Exception:  # (a value msgpack read but cannot write back: not canonical)
+        raise BadMessage("malformed frame: a value that cannot be written back") from None
     if canonical != data:
         raise BadMessage("not the canonical encoding of its value")
 

@@ -13,6 +13,11 @@ which is why the only damage a crash can do is a **torn last record**: fewer byt
 length says.  The reader here is lenient (python-chess's PGN reader is the model): it keeps
 every record it can use, collects each problem with its record number, and leaves verdicts to
 the strict verifier.  It does no I/O: it takes bytes; the P2P layer reads and writes files.
+
+Reading limits: a file over :data:`MAX_FILE` bytes is not read at all, and the reader stops at
+the :data:`MAX_DAMAGED`-th damaged record (one that is not a message, or a message its feed
+refuses: junk, not a crash — a crash only tears the last record), so the cost of a file and the
+length of its list of problems are bounded whatever is appended to a real match.
 """
 
 from __future__ import annotations
@@ -31,6 +36,12 @@ MAGIC: Final = "cryptcrawl-match"
 FORMAT: Final = 1
 _LENGTH: Final = 4
 MAX_RECORD: Final = 64 * 1024
+# The largest file read as a match file: 64 MiB.  A real match is far smaller (a five-player
+# match, every seat a bot, is about 120 KB), so anything bigger is not a match file.
+MAX_FILE: Final = 64 * 1024 * 1024
+# The reader stops at this damaged record (one that is not a message at all, or a message its
+# feed refuses): the problems up to it are listed, the rest of the file is one summary problem.
+MAX_DAMAGED: Final = 16
 
 
 def frame(payload: bytes) -> bytes:
@@ -68,7 +79,7 @@ class Transcript:
     problems: list[Problem] = field(default_factory=list)
     equivocations: list[Equivocation] = field(default_factory=list)
     torn: bool = False  # the last record was cut short (a crash while writing it)
-    records: int = 0
+    records: int = 0  # the records read (the reader stops early on a damaged file)
 
     @property
     def messages(self) -> int:
@@ -111,11 +122,23 @@ def read_transcript(data: bytes) -> Transcript:
         t.problems.append(Problem(0, 0, f"a match file is bytes, not {type(data).__name__}"))
         return t
     data = bytes(data)
+    if len(data) > MAX_FILE:
+        t.problems.append(Problem(0, 0, f"larger than {MAX_FILE // (1024 * 1024)} MiB: "
+                                        "not a match file"))
+        return t
+    damaged = 0
     for index, (offset, payload, problem) in enumerate(split_records(data)):
         t.records = index + 1
         if payload is None:
             t.torn = problem.startswith("torn")
             t.problems.append(Problem(index, offset, problem))
+            break
+        if damaged >= MAX_DAMAGED:
+            t.records = index
+            rest = len(data) - offset
+            t.problems.append(Problem(index, offset, f"reading stopped after {MAX_DAMAGED} "
+                                      f"damaged records: {rest:,} more byte"
+                                      f"{'s' if rest != 1 else ''} not read"))
             break
         try:
             if index == 0:
@@ -128,17 +151,19 @@ def read_transcript(data: bytes) -> Transcript:
                 t.feeds = {s: Feed(s, seat.key, match_id)
                            for s, seat in enumerate(t.header.header.seats)}
                 continue
-            _add_message(t, index, offset, payload)
+            damaged += _add_message(t, index, offset, payload)
         except BadMessage as exc:
             t.problems.append(Problem(index, offset, str(exc)))
             if index <= 1:
                 break  # without the file record and the header nothing else can be checked
+            damaged += 1
     if t.records == 0:
         t.problems.append(Problem(0, 0, "empty file"))
     return t
 
 
-def _add_message(t: Transcript, index: int, offset: int, payload: bytes) -> None:
+def _add_message(t: Transcript, index: int, offset: int, payload: bytes) -> int:
+    """Add one message to its feed; 1 if the feed refused it (a damaged record), else 0."""
     msg = Message.decode(payload)
     feed = t.feeds.get(msg.seat)
     if feed is None:
@@ -147,7 +172,7 @@ def _add_message(t: Transcript, index: int, offset: int, payload: bytes) -> None
         result = feed.add(msg)
     except BadMessage as exc:
         t.problems.append(Problem(index, offset, str(exc), msg.seat))
-        return
+        return 1
     if result.status is AddStatus.EQUIVOCATION and result.equivocation is not None:
         t.equivocations.append(result.equivocation)
         t.problems.append(Problem(index, offset, f"equivocation at sequence number {msg.seq}",
@@ -156,3 +181,4 @@ def _add_message(t: Transcript, index: int, offset: int, payload: bytes) -> None
         t.problems.append(Problem(index, offset,
                                   f"message {lost.seq} does not chain to its predecessor",
                                   lost.seat))
+    return 0

@@ -62,16 +62,21 @@ class Verdict:
 def verify(data: bytes) -> Verdict:
     """Verify a whole match file (see the module docstring); never raises on bad content."""
     t = read_transcript(data)
-    return verify_transcript(t, record_numbers(data))
+    return verify_transcript(t, record_numbers(data, t.records))
 
 
-def record_numbers(data: bytes) -> dict[bytes, int]:
+def record_numbers(data: bytes, records: int | None = None) -> dict[bytes, int]:
     """Message hash -> record number, to name the first bad entry.  A message's hash is the
-    SHA-256 of its record's payload, so nothing needs decoding twice."""
-    from protocol.transcript import split_records
+    SHA-256 of its record's payload, so nothing needs decoding twice.  ``records``: only the
+    first ones (those the reader read: ``Transcript.records``; it stops early on junk)."""
+    from protocol.transcript import MAX_FILE, split_records
 
     numbers: dict[bytes, int] = {}
+    if len(data) > MAX_FILE:
+        return numbers
     for index, (_offset, payload, _problem) in enumerate(split_records(bytes(data))):
+        if records is not None and index >= records:
+            break
         if payload is not None and index >= 2:
             numbers[hashlib.sha256(payload).digest()] = index
     return numbers
