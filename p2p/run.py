@@ -172,10 +172,36 @@ async def resume(data_dir: Path, *, store: MatchStore | None = None,
     peer = MatchPeer(transcript.header, seat, key, store.seed(), store, addresses,
                      decide=decide, choose=choose, config=config, sock=sock, on_event=on_event)
     peer.restore()
+    # This machine's own bots in the match (``cryptcrawl play``, or a host's bot seats) went
+    # down with it: they are taken up too, each its own peer again — alone, a seat cannot
+    # finish a match (an absence needs two voters).
+    bots = [asyncio.ensure_future(resume(bot_store.dir.parent, store=bot_store, config=config,
+                                         decide=bot_decider("heuristic", os.urandom(32))))
+            for bot_store in own_bot_matches(data_dir, store)]
     if on_peer is not None:
         on_peer(peer)
-    core = await peer.run()
+    try:
+        core = await peer.run()
+        for task in bots:
+            await task
+    finally:
+        for task in bots:
+            task.cancel()
     return Result(core, seat, store.path)
+
+
+def own_bot_matches(data_dir: Path, store: MatchStore) -> list[MatchStore]:
+    """The unfinished stores of the same match kept by this machine's bots (``bots/bot<N>``
+    under ``data_dir``, where ``cryptcrawl play`` and ``host`` keep them)."""
+    bots = data_dir / "bots"
+    if not bots.is_dir():
+        return []
+    found = []
+    for bot_dir in sorted(p for p in bots.iterdir() if p.is_dir()):
+        for bot_store in unfinished_matches(bot_dir):
+            if bot_store.path.name == store.path.name:
+                found.append(bot_store)
+    return found
 
 
 # --------------------------------------------------------------------------- python -m p2p.peer
