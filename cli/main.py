@@ -124,6 +124,23 @@ def _name(text: str) -> str:
     return name
 
 
+def _table_name(text: str) -> str:
+    """``host --table-name``: what the LAN sees, so at most the advert's 48 bytes (a longer
+    name was cut in the advert, and ``join NAME`` with the whole name then found nothing)."""
+    from p2p.discovery import MAX_NAME_BYTES
+
+    name = " ".join(text.split())
+    if not name:
+        raise argparse.ArgumentTypeError("the table name is empty")
+    if not name.isprintable():
+        raise argparse.ArgumentTypeError("a table name cannot hold control characters")
+    if len(name.encode()) > MAX_NAME_BYTES:
+        raise argparse.ArgumentTypeError(
+            f"a table name has at most {MAX_NAME_BYTES} bytes (UTF-8); this one has "
+            f"{len(name.encode())}")
+    return name
+
+
 def build_parser() -> Parser:
     parser = Parser(
         prog=PROG,
@@ -201,7 +218,7 @@ def build_parser() -> Parser:
     host.add_argument("--bot-kind", choices=("random", "heuristic"), default="heuristic")
     host.add_argument("--variant", choices=("basic", "tactical"), default="basic")
     host.add_argument("--port", type=_count, default=0, help="lobby TCP port (default: any)")
-    host.add_argument("--table-name", default=None, metavar="TEXT")
+    host.add_argument("--table-name", type=_table_name, default=None, metavar="TEXT")
     host.add_argument("--passphrase", default="", metavar="TEXT",
                       help="only people who know it may sit down")
     host.add_argument("--yes", action="store_true",

@@ -28,6 +28,7 @@ def cryptcrawl(*args: str, stdin: str = "", module: str = "cli.main",
     ("play", "--bots", "9"),
     ("play", "--bot-kind", "genius"),
     ("play", "--turn-timeout", "1"),  # healthy peers would time each other out
+    ("host", "--table-name", "x" * 49),  # longer than the advert carries: join NAME missed it
     ("play", "--no-such-option"),
     ("teleport",),
 ])
