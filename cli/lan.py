@@ -269,6 +269,9 @@ async def _locate(console: Console, target: str, interfaces: list[str] | None,
                   wait: float) -> tuple[str, int]:
     address = parse_target(target)
     if address is not None:
+        shown = f"[{address[0]}]" if ":" in address[0] else address[0]
+        console.say(f"Joining the table at {shown}:{address[1]} (waiting for it to answer; "
+                    "Ctrl-C to give up)...")
         return address
     from p2p.discovery import find_table, find_tables
 
