@@ -18,6 +18,7 @@ import sys
 import termios
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,49 +32,69 @@ def _child_setup() -> None:  # pragma: no cover (runs in the child)
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # (whatever the test runner ignores)
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
-def test_ctrl_c_at_the_card_prompt_ends_the_game_at_once(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "dumb"}
+def spawn(tmp_path: Path, term: str, seed: str, shown: tuple[bytes, ...]
+          ) -> tuple[subprocess.Popen[bytes], int, list[Any]]:
+    """``cryptcrawl play`` (three seats) on a pseudo-terminal that is its controlling
+    terminal, run until one of ``shown`` is on the screen; the child, the terminal's master
+    side and the terminal's settings before the game."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": term}
     env.pop("CRYPTCRAWL_DEBUG", None)
-    data = tmp_path / "data"
     master, slave = os.openpty()
     before = termios.tcgetattr(slave)
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "cli", "play", "--players", "3", "--seed", "ctrl-c",
-             "--data-dir", str(data), "--turn-timeout", "30"],
+            [sys.executable, "-m", "cli", "play", "--players", "3", "--seed", seed,
+             "--data-dir", str(tmp_path / "data"), "--turn-timeout", "30"],
             stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
             preexec_fn=_child_setup)
     finally:
         os.close(slave)
     raw = b""
+    deadline = time.monotonic() + 60
+    while not any(mark in raw for mark in shown):
+        if time.monotonic() > deadline:
+            finish(proc, master)
+            raise AssertionError(screen_text(raw)[-2000:])
+        if select.select([master], [], [], 1.0)[0]:
+            raw += os.read(master, 65536)
+    return proc, master, before
+
+
+def finish(proc: subprocess.Popen[bytes], master: int) -> tuple[int, str, list[Any]]:
+    """Wait for the child's exit (killing it after 20 s); its status, what it wrote last
+    and the terminal's settings then."""
+    raw = b""
+    code = -1
     try:
-        deadline = time.monotonic() + 60
-        while b"your card> " not in raw:
-            assert time.monotonic() < deadline, screen_text(raw)[-2000:]
-            ready, _, _ = select.select([master], [], [], 1.0)
-            if ready:
-                raw += os.read(master, 65536)
-        os.write(master, b"\x03")  # Ctrl-C
-        code = proc.wait(timeout=15)
+        code = proc.wait(timeout=20)
         with contextlib.suppress(OSError):
             while select.select([master], [], [], 0.2)[0]:
                 chunk = os.read(master, 65536)
                 if not chunk:
                     break
                 raw += chunk
-        after = termios.tcgetattr(master)
+        return code, screen_text(raw), termios.tcgetattr(master)
     finally:
         if proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
         os.close(master)
-    text = screen_text(raw)
+
+
+def same_line_settings(before: list[Any], after: list[Any]) -> bool:
+    """Echo and line editing (ECHO, ICANON) as they were."""
+    flags = termios.ECHO | termios.ICANON
+    return bool(after[3] & flags == before[3] & flags)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
+def test_ctrl_c_at_the_card_prompt_ends_the_game_at_once(tmp_path: Path) -> None:
+    proc, master, before = spawn(tmp_path, "dumb", "ctrl-c", (b"your card> ",))
+    os.write(master, b"\x03")  # Ctrl-C
+    code, text, after = finish(proc, master)
     assert code == 130, text[-2000:]
     assert "interrupted; you left the game" in text, text[-2000:]
     assert "Traceback" not in text and "Fatal Python error" not in text, text[-2000:]
-    # Echo and line editing are back as they were before the game (lflag: ECHO, ICANON).
-    assert after[3] & (termios.ECHO | termios.ICANON) == before[3] & (
-        termios.ECHO | termios.ICANON)
-    assert list((data / "matches").glob("*.crawl")), "the match file is kept"
+    assert same_line_settings(before, after)
+    assert list((tmp_path / "data" / "matches").glob("*.crawl")), "the match file is kept"

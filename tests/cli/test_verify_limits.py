@@ -5,7 +5,6 @@ be shown is lost."""
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import subprocess
@@ -14,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
 from protocol.local import Network
 from protocol.messages import sign_message
 from protocol.transcript import MAX_FILE, file_start, frame
 from tests.cli.test_command import ROOT, cryptcrawl
+from tests.cli.test_verify_command import run
 
 EXCEPTION_NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b|Error\b|Traceback")
 
@@ -47,14 +46,6 @@ def replaced_bytes() -> bytes:
     net.crash(2)
     net.run_with_timeouts()
     return net.match_file(0)
-
-
-def run(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stderr", err)
-    code = main(argv)
-    return code, out.getvalue(), err.getvalue()
 
 
 def strict(*args: str | bytes) -> subprocess.CompletedProcess[bytes]:
