@@ -134,6 +134,9 @@ class NetGame:
             who = "You are" if event.seat == self.seat and self.human else (
                 f"{self.labels[event.seat]} is")
             self.say(f"{who} replaced by a bot from now on ({event.reason}).")
+            if event.seat == self.seat and self.peer.local.hold_reclaim:
+                self.say("The bot plays your seat until you answer: choose a card when you "
+                         "are back, and you play again from a later room.")
         elif isinstance(event, SeatReclaimed):
             who = "You are" if event.seat == self.seat and self.human else (
                 f"{self.labels[event.seat]} is")

@@ -274,6 +274,9 @@ class MatchPeer:
         choice = await self._choose(state, seat)
         self._choices[step] = choice
         self._asking = None
+        # An answer is the person back at the table: a seat its bot took meanwhile is taken
+        # back (RECLAIM) — the answer itself was for a step the bot has played.
+        self.local.hold_reclaim = False
         self._pump_wanted = True
         self.wake.set()
 
@@ -350,6 +353,12 @@ class MatchPeer:
     def _note(self, events: list[Event]) -> None:
         for event in events:
             self.events.append(event)
+            if (isinstance(event, SeatReplaced) and event.seat == self.seat
+                    and self._asking is not None and event.reason.startswith("absent")):
+                # A person who let the timeouts run out at the prompt is away: the bot plays
+                # the seat until they answer (_ask), instead of the seat being taken back at
+                # once and timed out again in every room — each a full wait for the others.
+                self.local.hold_reclaim = True
             if self.on_event is not None:
                 self.on_event(event)
             if isinstance(event, ResultSigned):

@@ -2075,6 +2075,10 @@ class LocalSeat:
         self._opened: set[str] = set()  # its torch rounds whose deliveries it has opened
         self._prove: set[str] = set()  # its rounds with a lying delivery: release at once
         self._voted: set[tuple[int, int]] = set()
+        # Replaced for silence, it sends no RECLAIM while this is set: the driver of a person's
+        # seat sets it when the person let the timeouts run out, and clears it when they
+        # answer again (the bot plays meanwhile, without a timeout in every step).
+        self.hold_reclaim = False
         self._delivered: dict[str, dict[int, bytes]] = {}  # secrets its torches were sent
         self._rounds_seen = 0  # the core's torch rounds looked at so far (for _learn)
         self._mine: list[TorchRound] = []  # its own rounds among them, not opened yet
@@ -2129,6 +2133,7 @@ class LocalSeat:
         core.adopt(dict(enumerate(old.feeds)))
         local = LocalSeat(core, self.seat, self.key, self.seed, self.decide)
         local.restore(list(old.feeds[self.seat].messages))
+        local.hold_reclaim = self.hold_reclaim
         return local
 
     def lagging(self) -> LocalSeat | None:
@@ -2274,7 +2279,7 @@ class LocalSeat:
             if present is not None:
                 return self._cast(present)
             absence = core.absent[seat]
-            if absence.final or seat in core.reclaims:
+            if absence.final or seat in core.reclaims or self.hold_reclaim:
                 return []
             return [self.sign_next(Kind.RECLAIM, ReclaimBody(absence.count))]
         if seat in core.reclaims:
