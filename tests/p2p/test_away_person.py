@@ -53,7 +53,7 @@ async def test_an_away_person_is_played_by_the_bot_until_they_answer(tmp_path: P
                     and e.seat == 0], meanwhile
         rooms = {e.step for e in meanwhile if isinstance(e, PlayRevealed)}
         assert len(rooms) >= 8 or task.done(), rooms
-        assert peers and peers[0].local.hold_reclaim or task.done()
+        assert (peers and peers[0].local.hold_reclaim) or task.done()
         if not task.done():
             away = False  # back: the answer takes the seat back
             await until(lambda: any(isinstance(e, SeatReclaimed) and e.seat == 0
