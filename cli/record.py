@@ -34,8 +34,8 @@ from protocol.match import (
     SeatReplaced,
     TorchKeyReleased,
 )
-from protocol.transcript import Transcript, read_transcript
-from protocol.verify import INVALID, VALID, Verdict, record_numbers, verify_transcript
+from protocol.transcript import Transcript
+from protocol.verify import INVALID, VALID, Verdict, read_and_verify
 
 
 class RecordError(Exception):
@@ -70,10 +70,8 @@ def _replay(t: Transcript) -> tuple[MatchCore, list[GameState[Any]]]:
 
 
 def export_json(path: str, out: TextIO) -> int:
-    data = _read(path)
-    t = read_transcript(data)
+    t, verdict = read_and_verify(_read(path))
     core, _states = _replay(t)
-    verdict = verify_transcript(t, record_numbers(data, t.records))
     assert t.header is not None
     h = t.header.header
     events: list[dict[str, Any]] = []
@@ -125,11 +123,9 @@ def export_json(path: str, out: TextIO) -> int:
 def replay(path: str, out: TextIO, ask: Any = None) -> int:
     """Room by room: each room's cards and resolution; ``ask`` (a prompt function) waits for
     Enter between rooms (``None``: print everything, the ``--plain`` record)."""
-    data = _read(path)
-    t = read_transcript(data)
+    t, verdict = read_and_verify(_read(path))
     core, states = _replay(t)
-    verdict = verify_transcript(t, record_numbers(data, t.records))
-    code = EXIT_FOR[verdict.status] if verdict.status == INVALID else 0
+    code = EXIT_FOR[INVALID] if verdict.status == INVALID else 0
     names = [s.name for s in core.header.header.seats]
     out.write(f"{printable(path)}: Dungeon Raiders, {len(names)} players: "
               + ", ".join(f"{render.seat_letter(i)} {n}" for i, n in enumerate(names)) + "\n")
@@ -226,14 +222,13 @@ def list_matches(data_dir: Path, out: TextIO) -> int:
         except Unreadable as exc:
             out.write(f"{stamp}  (unreadable: {exc.reason})  {printable(path)}\n")
             continue
-        t = read_transcript(data)
+        t, verdict = read_and_verify(data)
         if t.header is None:
             reason = t.problems[0].reason if t.problems else "no header"
             out.write(f"{stamp}  (unreadable: {reason})  {printable(path)}\n")
             continue
         h = t.header.header
         names = ", ".join(s.name for s in h.seats)
-        verdict = verify_transcript(t, record_numbers(data, t.records))
         if verdict.status == VALID:
             result = "won by " + (", ".join(h.seats[w].name for w in verdict.winners)
                                   or "nobody")

@@ -8,19 +8,17 @@ import stat
 from typing import TextIO
 
 from protocol.crypto import fingerprint
-from protocol.transcript import MAX_FILE, read_transcript
+from protocol.transcript import MAX_FILE
 from protocol.verify import (
     INCOMPLETE,
     INVALID,
     VALID,
     Verdict,
-    record_numbers,
-    verify_transcript,
+    read_and_verify,
 )
 
 EXIT_FOR = {VALID: 0, INVALID: 1, INCOMPLETE: 4}
 EXIT_UNREADABLE = 3
-MAX_MATCH_FILE = MAX_FILE  # 64 MiB (protocol.transcript): far above any real match file
 
 
 class Unreadable(Exception):
@@ -89,10 +87,10 @@ def _os_reason(exc: OSError) -> str:
 
 def read_match_file(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a match file, refusing anything that cannot be one (see
-    :func:`read_limited`; over :data:`MAX_MATCH_FILE` bytes: too big)."""
-    data = read_limited(path, MAX_MATCH_FILE)
-    if len(data) > MAX_MATCH_FILE:
-        raise Unreadable(path, f"larger than {MAX_MATCH_FILE // (1024 * 1024)} MiB: "
+    :func:`read_limited`; over :data:`MAX_FILE` bytes: too big)."""
+    data = read_limited(path, MAX_FILE)
+    if len(data) > MAX_FILE:
+        raise Unreadable(path, f"larger than {MAX_FILE // (1024 * 1024)} MiB: "
                                "not a match file")
     return data
 
@@ -104,7 +102,7 @@ def run_verify(path: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:
     except Unreadable as exc:
         err.write(f"cryptcrawl verify: {exc}\n")
         return EXIT_UNREADABLE
-    transcript = read_transcript(data)
+    transcript, verdict = read_and_verify(data)
     if transcript.header is None and transcript.records <= 2:
         reason = transcript.problems[0].reason if transcript.problems else "no header"
         if as_json:
@@ -112,7 +110,6 @@ def run_verify(path: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:
         else:
             err.write(f"cryptcrawl verify: {name} is not a readable match file: {reason}\n")
         return EXIT_UNREADABLE
-    verdict = verify_transcript(transcript, record_numbers(data, transcript.records))
     header = transcript.header
     assert header is not None
     seats = [(s.name, fingerprint(s.key)) for s in header.header.seats]

@@ -22,12 +22,10 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from p2p.peer import LinkClosed, read_frame
+from p2p.peer import LinkClosed, NotAFrame, read_frame
 from p2p.wire import (
-    MAX_FRAME,
     Frame,
     FrameKind,
-    parse_frame,
     passphrase_proof,
     valid_host,
     valid_port,
@@ -219,30 +217,12 @@ NOT_A_TABLE = "it answered with something else"
 async def _first_reply(reader: asyncio.StreamReader, where: str) -> Frame:
     """The table's first frame (SEATED or REFUSE).  Bytes that are no such frame mean the
     port is some other service (a web server, say): LobbyError, "not a cryptcrawl table"."""
-    other = LobbyError(f"not a cryptcrawl table at {where} ({NOT_A_TABLE})")
     try:
-        head = await reader.readexactly(4)
-    except asyncio.IncompleteReadError as exc:
-        if exc.partial:  # a few bytes, then nothing: no frame
-            raise other from None
-        raise LinkClosed(str(exc)) from None
-    except ConnectionError as exc:
-        raise LinkClosed(str(exc)) from None
-    size = int.from_bytes(head, "big")
-    if size > MAX_FRAME:  # "HTTP", say: no length a table sends
-        raise other
-    try:
-        payload = await reader.readexactly(size)
-    except asyncio.IncompleteReadError:
-        raise other from None
-    except ConnectionError as exc:
-        raise LinkClosed(str(exc)) from None
-    try:
-        frame = parse_frame(payload)
-    except BadMessage:
-        raise other from None
-    if frame.kind not in (FrameKind.SEATED, FrameKind.REFUSE):
-        raise other
+        frame = await read_frame(reader)
+    except (NotAFrame, BadMessage):
+        frame = None
+    if frame is None or frame.kind not in (FrameKind.SEATED, FrameKind.REFUSE):
+        raise LobbyError(f"not a cryptcrawl table at {where} ({NOT_A_TABLE})")
     return frame
 
 

@@ -93,18 +93,28 @@ class LinkClosed(Exception):
     pass
 
 
+class NotAFrame(LinkClosed):
+    """The stream ended inside a frame, or a length no frame has came in: the other end does
+    not speak cryptcrawl's framing (the link is over all the same)."""
+
+
 async def read_frame(reader: asyncio.StreamReader) -> Frame:
-    """The next frame; LinkClosed at the end of the stream, BadMessage for a bad one."""
+    """The next frame; LinkClosed at the end of the stream (NotAFrame when what came was no
+    frame), BadMessage for a bad one."""
     try:
         head = await reader.readexactly(4)
-    except (asyncio.IncompleteReadError, ConnectionError) as exc:
+    except asyncio.IncompleteReadError as exc:
+        raise (NotAFrame if exc.partial else LinkClosed)(str(exc)) from None
+    except ConnectionError as exc:
         raise LinkClosed(str(exc)) from None
     size = int.from_bytes(head, "big")
     if size > MAX_FRAME:
-        raise LinkClosed(f"a frame of {size} bytes is over the {MAX_FRAME}-byte cap")
+        raise NotAFrame(f"a frame of {size} bytes is over the {MAX_FRAME}-byte cap")
     try:
         payload = await reader.readexactly(size)
-    except (asyncio.IncompleteReadError, ConnectionError) as exc:
+    except asyncio.IncompleteReadError as exc:
+        raise NotAFrame(str(exc)) from None
+    except ConnectionError as exc:
         raise LinkClosed(str(exc)) from None
     return parse_frame(payload)
 

@@ -61,8 +61,13 @@ class Verdict:
 
 def verify(data: bytes) -> Verdict:
     """Verify a whole match file (see the module docstring); never raises on bad content."""
+    return read_and_verify(data)[1]
+
+
+def read_and_verify(data: bytes) -> tuple[Transcript, Verdict]:
+    """The file read (leniently) and its verdict, for callers that show both."""
     t = read_transcript(data)
-    return verify_transcript(t, record_numbers(data, t.records))
+    return t, verify_transcript(t, record_numbers(data, t.records))
 
 
 def record_numbers(data: bytes, records: int | None = None) -> dict[bytes, int]:
