@@ -399,6 +399,8 @@ class MatchCore:
         self.ballot_at: dict[tuple[int, int, int], int] = {}
         # Points kept "present" to break a dead end of crossed votes (see _crossed_votes).
         self.acquitted: set[tuple[int, int]] = set()
+        # (seat, count) -> the seats that signed it silent there at a dead end (see _silenced).
+        self.settles: dict[tuple[int, int], set[int]] = {}
         self._behind_seen: set[tuple[int, int, int]] = set()  # see replaced_behind
         # (seat, voter) -> the latest point a vote of that voter made this peer rebuild for.
         self.behind_top: dict[tuple[int, int], int] = {}
@@ -955,7 +957,11 @@ class MatchCore:
                 continue  # a RECLAIM was taken: read the votes after it (_index_ballots)
             # Only once nothing more can be taken: a dead end of crossed votes is then the
             # same on every peer that reaches it (see _crossed_votes).
-            if not self.ballots or not self._break_crossed_votes():
+            # (A settled point first: it was signed at a dead end that a peer holding fewer
+            # messages may have broken already, and a crossed-votes dead end here would not
+            # change what every signer saw.)
+            if not self.ballots or not ((self.settles and self._break_silence())
+                                        or self._break_crossed_votes()):
                 return
 
     def _consume_pass(self) -> None:
@@ -1017,6 +1023,13 @@ class MatchCore:
             # round over an event drawn again never opens: its rounds are named by the new ids.
             # A fork can do that after the torch messages were signed: the forker is replaced
             # at its fork, which may come before them, and its secrets for the row are lost.)
+            self.stale.append(message)
+            self._take(seat)
+            return True
+        if isinstance(body, DeliveryBody) and self._void_delivery(seat, body):
+            # Signed before its sender saw the torch user replaced (a point settled at a dead
+            # end falls after messages of the signers that waited): the round is over and its
+            # events are drawn again, so the delivery is skipped as stale.
             self.stale.append(message)
             self._take(seat)
             return True
@@ -1185,7 +1198,9 @@ class MatchCore:
                 body = message.content
                 if isinstance(body, AbsentBody) and body.seat != seat and body.seat < self.n:
                     ballot = self.ballots.setdefault((body.seat, body.count), {})
-                    if seat not in ballot:
+                    if body.absent == 2:
+                        self.settles.setdefault((body.seat, body.count), set()).add(seat)
+                    elif seat not in ballot:
                         ballot[seat] = body.absent
                         self.ballot_at[(body.seat, body.count, seat)] = message.seq
                     self._unsettled = True
@@ -1206,6 +1221,7 @@ class MatchCore:
         ballot = self.ballots.get((seat, count))
         return ballot is not None and any(
             verdict == 0 and voter != seat and self.live(voter)
+            and not (self.settles and self._silenced(voter))
             for voter, verdict in ballot.items())
 
     def presence(self, seat: int) -> str:
@@ -1326,6 +1342,83 @@ class MatchCore:
         self._owing = None
         self._unsettled = True
         return True
+
+    def _all_voted_absent(self, seat: int) -> bool:
+        """Every other live seat's first vote on live ``seat`` at its cursor is absent (first
+        votes never change: once true, it stays true while the cursors stay)."""
+        ballot = self.ballots.get((seat, self.cursor[seat]))
+        return ballot is not None and self.live(seat) and all(
+            ballot.get(v) == 1 for v in self.live_seats() if v != seat)
+
+    def _held_up(self, seat: int) -> bool:
+        return self.presence(seat) == "pending" and (
+            self._next(seat) is not None or self._needed(seat))
+
+    def _silent_candidate(self, seat: int) -> bool:
+        """Voted absent by every other live seat, and held up by it — its message needed or in
+        hand, or a vote it owes (a seat that owes only a vote is voted absent for it)."""
+        return self._all_voted_absent(seat) and (
+            self._held_up(seat) or (self.presence(seat) == "pending" and self._owes_vote(seat)))
+
+    def silent_dead_end(self) -> tuple[int, int] | None:
+        """The point to settle (protocol.md §7.6 item 8), once this wait has run both timeouts:
+        nothing more can be taken, at least two live seats are held up by votes, exactly one of
+        them — ``seat`` at ``count`` — is voted absent by every other live seat, nobody else
+        owes a message this peer lacks, and no dead end of crossed votes is there to break.  A
+        seat that crashed while the links between the others stalled past both timeouts leaves
+        this: the others voted each other absent, and the votes the crashed seat owes on them
+        never come.  Its local seat signs ABSENT ``[seat, count, 2]``; the point is settled once
+        every other live seat signed it (:meth:`_silenced`)."""
+        if (self.signed or not self.ballots or self._votes_void() or not self._wait_key
+                or self._timed_out_reported != self._wait_key):
+            return None
+        live = self.live_seats()
+        silent = [t for t in live if self._silent_candidate(t)]
+        if len(silent) != 1:
+            return None
+        seat = silent[0]
+        # Every other live seat is held up, voted absent by every live seat but itself and
+        # ``seat``: a dead end of crossed votes but for the votes ``seat`` owes.  (Not merely
+        # "some other seat held up": two seats cut off from the third, which still reaches
+        # them, each see the other silent and themselves held up by the third's vote — each
+        # would sign the other away while cut off.)
+        for other in live:
+            if other == seat:
+                continue
+            ballot = self.ballots.get((other, self.cursor[other]), {})
+            if not self._held_up(other) or any(
+                    ballot.get(v) != 1 for v in live if v not in (seat, other)):
+                return None
+        if any(s != seat for s in self.owing()) or self._crossed_votes() is not None:
+            return None
+        return seat, self.cursor[seat]
+
+    def _silenced(self, seat: int) -> bool:
+        """Live ``seat`` is at a point every other live seat (at least two) signed silent, and
+        every one of them voted it absent there: it is replaced once nothing else can be taken
+        (:meth:`_break_silence`), and meanwhile its own "present" answers count for nothing —
+        the signers settled without them, and a replay that holds them must reach the same
+        point."""
+        count = self.cursor[seat]
+        signers = self.settles.get((seat, count))
+        if not signers or not self.live(seat):
+            return False
+        others = [v for v in self.live_seats() if v != seat]
+        return len(others) >= 2 and all(v in signers for v in others) and (
+            self._all_voted_absent(seat))
+
+    def _break_silence(self) -> bool:
+        """Replace the lowest seat :meth:`_silenced` whose point is held up (looked at only once
+        nothing more can be taken, as a dead end of crossed votes is)."""
+        for seat in self.live_seats():
+            if self._silenced(seat) and self._silent_candidate(seat) and not self._votes_void():
+                count = self.cursor[seat]
+                self._replace(seat, f"absent: silent at its message {count} (settled: every "
+                              "other seat signed it, at a dead end)", final=False)
+                self._owing = None
+                self._unsettled = True
+                return True
+        return False
 
     def _vote_pending(self) -> bool:
         """Some seat is being voted absent: a message that does not fit may come from a seat
@@ -1512,6 +1605,10 @@ class MatchCore:
         r.public_key = body.public_key
         self._take(seat)
         return True
+
+    def _void_delivery(self, seat: int, body: DeliveryBody) -> bool:
+        r = self.rounds.get(body.round)
+        return r is not None and r.void and seat not in r.deliveries
 
     def _delivery(self, seat: int, message: Message, body: DeliveryBody) -> bool:
         r = self.rounds.get(body.round)
@@ -2346,6 +2443,10 @@ class LocalSeat:
                     and (len(core.feeds[target].messages) <= count or target in core.blocked
                          or core.stuck(target))):
                 return AbsentBody(target, count, 1)
+        point = core.silent_dead_end()
+        if point is not None and point[0] != self.seat and (
+                self.seat not in core.settles.get(point, ())):
+            return AbsentBody(*point, 2)
         return None
 
     def _body(self, expected: Kind) -> tuple[Kind, Any] | None:

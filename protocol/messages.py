@@ -461,7 +461,9 @@ class AbsentBody:
     """``[seat, count, absent]``: the sender's vote on ``seat``, which the match waits for at
     its message number ``count``: ``absent`` 1 — it has been silent past the timeouts and the
     sender does not hold that message, even after asking every peer; ``absent`` 0 — the sender
-    holds it (it answers another seat's vote)."""
+    holds it (it answers another seat's vote); ``absent`` 2 — a *settlement*: the sender is at a
+    dead end where ``seat`` alone is silent at ``count``, voted absent by every other live seat
+    (protocol.md §7.6 item 8)."""
 
     KIND: ClassVar[Kind] = Kind.ABSENT
     seat: int
@@ -471,7 +473,7 @@ class AbsentBody:
     def __post_init__(self) -> None:
         _int(self.seat, "ABSENT seat", 0, MAX_SEAT)
         _int(self.count, "ABSENT count", 0)
-        _int(self.absent, "ABSENT verdict", 0, 1)
+        _int(self.absent, "ABSENT verdict", 0, 2)
 
     def as_body(self) -> tuple[Value, ...]:
         return (self.seat, self.count, self.absent)

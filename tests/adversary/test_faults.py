@@ -163,6 +163,41 @@ async def cut_for(root: Path, front: int, seconds: float, *, after: float = 20.0
                relay.connections)
 
 
+@pytest.mark.asyncio
+async def test_a_seat_gone_for_good_while_the_others_link_is_cut(tmp_path: Path) -> None:
+    """Seat 2's peer stops for good (its task ended, every connection to it cut) while the link
+    0–1 is cut past both timeouts twice, then restored: seats 0 and 1 voted each other absent,
+    and the votes seat 2 owes on them never come.  They settle (protocol.md §7.6 item 8): each
+    signs that seat 2 is silent, seat 2 is replaced, and they finish with copies that agree and
+    name it.  (Before settlements this match waited for good.)"""
+    match = await in_process_match(tmp_path, 3, QUICK, choose=thinking(0.3),
+                                   relay=lambda i, port: Relay(port, seed=i))
+    try:
+        async def begun() -> None:
+            while len(match.peers) < 3 or sum(
+                    len(f.messages) for f in match.peers[0].core.feeds) < 40:
+                await asyncio.sleep(0.01)
+        await asyncio.wait_for(begun(), 30)
+        ports = {p.sock.getsockname()[1]: s for s, p in match.peers.items() if p.sock}
+        front = {ports[r.target]: r for r in match.relays}
+        gone = match.task_of(match.peers[2])
+        front[2].cut()
+        front[1].cut()
+        gone.cancel()
+        await asyncio.sleep(2 * (QUICK.turn_timeout + QUICK.silence_timeout) + 1)
+        assert not any(match.task_of(match.peers[s]).done() for s in (0, 1))
+        front[1].restore()
+        live = [match.task_of(match.peers[s]) for s in (0, 1)]
+        await asyncio.wait_for(asyncio.gather(*live), 120)
+        paths = [match.peers[s].store.path for s in (0, 1)]
+    finally:
+        await match.cancel()
+    notes = agreed(paths)
+    assert any("seat 2" in n and "settled" in n for n in notes), notes
+    for path in paths:
+        assert 2 in replay(path).absent
+
+
 @pytest.mark.slow
 @pytest.mark.asyncio
 async def test_one_link_cut_for_20s_then_restored(tmp_path: Path) -> None:

@@ -281,7 +281,7 @@ BAD_BODIES: list[tuple[Kind, Value, str]] = [
     (Kind.ABSENT, (8, 0, 1), "ABSENT seat 8 is out of range"),
     (Kind.ABSENT, (1, -1, 1), "ABSENT count -1 is out of range"),
     (Kind.ABSENT, (1, True, 1), "ABSENT count must be an integer"),
-    (Kind.ABSENT, (1, 2, 2), "ABSENT verdict 2 is out of range"),
+    (Kind.ABSENT, (1, 2, 3), "ABSENT verdict 3 is out of range"),
     (Kind.ABSENT, (1, 2), "ABSENT body has 2 fields, not 3"),
     (Kind.RECLAIM, (), "RECLAIM body has 0 fields, not 1"),
     (Kind.RECLAIM, ("3",), "RECLAIM since must be an integer"),

@@ -216,8 +216,7 @@ def test_crash_patterns_stop_one_seat_and_cut_only_links_between_the_others() ->
 def test_a_crashed_seat_is_replaced_while_a_live_one_is_cut_off_and_comes_back() -> None:
     """Crash pattern 20: four seats; seat 1's peer stops for good as seat 3's links to seats 0
     and 2 stall three times past both timeouts.  The three live peers finish alike, seat 1
-    replaced for its silence on every one of them, and every file verifies.  (Three seats, one
-    crashed and the other two cut apart, do not: protocol.md §13.)"""
+    replaced for its silence on every one of them, and every file verifies."""
     net = play_partition(draw_partition(b"20", "crash"))
     running = [i for i, _ in net.running()]
     assert running == [0, 2, 3]
@@ -227,6 +226,55 @@ def test_a_crashed_seat_is_replaced_while_a_live_one_is_cut_off_and_comes_back()
         assert not [e for e in net.events[i] if isinstance(e, PeerMisbehaved)]
         assert verify(net.match_file(i)).status == VALID
     assert outcome(b"20", "crash") == "finished_alike"
+
+
+SETTLED = {
+    1: "three seats, seat 2 crashed, the link between seats 0 and 1 down past both timeouts",
+    27: "the crashed seat owes only votes (the match does not need its message there)",
+    56: "four seats, seat 2 crashed, the three live seats all cut apart",
+    61: "the crashed seat was the torch user: deliveries to its round are stale",
+}
+
+
+@pytest.mark.parametrize("number", sorted(SETTLED), ids=[SETTLED[n] for n in sorted(SETTLED)])
+def test_a_crashed_seat_whose_votes_a_dead_end_waits_for_is_settled(number: int) -> None:
+    """One seat crashed while the links between the others stalled past both timeouts: the
+    live seats voted each other absent, and the votes the crashed seat owes on them never come
+    (protocol.md §7.6 item 8).  Every live seat signs ABSENT ``[seat, count, 2]``; the crashed
+    seat is replaced, named "settled" in every file, and the match finishes alike.  (Each
+    pattern stalled before settlements.)"""
+    partition = draw_partition(b"%d" % number, "crash")
+    crashed = partition.crashed
+    assert crashed is not None
+    net = play_partition(partition)
+    running = [i for i, _ in net.running()]
+    assert len({net.cores[i].public_digest() for i in running}) == 1
+    for i in running:
+        core = net.cores[i]
+        assert core.signed and "settled" in core.absent[crashed].reason
+        assert not [e for e in net.events[i] if isinstance(e, PeerMisbehaved)]
+        assert verify(net.match_file(i)).status == VALID
+        settles = [m for m in core.feeds[i].messages if isinstance(m.content, AbsentBody)
+                   and m.content.absent == 2]
+        assert [(m.content.seat, m.content.count) for m in settles] == [
+            (crashed, core.absent[crashed].count)]
+    assert outcome(b"%d" % number, "crash") == "finished_alike"
+
+
+def test_a_settlement_needs_every_other_live_seat() -> None:
+    """Crash pattern 1's feeds without seat 1's settlement (the last signer's, cut off with
+    what followed it) stay at the dead end: seat 0's alone replaces nobody."""
+    net = play_partition(draw_partition(b"1", "crash"))
+    feeds = net.cores[0].feeds
+    settle = next(m for m in feeds[1].messages
+                  if isinstance(m.content, AbsentBody) and m.content.absent == 2)
+    messages = [m for seat, feed in enumerate(feeds) for m in feed.messages
+                if seat != 1 or m.seq < settle.seq]
+    core = take_in_order(net.header, messages)
+    assert 2 not in core.absent and not core.signed
+    assert core.settles == {(settle.content.seat, settle.content.count): {0}}
+    whole = take_in_order(net.header, [m for feed in feeds for m in feed.messages])
+    assert 2 in whole.absent and whole.signed
 
 
 # --------------------------------------------------------------------------- the rules
