@@ -514,7 +514,8 @@ class MatchCore:
                 message.kind is Kind.ABSENT):
             return False
         if not self.accepts(seat, message.kind):
-            return True
+            # (A stale message, skipped where it stands, is no reason to vote its seat out.)
+            return not self._stale(seat, message)
         return self._unfit_at.get(seat) == self._unfit_key(seat)
 
     def _unfit_key(self, seat: int) -> tuple[int, int, int]:
@@ -1015,21 +1016,7 @@ class MatchCore:
             return False
         if self.cast and kind is not Kind.ABSENT and self._after_vote(seat):
             return False  # it voted a seat absent: what it sent next waits for the outcome
-        if self.dead and (
-                (isinstance(body, ChanceRevealBody) and body.secrets[0][0] in self.dead)
-                or (isinstance(body, TorchBody | DeliveryBody | KeyReleaseBody)
-                    and self._dead_round(body))):
-            # Sent before its sender saw the event drawn again: harmless, skipped.  (A torch
-            # round over an event drawn again never opens: its rounds are named by the new ids.
-            # A fork can do that after the torch messages were signed: the forker is replaced
-            # at its fork, which may come before them, and its secrets for the row are lost.)
-            self.stale.append(message)
-            self._take(seat)
-            return True
-        if isinstance(body, DeliveryBody) and self._void_delivery(seat, body):
-            # Signed before its sender saw the torch user replaced (a point settled at a dead
-            # end falls after messages of the signers that waited): the round is over and its
-            # events are drawn again, so the delivery is skipped as stale.
+        if self._stale(seat, message):
             self.stale.append(message)
             self._take(seat)
             return True
@@ -1413,8 +1400,8 @@ class MatchCore:
         for seat in self.live_seats():
             if self._silenced(seat) and self._silent_candidate(seat) and not self._votes_void():
                 count = self.cursor[seat]
-                self._replace(seat, f"absent: silent at its message {count} (settled: every "
-                              "other seat signed it, at a dead end)", final=False)
+                self._replace(seat, f"absent: silent at its message {count}, settled: every "
+                              "other seat signed it at a dead end", final=False)
                 self._owing = None
                 self._unsettled = True
                 return True
@@ -1606,9 +1593,26 @@ class MatchCore:
         self._take(seat)
         return True
 
-    def _void_delivery(self, seat: int, body: DeliveryBody) -> bool:
-        r = self.rounds.get(body.round)
-        return r is not None and r.void and seat not in r.deliveries
+    def _stale(self, seat: int, message: Message) -> bool:
+        """A live seat's message that is skipped as harmless where it stands:
+        - a chance reveal, or a torch round's message, sent before its sender saw the event
+          drawn again (a torch round over an event drawn again never opens: its rounds are
+          named by the new ids; a fork can do that after the torch messages were signed — the
+          forker is replaced at its fork, which may come before them, and its secrets for the
+          row are lost);
+        - a DELIVERY signed before its sender saw the torch user replaced (a point settled at a
+          dead end falls before messages of the signers that waited): the round is void and
+          its events are drawn again."""
+        body = message.content
+        if self.dead and (
+                (isinstance(body, ChanceRevealBody) and body.secrets[0][0] in self.dead)
+                or (isinstance(body, TorchBody | DeliveryBody | KeyReleaseBody)
+                    and self._dead_round(body))):
+            return True
+        if isinstance(body, DeliveryBody):
+            r = self.rounds.get(body.round)
+            return r is not None and r.void and seat not in r.deliveries
+        return False
 
     def _delivery(self, seat: int, message: Message, body: DeliveryBody) -> bool:
         r = self.rounds.get(body.round)

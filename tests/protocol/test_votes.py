@@ -233,6 +233,7 @@ SETTLED = {
     27: "the crashed seat owes only votes (the match does not need its message there)",
     56: "four seats, seat 2 crashed, the three live seats all cut apart",
     61: "the crashed seat was the torch user: deliveries to its round are stale",
+    158: "chance reveals for an event drawn again are stale, not a reason to vote a seat out",
 }
 
 
