@@ -644,6 +644,12 @@ class MatchCore:
         return self.feeds[seat].at(self.cursor[seat])
 
     def _take(self, seat: int) -> None:
+        if self.cast and self._votes_void():
+            # Taken while votes are void (two seats left): a vote cast on this point earlier
+            # is spent — it no longer holds its voter's later messages, even if a replaced
+            # seat reclaims and three seats are live again (nobody would answer "present" for
+            # a message the match took without a vote).
+            self.cast.pop((seat, self.cursor[seat]), None)
         self.cursor[seat] += 1
         self.taken += 1
 
@@ -1143,7 +1149,10 @@ class MatchCore:
         # (A vote on a message this peer already consumed is cast too: this peer may be the
         # voted seat's own, which consumed it at once — see replaced_behind.)
         if (body.absent == 1 and target != seat and 0 <= target < self.n
-                and self.live(target) and body.count > self.replaced_at.get(target, -1)):
+                and self.live(target) and body.count > self.replaced_at.get(target, -1)
+                and not (self.cursor[target] > body.count and self._votes_void())):
+            # (Not on a message taken while votes are void — two seats left, see _take: the
+            # vote is spent, even if a replaced seat reclaims and three seats are live again.)
             self.cast.setdefault((target, body.count), set()).add(seat)
         return True
 
@@ -1398,7 +1407,10 @@ class MatchCore:
         """Replace the lowest seat :meth:`_silenced` whose point is held up (looked at only once
         nothing more can be taken, as a dead end of crossed votes is)."""
         for seat in self.live_seats():
-            if self._silenced(seat) and self._silent_candidate(seat) and not self._votes_void():
+            # (Only where nobody else owes a message this core lacks, as where it was signed:
+            # a core stuck for want of another seat's message is not at the settled point.)
+            if self._silenced(seat) and self._silent_candidate(seat) and not self._votes_void() \
+                    and all(s == seat for s in self.owing()):
                 count = self.cursor[seat]
                 self._replace(seat, f"absent: silent at its message {count}, settled: every "
                               "other seat signed it at a dead end", final=False)

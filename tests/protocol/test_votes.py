@@ -278,6 +278,64 @@ def test_a_settlement_needs_every_other_live_seat() -> None:
     assert 2 in whole.absent and whole.signed
 
 
+def _settled_and_back(start: int) -> Network:
+    """Three seats, every link down past both timeouts (each seat votes both others absent).
+    Then the link 0–1 comes back; seats 0 and 1 settle seat 2, and at that very moment seat 2
+    comes back too: it was slow, not crashed."""
+    net = Network(3, tag=b"return/%d" % start, rebuild=True)
+    net.pump(limit=start, partial=True)
+    net.land_in_flight()
+    away = {(2, 0), (2, 1), (0, 2), (1, 2)}
+    held = net.stall(away | {(0, 1), (1, 0)}, rounds=1)
+    for i, message in held:
+        if (message.seat, i) not in away:
+            net.deliver(i, message)
+    held = [(i, m) for i, m in held if (m.seat, i) in away]
+
+    def settled() -> bool:
+        return all(2 in net.cores[i].absent for i in (0, 1))
+
+    for _ in range(8):
+        for _ in range(100):  # pump, holding back what goes to or from seat 2, until settled
+            sent = False
+            for i, seat in net.running():
+                for message in seat.messages_to_send():
+                    sent = True
+                    for j in range(3):
+                        if (message.seat, j) in away:
+                            held.append((j, message))
+                        else:
+                            net.deliver(j, message)
+                net.events[i].extend(seat.take_events())
+            if settled() or not sent:
+                break
+        if settled():
+            break
+        for i in range(3):
+            net.run_clock(i)
+    assert settled()
+    for i, message in held:
+        net.deliver(i, message)
+    net.run_with_timeouts(limit=12)
+    return net
+
+
+@pytest.mark.parametrize("start", [12, 20, 27, 40])
+def test_a_settled_seat_that_comes_back_reclaims_and_the_match_finishes(start: int) -> None:
+    """Seats 0 and 1 voted each other absent, then settled seat 2 and, with two seats left,
+    took each other's messages; seat 2 comes back, reclaims and rejoins, and three seats are
+    live again.  Their votes on each other are spent — cast on messages taken while votes were
+    void — so they no longer hold back the voters' later messages (before, nobody could answer
+    "present" for those messages, and every one of these matches waited for good)."""
+    net = _settled_and_back(start)
+    assert len({core.public_digest() for core in net.cores}) == 1
+    for i, core in enumerate(net.cores):
+        assert core.signed and not core.absent
+        assert any("SeatReclaimed" in str(e) for e in net.events[i])
+        assert not [e for e in net.events[i] if isinstance(e, PeerMisbehaved)]
+        assert verify(net.match_file(i)).status == VALID
+
+
 # --------------------------------------------------------------------------- the rules
 
 
