@@ -132,6 +132,18 @@ class Cut:
     connections: int
 
 
+async def under_way(match: InProcess) -> dict[int, Relay]:
+    """Wait (at most 30 s) until every seat sits and 40 messages are in; the relay in front of
+    each joiner's seat."""
+    async def begun() -> None:
+        while len(match.peers) < 3 or sum(
+                len(f.messages) for f in match.peers[0].core.feeds) < 40:
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(begun(), 30)
+    ports = {p.sock.getsockname()[1]: s for s, p in match.peers.items() if p.sock}
+    return {ports[r.target]: r for r in match.relays}
+
+
 async def cut_for(root: Path, front: int, seconds: float, *, after: float = 20.0) -> Cut:
     """Cut every connection through the relay in front of seat ``front`` once the match is
     under way, keep it cut for ``seconds``, restore it; wait for every seat (at most
@@ -140,13 +152,7 @@ async def cut_for(root: Path, front: int, seconds: float, *, after: float = 20.0
     match = await in_process_match(root, 3, QUICK, choose=thinking(1.0),
                                    relay=lambda i, port: Relay(port, seed=i))
     try:
-        async def begun() -> None:
-            while len(match.peers) < 3 or sum(
-                    len(f.messages) for f in match.peers[0].core.feeds) < 40:
-                await asyncio.sleep(0.01)
-        await asyncio.wait_for(begun(), 30)
-        ports = {p.sock.getsockname()[1]: s for s, p in match.peers.items() if p.sock}
-        relay = next(r for r in match.relays if ports[r.target] == front)
+        relay = (await under_way(match))[front]
         relay.cut()
         await asyncio.sleep(seconds)
         assert not any(t.done() for t in match.tasks), "the match ended during the cut"
@@ -173,13 +179,7 @@ async def test_a_seat_gone_for_good_while_the_others_link_is_cut(tmp_path: Path)
     match = await in_process_match(tmp_path, 3, QUICK, choose=thinking(0.3),
                                    relay=lambda i, port: Relay(port, seed=i))
     try:
-        async def begun() -> None:
-            while len(match.peers) < 3 or sum(
-                    len(f.messages) for f in match.peers[0].core.feeds) < 40:
-                await asyncio.sleep(0.01)
-        await asyncio.wait_for(begun(), 30)
-        ports = {p.sock.getsockname()[1]: s for s, p in match.peers.items() if p.sock}
-        front = {ports[r.target]: r for r in match.relays}
+        front = await under_way(match)
         gone = match.task_of(match.peers[2])
         front[2].cut()
         front[1].cut()
