@@ -405,6 +405,9 @@ class MatchCore:
         # (seat, voter) -> the latest point a vote of that voter made this peer rebuild for.
         self.behind_top: dict[tuple[int, int], int] = {}
         self.replaced_at: dict[int, int] = {}  # seat -> the count it was last replaced at
+        # Points whose message was taken while votes were void (see _take): votes on them are
+        # spent.
+        self.spent: set[tuple[int, int]] = set()
         self._scanned = [0] * self.n
         self.overdue: dict[int, int] = {}  # seat -> count the local clock found it overdue at
         self.timed_out: dict[int, int] = {}  # seat -> count the local clock timed it out at
@@ -644,12 +647,13 @@ class MatchCore:
         return self.feeds[seat].at(self.cursor[seat])
 
     def _take(self, seat: int) -> None:
-        if self.cast and self._votes_void():
-            # Taken while votes are void (two seats left): a vote cast on this point earlier
-            # is spent — it no longer holds its voter's later messages, even if a replaced
-            # seat reclaims and three seats are live again (nobody would answer "present" for
-            # a message the match took without a vote).
+        if self.ballots and self._votes_void():
+            # Taken while votes are void (two seats left): a vote on this point is spent — it
+            # no longer holds its voter's later messages, even if a replaced seat reclaims and
+            # three seats are live again (nobody would answer "present" for a message the
+            # match took without a vote).
             self.cast.pop((seat, self.cursor[seat]), None)
+            self.spent.add((seat, self.cursor[seat]))
         self.cursor[seat] += 1
         self.taken += 1
 
@@ -967,8 +971,8 @@ class MatchCore:
             # (A settled point first: it was signed at a dead end that a peer holding fewer
             # messages may have broken already, and a crossed-votes dead end here would not
             # change what every signer saw.)
-            if not self.ballots or not ((self.settles and self._break_silence())
-                                        or self._break_crossed_votes()):
+            if not self.ballots or self._taken_under_vote() or not (
+                    (self.settles and self._break_silence()) or self._break_crossed_votes()):
                 return
 
     def _consume_pass(self) -> None:
@@ -1273,6 +1277,24 @@ class MatchCore:
                         self.behind_top[(seat, voter)] = count
                         found = True
         return found
+
+    def _taken_under_vote(self) -> bool:
+        """This core took a live seat's message that a live other seat voted absent, with no
+        live seat answering "present" (and not while votes were void): the feeds may put that
+        message after the vote's outcome, so this state may be ahead of what they give.  A dead
+        end seen from here is not one the feeds give: it is not broken until the peer has
+        answered "present" (another seat's message) or rebuilt (its own, replaced_behind).
+        Before, three messages that filled a gap in a feed at once could vote, break a dead end
+        and blame a seat within one receive, before the peer could rebuild."""
+        for (target, count), ballot in self.ballots.items():
+            if (count < self.cursor[target] and self.live(target)
+                    and count > self.replaced_at.get(target, -1)
+                    and (target, count) not in self.spent
+                    and not self._answered_present(target, count)
+                    and any(verdict == 1 and voter != target and self.live(voter)
+                            for voter, verdict in ballot.items())):
+                return True
+        return False
 
     def _know_votes_behind(self) -> None:
         """Take every vote held as seen by :meth:`replaced_behind` (this core's state is the

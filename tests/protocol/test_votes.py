@@ -336,6 +336,26 @@ def test_a_settled_seat_that_comes_back_reclaims_and_the_match_finishes(start: i
         assert verify(net.match_file(i)).status == VALID
 
 
+def test_a_gap_filled_at_once_breaks_no_dead_end_before_the_peer_can_rebuild() -> None:
+    """The file of a settled seat that came back (start 30), taken in random orders: in one,
+    seat 2's own message is taken before any vote on it, and then three messages of seat 0 fill
+    a gap in its feed at once — a vote on seat 2 there, a settlement, a vote on seat 1.  The
+    core used to break a dead end of crossed votes and blame a seat within that one receive,
+    before a rebuild could run, and reached another state than the file taken whole; it now
+    breaks no dead end while it holds a message taken under an unanswered vote
+    (``MatchCore._taken_under_vote``)."""
+    net = _settled_and_back(30)
+    first = net.cores[0]
+    whole = MatchCore(net.header)
+    whole.adopt(dict(enumerate(first.feeds)))
+    assert whole.signed
+    messages = [m for feed in first.feeds for m in feed.messages]
+    for k in range(4):
+        core = take_in_order(net.header, shuffled(messages, HashStream(b"30-%d" % k)))
+        assert (core.public_digest(), sorted(core.absent), core.signed) == (
+            whole.public_digest(), sorted(whole.absent), whole.signed), k
+
+
 # --------------------------------------------------------------------------- the rules
 
 
