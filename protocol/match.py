@@ -1352,6 +1352,12 @@ class MatchCore:
             # at a dead end nobody is, and the held-back timer must be the one that runs.)
             self._owing = None
             return False
+        if self.settles and self._pending_settlement() is not None:
+            # A seat signed a settlement here (§7.6 item 8): a peer holding every signature
+            # replaces its seat before it looks for crossed votes, so this dead end waits for
+            # the settlement — a peer short of a signature would otherwise keep a seat where
+            # the others replace one.  The local seat joins it (silent_dead_end).
+            return False
         seat, count, held = found
         self.acquitted.add((seat, count))
         self.shortfalls.append(
@@ -1380,36 +1386,65 @@ class MatchCore:
 
     def silent_dead_end(self) -> tuple[int, int] | None:
         """The point to settle (protocol.md §7.6 item 8), once this wait has run both timeouts:
-        nothing more can be taken, at least two live seats are held up by votes, exactly one of
-        them — ``seat`` at ``count`` — is voted absent by every other live seat, nobody else
-        owes a message this peer lacks, and no dead end of crossed votes is there to break.  A
-        seat that crashed while the links between the others stalled past both timeouts leaves
-        this: the others voted each other absent, and the votes the crashed seat owes on them
-        never come.  Its local seat signs ABSENT ``[seat, count, 2]``; the point is settled once
-        every other live seat signed it (:meth:`_silenced`)."""
-        if (self.signed or not self.ballots or self._votes_void() or not self._wait_key
-                or self._timed_out_reported != self._wait_key):
+        nothing more can be taken, exactly one live seat — ``seat`` at ``count`` — is held up
+        and voted absent by every other live seat, every other live seat is held up by the
+        votes of all the rest but ``seat`` (or not voted on at all; at least one is held up),
+        nobody else owes a message this peer lacks, and no dead end of crossed votes is there
+        to break.  A seat that crashed while the links between the others stalled past both
+        timeouts leaves this: the others voted each other absent, and the votes the crashed
+        seat owes on them never come.  Or: a point another seat already signed, still the
+        match's, once this wait has lasted (a peer joins a settlement).  Its local seat signs
+        ABSENT ``[seat, count, 2]``; the point is settled once every other live seat signed it
+        (:meth:`_silenced`)."""
+        if self.signed or not self.ballots or self._votes_void() or not self._wait_key:
+            return None
+        lasted = self._wait_key in (self._timed_out_reported, self._dead_end_due)
+        pending = self._pending_settlement()
+        if pending is not None:
+            # Another seat signed one: join it once this wait has lasted (both timeouts, or a
+            # dead end of crossed votes held a turn timeout — that dead end now waits for the
+            # settlement, see _break_crossed_votes).
+            return pending if lasted else None
+        if self._timed_out_reported != self._wait_key:
             return None
         live = self.live_seats()
         silent = [t for t in live if self._silent_candidate(t)]
         if len(silent) != 1:
             return None
         seat = silent[0]
-        # Every other live seat is held up, voted absent by every live seat but itself and
-        # ``seat``: a dead end of crossed votes but for the votes ``seat`` owes.  (Not merely
-        # "some other seat held up": two seats cut off from the third, which still reaches
-        # them, each see the other silent and themselves held up by the third's vote — each
-        # would sign the other away while cut off.)
+        # Every other live seat is either held up, voted absent by every live seat but itself
+        # and ``seat`` — a dead end of crossed votes but for the votes ``seat`` owes — or not
+        # voted on at all (it waits on the held-up ones); at least one is held up.  (Two seats
+        # cut off from a third that still reaches them each see the other silent, and sign;
+        # neither settlement completes without the third seat, and a pending settlement makes
+        # a later dead end of crossed votes wait for it, see _break_crossed_votes.)
+        held = 0
         for other in live:
             if other == seat:
                 continue
             ballot = self.ballots.get((other, self.cursor[other]), {})
-            if not self._held_up(other) or any(
-                    ballot.get(v) != 1 for v in live if v not in (seat, other)):
+            if not self._held_up(other):
+                if any(v != other for v in ballot):
+                    return None  # (voted on, yet not held up: it may still move)
+                continue
+            held += 1
+            if any(ballot.get(v) != 1 for v in live if v not in (seat, other)):
                 return None
+        if not held:
+            return None
         if any(s != seat for s in self.owing()) or self._crossed_votes() is not None:
             return None
         return seat, self.cursor[seat]
+
+    def _pending_settlement(self) -> tuple[int, int] | None:
+        """The lowest point some live seat signed silent that is still the match's: its seat
+        live at that count and voted absent there by every other live seat (first votes)."""
+        for (seat, count), signers in sorted(self.settles.items()):
+            if (self.live(seat) and self.cursor[seat] == count
+                    and any(v != seat and self.live(v) for v in signers)
+                    and self._all_voted_absent(seat)):
+                return seat, count
+        return None
 
     def _silenced(self, seat: int) -> bool:
         """Live ``seat`` is at a point every other live seat (at least two) signed silent, and

@@ -231,6 +231,7 @@ def test_a_crashed_seat_is_replaced_while_a_live_one_is_cut_off_and_comes_back()
 SETTLED = {
     1: "three seats, seat 2 crashed, the link between seats 0 and 1 down past both timeouts",
     27: "the crashed seat owes only votes (the match does not need its message there)",
+    37: "one live seat is not held up while the other waits on its vote",
     56: "four seats, seat 2 crashed, the three live seats all cut apart",
     61: "the crashed seat was the torch user: deliveries to its round are stale",
     158: "chance reveals for an event drawn again are stale, not a reason to vote a seat out",
@@ -260,6 +261,15 @@ def test_a_crashed_seat_whose_votes_a_dead_end_waits_for_is_settled(number: int)
         assert [(m.content.seat, m.content.count) for m in settles] == [
             (crashed, core.absent[crashed].count)]
     assert outcome(b"%d" % number, "crash") == "finished_alike"
+
+
+def test_a_dead_end_of_crossed_votes_waits_for_a_pending_settlement() -> None:
+    """Cut-off pattern 180: seats 0 and 1 are cut off; each signs a settlement on the other
+    while cut off, and seat 2, once the links heal, joins the one on seat 0.  A replay that holds
+    seat 2's votes but not yet every signature sees a dead end of crossed votes; breaking it
+    kept seat 0 and replaced seat 1, where the file taken whole replaces seat 0 — the dead end
+    now waits for the settlement, and every order reaches the same state."""
+    assert outcome(b"180", "cut-off") == "finished_alike"
 
 
 def test_a_settlement_needs_every_other_live_seat() -> None:
