@@ -18,6 +18,7 @@ import contextlib
 import errno
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from cryptography.hazmat.primitives.serialization import (
 
 from protocol.header import SignedHeader
 from protocol.messages import Message
-from protocol.transcript import file_start, frame, split_records
+from protocol.transcript import MAX_FILE, file_start, frame, split_records
 
 
 class StoreError(Exception):
@@ -127,8 +128,20 @@ class MatchStore:
         return self.path.exists()
 
     def read(self) -> bytes:
+        """The match file, whole; a file over :data:`protocol.transcript.MAX_FILE` bytes, or
+        one that is not a regular file, is refused without being read (resume reads this)."""
         try:
-            return self.path.read_bytes()
+            # (Non-blocking: opening a FIFO for reading would wait for a writer.)
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(fd, "rb") as f:
+                info = os.fstat(f.fileno())
+                if not stat.S_ISREG(info.st_mode):
+                    raise StoreError(f"cannot read {self.path}: not a regular file")
+                if info.st_size > MAX_FILE:
+                    raise StoreError(f"cannot read {self.path}: larger than "
+                                     f"{MAX_FILE // (1024 * 1024)} MiB, not a match file this "
+                                     "program wrote")
+                return f.read(MAX_FILE + 1)
         except OSError as exc:
             raise StoreError(f"cannot read {self.path}: {exc.strerror}") from None
 
