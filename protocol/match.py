@@ -1259,15 +1259,12 @@ class MatchCore:
         are void.)"""
         if not self.ballots or not self.live(seat):
             return False  # (no vote at all: the common case)
-        spent = self.replaced_at.get(seat, -1)  # a replacement already applied (then reclaimed)
         found = False
         for (target, count), ballot in self.ballots.items():
-            if target != seat or not spent < count < self.cursor[seat] or (
-                    self._answered_present(seat, count)):
+            if target != seat or not self._taken_unanswered(seat, count):
                 continue
-            for voter, verdict in ballot.items():
-                if verdict == 1 and voter != seat and self.live(voter) and (
-                        seat, count, voter) not in self._behind_seen:
+            for voter in self._absent_voters(seat, ballot):
+                if (seat, count, voter) not in self._behind_seen:
                     self._behind_seen.add((seat, count, voter))
                     # A voter votes on a seat's points in the order it reaches them: a vote on
                     # a point before one of its votes that already made this peer rebuild is
@@ -1286,15 +1283,22 @@ class MatchCore:
         answered "present" (another seat's message) or rebuilt (its own, replaced_behind).
         Before, three messages that filled a gap in a feed at once could vote, break a dead end
         and blame a seat within one receive, before the peer could rebuild."""
-        for (target, count), ballot in self.ballots.items():
-            if (count < self.cursor[target] and self.live(target)
-                    and count > self.replaced_at.get(target, -1)
-                    and (target, count) not in self.spent
-                    and not self._answered_present(target, count)
-                    and any(verdict == 1 and voter != target and self.live(voter)
-                            for voter, verdict in ballot.items())):
-                return True
-        return False
+        return any(self.live(target) and (target, count) not in self.spent
+                   and self._taken_unanswered(target, count)
+                   and bool(self._absent_voters(target, ballot))
+                   for (target, count), ballot in self.ballots.items())
+
+    def _taken_unanswered(self, seat: int, count: int) -> bool:
+        """``seat``'s message ``count`` is taken here, after its last replacement (one already
+        applied, then reclaimed, spends the votes before it), and no live seat answered
+        "present" for it."""
+        return self.replaced_at.get(seat, -1) < count < self.cursor[seat] and (
+            not self._answered_present(seat, count))
+
+    def _absent_voters(self, seat: int, ballot: dict[int, int]) -> list[int]:
+        """The live seats other than ``seat`` whose first vote in ``ballot`` is absent."""
+        return [voter for voter, verdict in ballot.items()
+                if verdict == 1 and voter != seat and self.live(voter)]
 
     def _know_votes_behind(self) -> None:
         """Take every vote held as seen by :meth:`replaced_behind` (this core's state is the
@@ -1466,8 +1470,9 @@ class MatchCore:
         for seat in self.live_seats():
             # (Only where nobody else owes a message this core lacks, as where it was signed:
             # a core stuck for want of another seat's message is not at the settled point.)
-            if self._silenced(seat) and self._silent_candidate(seat) and not self._votes_void() \
-                    and all(s == seat for s in self.owing()):
+            # (_silenced asks for three live seats or more: votes are not void.)
+            if self._silenced(seat) and self._silent_candidate(seat) and all(
+                    s == seat for s in self.owing()):
                 count = self.cursor[seat]
                 self._replace(seat, f"absent: silent at its message {count}, settled: every "
                               "other seat signed it at a dead end", final=False)
