@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import io
 import itertools
 import os
 import sys
@@ -509,11 +510,22 @@ def _lan(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (see the module docstring)."""
+    _tolerant_streams()
     code = _main(argv)
     from cli.play import leave_if_input_blocked
 
     leave_if_input_blocked(code)  # (Ctrl-C at a prompt: a thread still waits for a line)
     return code
+
+
+def _tolerant_streams() -> None:
+    """A character the terminal cannot show (a player named "José" on an ASCII-only terminal,
+    say) is written as "?" instead of stopping the command; a byte typed or piped in that is not
+    text is read as U+FFFD and refused like any typo."""
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
+                stream.reconfigure(errors="replace")
 
 
 def _main(argv: Sequence[str] | None = None) -> int:

@@ -1,6 +1,7 @@
 """What the console can throw at ``cryptcrawl play`` (found by exploratory testing): a byte
-that is not text, an output that goes away, an ``--out`` that would overwrite a file.  Each
-ends in a clear line, never a traceback or a match that waits for good, and loses nothing."""
+that is not text, a name the terminal cannot show, an output that goes away, an ``--out`` that
+would overwrite a file.  Each ends in a clear line, never a traceback or a match that waits for
+good, and loses nothing."""
 
 from __future__ import annotations
 
@@ -23,6 +24,21 @@ def test_a_byte_that_is_not_text_is_refused_like_a_typo(tmp_path: Path) -> None:
     assert "Traceback" not in err and "internal error" not in err, err
     assert "unknown action" in out, out[-1500:]
     assert done.returncode == 1 and "input ended while the game waited" in err, err
+
+
+def test_a_name_the_terminal_cannot_show_is_written_as_question_marks(tmp_path: Path) -> None:
+    """An ASCII-only terminal and a player named "José 🎲": the name shows as "Jos? ?", the
+    game goes on.  (Before, the first table drawn stopped the match with a traceback.)"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "ascii"}
+    env.pop("CRYPTCRAWL_DEBUG", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "play", "--plain", "--players", "3", "--name",
+         "José 🎲", "--data-dir", str(tmp_path / "data"), "--turn-timeout", "30"],
+        input=b"q\ny\n", capture_output=True, cwd=ROOT, env=env, timeout=120, check=False)
+    out, err = done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert done.returncode == 0, err
+    assert "you (Jos? ?)" in out and "You left the game." in out, out[-1500:]
 
 
 def test_an_output_that_goes_away_stops_the_match_with_one_line(tmp_path: Path) -> None:
