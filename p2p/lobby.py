@@ -43,6 +43,9 @@ from protocol.header import (
 from protocol.match import ENGINE_VERSIONS, game_state_for
 
 LOBBY_TIMEOUT = 120.0
+# What a table sends a joiner, each at most once: SEATED, then HEADER, then START (or REFUSE).
+LOBBY_REPLIES = frozenset({FrameKind.SEATED, FrameKind.HEADER, FrameKind.START,
+                           FrameKind.REFUSE})
 
 
 class LobbyError(Exception):
@@ -275,6 +278,7 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
     try:
         seat = -1
         signed_for: Header | None = None  # the header this seat signed
+        seen: set[FrameKind] = set()
         while True:
             try:
                 frame = await asyncio.wait_for(
@@ -283,6 +287,12 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
                 raise LobbyError("the table did not start in time") from None
             except LinkClosed:
                 raise LobbyError("the table closed the connection") from None
+            # A table sends SEATED, HEADER and START once each, so a joiner waits at most three
+            # timeouts: a table that keeps sending frames cannot hold it for good.
+            if frame.kind in seen or frame.kind not in LOBBY_REPLIES:
+                raise LobbyError(f"the table sent a frame out of place ({frame.kind.name}); "
+                                 "not a table to play at")
+            seen.add(frame.kind)
             if frame.kind is FrameKind.REFUSE:
                 raise LobbyError(f"the table refused: {_one_line(frame.fields[0])}")
             if frame.kind is FrameKind.SEATED:

@@ -252,6 +252,31 @@ async def test_a_port_that_speaks_something_else_is_not_a_table(service: Handler
                                  "with something else)")
 
 
+KEEP_BUSY = [Frame(FrameKind.SEATED, (1, 3, "Fake table", "fp")), Frame(FrameKind.LOBBY, ((),)),
+             Frame(FrameKind.BYE, ("still here",)), Frame(FrameKind.MSG, (b"x",))]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("busy", KEEP_BUSY, ids=[f.kind.name for f in KEEP_BUSY])
+async def test_a_table_cannot_hold_a_joiner_with_frames(busy: Frame) -> None:
+    """A table that seats the joiner, then sends a frame every 0.2 s — each well inside the
+    joiner's wait for the next one — is left at the first frame out of place.  (Before, any
+    frame but HEADER and START was passed over, and the joiner waited for good.)"""
+    async def keep_busy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await read_frame(reader)
+        writer.write(Frame(FrameKind.SEATED, (1, 3, "Fake table", "fp")).encode())
+        for _ in range(int(BOUND / 0.2)):
+            writer.write(busy.encode())
+            await writer.drain()
+            await asyncio.sleep(0.2)
+
+    async with serving(keep_busy) as port:
+        with pytest.raises(LobbyError) as caught:
+            await join(port)  # (its timeout for each frame is 10 s; the table sends one per 0.2)
+    assert str(caught.value) == (f"the table sent a frame out of place ({busy.kind.name}); "
+                                 "not a table to play at")
+
+
 @pytest.mark.asyncio
 async def test_a_table_that_hangs_up_still_closed_the_connection() -> None:
     async with serving(_hang_up) as port:
