@@ -9,7 +9,9 @@ number of deliveries some links stall for longer than both timeouts, one to thre
 then deliver everything in a scrambled order.  ``--mode``: ``cut-off`` (the default: whole
 seats cut off, a random proper subset — their messages reach nobody, they still get everyone's),
 ``split`` (each link down both ways with probability one half: the network splits),
-``one-way`` (each link stalled one way with probability one half) or ``crash`` (one seat's
+``one-way`` (each link stalled one way with probability one half), ``one-way-closed`` (the
+same draws as network peers see them: the peer that hears nothing on a link closes it, so a
+link stalled one way is down both ways — network.md §4) or ``crash`` (one seat's
 peer stops for good and, at the same moment, each link between two others goes down both ways
 with probability one half); a message is held back only where no path of working links leads,
 since peers relay each other's messages (a crashed peer relays nothing).  No link ever loses a
@@ -79,8 +81,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--patterns", type=int, default=200)
     parser.add_argument("--first", type=int, default=0, help="number of the first pattern")
     parser.add_argument("--mode", choices=MODES, default="cut-off",
-                        help="what stalls: whole seats, links both ways, links one way, or links "
-                             "both ways while a seat crashes")
+                        help="what stalls: whole seats, links both ways, links one way (as the "
+                             "core sees them, or as peers that close a link silent one way do), "
+                             "or links both ways while a seat crashes")
     parser.add_argument("--show", action="store_true",
                         help="print each pattern that did not finish alike")
     args = parser.parse_args(argv)

@@ -76,6 +76,7 @@ did not fill it is not asked for again at once: see MatchPeer._ask_gap)."""
 FORK_ASK_LIMIT = 256
 """Most slots a peer asks the other versions of, per match (see MatchPeer._check_fork)."""
 HANDSHAKE_TIMEOUT = 10.0
+"""Seconds for a dial to connect, and again for the HELLO and PROOF exchange."""
 READ_CHUNK = 256 * 1024
 """Most bytes taken from a connection at once (frames in them are handled together)."""
 DECIDE_TURNS = 3
@@ -126,6 +127,7 @@ class Link:
     seat: int
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
+    heard: float = 0.0  # time.monotonic() of the last bytes read
     bad: int = 0
     reasons: set[str] = field(default_factory=set)
     asked: dict[int, tuple[int, float]] = field(default_factory=dict)  # seat: (gap, when)
@@ -149,11 +151,25 @@ class PeerConfig:
     linger: float = 3.0  # after the result, keep answering catch-up requests this long
     dial_retry: float = 0.2
     bot_think: float = BOT_THINK  # a bot decides this long after a step opens (0: at once)
+    # A connection on which nothing arrives for this long is closed (and dialled again): each
+    # side sends PING every third of it.  None: a sixth of the turn timeout, from 2 s to 15 s.
+    link_silence: float | None = None
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.bot_think) and self.bot_think >= 0):
             raise ValueError(f"a bot's think time is a number of seconds from 0, "
                              f"not {self.bot_think}")
+        if self.link_silence is not None and not (
+                math.isfinite(self.link_silence) and self.link_silence > 0):
+            raise ValueError(f"a link silence is a number of seconds above 0, "
+                             f"not {self.link_silence}")
+
+    @property
+    def link_silence_s(self) -> float:
+        """The link silence in force (see ``link_silence``)."""
+        if self.link_silence is not None:
+            return self.link_silence
+        return min(15.0, max(2.0, self.turn_timeout / 6))
 
 
 def bot_decider(name: str, seed: bytes) -> Decider:
@@ -318,6 +334,7 @@ class MatchPeer:
         for other in range(self.core.n):
             if other > self.seat:
                 self._spawn(self._dial(other))
+        self._spawn(self._keepalive())
         self._pump()
         try:
             while not self.done.is_set():
@@ -483,13 +500,36 @@ class MatchPeer:
 
     # ------------------------------------------------------------------ connections
 
+    async def _keepalive(self) -> None:
+        """Every third of the link silence: PING on every connection, and close each one on
+        which nothing arrived for the whole link silence.  A link that stalls one way (the
+        other side's frames stopped, ours still go) is so closed both ways, and dialled again
+        until it works both ways: every pair of seats then hears each other or neither does,
+        through relays too — a network split, which the absent-seat rules handle better than
+        links that carry one way only (protocol.md §13)."""
+        silence = self.config.link_silence_s
+        ping = Frame(FrameKind.PING, ()).encode()
+        while not self._closing:
+            await asyncio.sleep(silence / 3)
+            now = time.monotonic()
+            for link in list(self.links.values()):
+                if now - link.heard > silence:
+                    log.info("closing the connection of seat %d: nothing heard for %.1f s",
+                             link.seat, now - link.heard)
+                    link.close()
+                else:
+                    link.send_encoded(ping)
+
     async def _dial(self, other: int) -> None:
         delay = self.config.dial_retry
         while not self._closing and not self.done.is_set():
             host, port = self.addresses[other]
             try:
-                reader, writer = await asyncio.open_connection(host, port)
-            except OSError:
+                # (Bounded: an unanswered SYN would otherwise wait about two minutes, and a
+                # link that heals would be dialled again that late.)
+                async with asyncio.timeout(HANDSHAKE_TIMEOUT):
+                    reader, writer = await asyncio.open_connection(host, port)
+            except (OSError, TimeoutError):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
                 continue
@@ -559,7 +599,7 @@ class MatchPeer:
         old = self.links.get(seat)
         if old is not None:
             old.close()
-        link = Link(seat, reader, writer)
+        link = Link(seat, reader, writer, heard=time.monotonic())
         self.links[seat] = link
         # Catch up both ways: ask for every feed from what we hold.
         for s in range(self.core.n):
@@ -575,6 +615,7 @@ class MatchPeer:
                     break
                 if not data:
                     break
+                link.heard = time.monotonic()
                 try:
                     payloads = splitter.feed(data)
                 except BadMessage as exc:  # an oversized length: the stream is lost
@@ -632,7 +673,7 @@ class MatchPeer:
                 return
             for message in self.core.feeds[seat].messages[start:start + WANT_BATCH]:
                 link.send(Frame(FrameKind.MSG, (message.encode(),)))
-        elif frame.kind is FrameKind.BYE:
+        elif frame.kind in (FrameKind.BYE, FrameKind.PING):
             return
         else:
             self._bad(link, f"{frame.kind.name} during a match")

@@ -20,7 +20,8 @@ from typing import Any, Final
 from protocol.encoding import decode, encode
 from protocol.errors import BadMessage
 
-LINK_VERSION: Final = 1
+LINK_VERSION: Final = 2
+"""2: PING, the link's keepalive (1 had none)."""
 MAX_FRAME: Final = 70 * 1024
 """Largest frame, in bytes (a protocol message is at most 64 KiB, and a frame holds one
 plus a few bytes of its own)."""
@@ -35,6 +36,7 @@ class FrameKind(enum.IntEnum):
     MSG = 3  # [protocol message bytes]
     WANT = 4  # [seat, from sequence number]
     BYE = 5  # [reason]
+    PING = 6  # []: the link is alive (sent every third of the link silence; see network.md §4)
     JOIN = 10  # [protocol version, name, public key, nonce, mesh port, passphrase proof]
     SEATED = 11  # [seat, players, table name, opener fingerprint]
     REFUSE = 12  # [reason]
@@ -62,6 +64,7 @@ _SHAPES: Final[dict[FrameKind, tuple[type, ...]]] = {
     FrameKind.MSG: (bytes,),
     FrameKind.WANT: (int, int),
     FrameKind.BYE: (str,),
+    FrameKind.PING: (),
     FrameKind.JOIN: (int, str, bytes, bytes, int, bytes),
     FrameKind.SEATED: (int, int, str, str),
     FrameKind.REFUSE: (str,),

@@ -294,7 +294,7 @@ def unreachable(links: set[Link], n: int, dead: Iterable[int] = ()) -> set[Link]
     return {(s, r) for s in alive for r in alive if r not in reach[s]}
 
 
-MODES: Final = ("cut-off", "split", "one-way", "crash")
+MODES: Final = ("cut-off", "split", "one-way", "one-way-closed", "crash")
 
 
 def draw_partition(seed: bytes, mode: str = "cut-off") -> Partition:
@@ -304,6 +304,10 @@ def draw_partition(seed: bytes, mode: str = "cut-off") -> Partition:
       nobody, they still get everyone's) — a host whose network goes away;
     - ``split``: every link (both ways) down with probability one half — the network splits;
     - ``one-way``: every link stalled one way with probability one half;
+    - ``one-way-closed``: the same draws as ``one-way``, as network peers see them: the peer
+      that hears nothing on a link closes it (``PeerConfig.link_silence``, well inside the
+      turn timeout), and it cannot be dialled again while it carries one way only — so every
+      stalled link is down both ways;
     - ``crash``: one seat's peer stops for good, and at the same moment every link between two
       others goes down (both ways) with probability one half.
 
@@ -328,10 +332,12 @@ def draw_partition(seed: bytes, mode: str = "cut-off") -> Partition:
         links: frozenset[Link] = frozenset()
         while not links:
             down = {(a, b) for a in range(players) for b in range(players)
-                    if (a < b or mode == "one-way") and stream.below(2)}
+                    if (a < b or mode.startswith("one-way")) and stream.below(2)}
             if mode == "split":
                 down |= {(b, a) for a, b in down}
             links = frozenset(unreachable(down, players))
+        if mode == "one-way-closed":
+            links = frozenset(unreachable(down | {(b, a) for a, b in down}, players))
     else:
         count = 1 + stream.below(players - 1)
         cut = shuffled(range(players), stream)[:count]

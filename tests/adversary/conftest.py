@@ -356,6 +356,7 @@ class Connection:
     client: asyncio.StreamWriter
     server: asyncio.StreamWriter
     frames: list[int] = field(default_factory=lambda: [0, 0])  # whole frames, each way
+    ended: bool = False  # one direction reached its end (the other stops holding bytes back)
 
     @property
     def authenticated(self) -> bool:
@@ -366,7 +367,9 @@ class Connection:
 class Relay:
     """A fault-injecting TCP relay on loopback: accepts on its own port and forwards each
     connection to ``target`` (a peer's mesh listener), through :class:`Faults`.  ``cut()``
-    drops every connection and refuses new ones until ``restore()``.  With ``framed``, it
+    drops every connection and refuses new ones until ``restore()``; ``hold_back(direction)``
+    stops one direction of every connection (0: to the target, 1: from it) until ``let_go()``
+    — bytes wait, none is lost, as on a path that carries one way only.  With ``framed``, it
     forwards whole frames only, so a test can write frames of its own into a connection
     (:meth:`inject`) between the real ones."""
 
@@ -379,6 +382,7 @@ class Relay:
         self.server: asyncio.Server | None = None
         self.port = 0
         self.cut_off = False
+        self.holding = [False, False]
         self.connections = 0
         self.resets = 0
         self.bytes = 0
@@ -411,6 +415,12 @@ class Relay:
 
     def restore(self) -> None:
         self.cut_off = False
+
+    def hold_back(self, direction: int) -> None:
+        self.holding[direction] = True
+
+    def let_go(self) -> None:
+        self.holding = [False, False]
 
     def _drop_all(self, *, reset: bool = False) -> None:
         for conn in list(self.live):
@@ -488,6 +498,11 @@ class Relay:
                         continue
                 pieces = [chunk[i:i + 1] for i in range(len(chunk))] if f.split else [chunk]
                 for piece in pieces:
+                    if self.holding[direction]:
+                        while self.holding[direction] and not (conn.ended or self.cut_off):
+                            await asyncio.sleep(0.02)
+                        if conn.ended:
+                            return  # (the connection closed while this direction held)
                     if self.cut_off:
                         return
                     writer.write(piece)
@@ -497,5 +512,6 @@ class Relay:
                         since_stall = 0
                         await asyncio.sleep(f.stall_for)
         finally:
+            conn.ended = True
             with contextlib.suppress(Exception):
                 writer.close()

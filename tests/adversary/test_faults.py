@@ -198,6 +198,35 @@ async def test_a_seat_gone_for_good_while_the_others_link_is_cut(tmp_path: Path)
         assert 2 in replay(path).absent
 
 
+@pytest.mark.asyncio
+async def test_a_link_that_carries_one_way_only_is_closed_and_dialled_again(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Seat 1's frames to seat 0 stop for 5 s while seat 0's still go (the relay holds one
+    direction back, losing nothing).  Seat 0 hears nothing on the link for its link silence
+    (1 s), closes it and dials again — so seat 1 does not go on hearing a seat that cannot hear
+    it (network.md §4).  Once the path carries both ways again the match finishes, and the
+    copies agree.  (Before, the half-dead connection stayed open.)"""
+    config = PeerConfig(turn_timeout=1.5, silence_timeout=1.5, linger=0.5, link_silence=1.0)
+    caplog.set_level("INFO", logger="cryptcrawl.p2p")
+    match = await in_process_match(tmp_path, 3, config, choose=thinking(0.3),
+                                   relay=lambda i, port: Relay(port, seed=i))
+    try:
+        front = (await under_way(match))[1]
+        before = front.connections
+        front.hold_back(1)  # from seat 1 (the listener) to seat 0 (the dialler)
+        await asyncio.sleep(5.0)
+        redialled = front.connections - before
+        front.let_go()
+        await asyncio.wait_for(asyncio.gather(*match.tasks), 120)
+        paths = [p.store.path for p in match.peers.values()]
+    finally:
+        await match.cancel()
+    assert redialled >= 1, "the link that carried one way only stayed open"
+    assert any("closing the connection of seat 1: nothing heard" in r.getMessage()
+               for r in caplog.records), [r.getMessage() for r in caplog.records][-20:]
+    agreed(paths)
+
+
 @pytest.mark.slow
 @pytest.mark.asyncio
 async def test_one_link_cut_for_20s_then_restored(tmp_path: Path) -> None:
