@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from cli.netplay import NetGame, NetOptions
 from cli.play import Console, InputClosed, in_reader
+from cli.render import seat_letter
 from p2p.lobby import Joiner
 from p2p.peer import PeerConfig, bot_decider
 from p2p.store import KnownKeys, StoreError, load_identity, unfinished_matches
@@ -246,10 +247,22 @@ async def join_lan(options: NetOptions, console: Console, data_dir: Path, target
     game = _new_game(options, console, full_screen and not bot)
     decide = bot_decider(bot, os.urandom(32)) if bot else None
     game.human = not bot
+    seats = [0]
+
+    def on_seated(seat: int, players: int, table_name: str, opener: str) -> None:
+        seats[0] = players
+        console.say(f"You sit at {table_name!r} as seat {seat_letter(seat)} of {players} "
+                    f"(opener key {opener}). Waiting for the table to fill...")
+
+    def on_lobby(sitting: list[tuple[str, str]]) -> None:
+        who = ", ".join(f"{name} [{fp}]" for name, fp in sitting)
+        console.say(f"At the table, {len(sitting)} of {seats[0]}: {who}")
+
     game.task = asyncio.ensure_future(join(
         data_dir, host_name, port, name=options.name or "guest", decide=decide,
         choose=None if bot else game.choose, config=_config(options),
-        passphrase=passphrase, on_event=game.on_event, on_peer=game.attach))
+        passphrase=passphrase, on_event=game.on_event, on_peer=game.attach,
+        on_seated=on_seated, on_lobby=on_lobby))
     result = await _await_game(game)
     _remember(session, result)
     return await _end(game, result)

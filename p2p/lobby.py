@@ -33,6 +33,7 @@ from p2p.wire import (
 from protocol.crypto import fingerprint, public_key_bytes
 from protocol.errors import BadMessage
 from protocol.header import (
+    MAX_SEATS,
     PROTOCOL_VERSION,
     Header,
     Seat,
@@ -43,7 +44,8 @@ from protocol.header import (
 from protocol.match import ENGINE_VERSIONS, game_state_for
 
 LOBBY_TIMEOUT = 120.0
-# What a table sends a joiner, each at most once: SEATED, then HEADER, then START (or REFUSE).
+# What a table sends a joiner, each at most once: SEATED, then HEADER, then START (or REFUSE);
+# between SEATED and HEADER, a LOBBY each time a seat is taken (fewer than the seats).
 LOBBY_REPLIES = frozenset({FrameKind.SEATED, FrameKind.HEADER, FrameKind.START,
                            FrameKind.REFUSE})
 
@@ -157,6 +159,7 @@ class Table:
                                ).encode())
             if self.on_change is not None:
                 self.on_change([j for j, _, _ in self.seated])
+            self._show_seats()
             if self.taken == self.players:
                 self.full.set()
         except LobbyError as exc:
@@ -166,6 +169,15 @@ class Table:
             writer.close()
         except (BadMessage, LinkClosed, TimeoutError, OSError, ValueError):
             writer.close()
+
+    def _show_seats(self) -> None:
+        """Tell every joiner seated so far who sits at the table (LOBBY), seat by seat."""
+        sitting = [(self.name, fingerprint(public_key_bytes(self.key)))]
+        sitting += [(j.name, fingerprint(j.key)) for j, _, _ in self.seated]
+        frame = Frame(FrameKind.LOBBY, (tuple(sitting),)).encode()
+        for _, _, writer in self.seated:
+            if not writer.is_closing():
+                writer.write(frame)
 
     async def gather(self, timeout: float = LOBBY_TIMEOUT) -> Seated:
         """Wait for every seat, then have the header signed by all; returns the opener's
@@ -229,6 +241,25 @@ async def _first_reply(reader: asyncio.StreamReader, where: str) -> Frame:
     return frame
 
 
+_OUT_OF_PLACE = "the table sent a frame out of place ({}); not a table to play at"
+
+
+def lobby_seats(value: Any, players: int) -> list[tuple[str, str]]:
+    """Who sits at the table, from a LOBBY frame: 2 to ``players`` ``[name, fingerprint]``
+    pairs of strings, each made fit for one line.  BadMessage saying what is wrong."""
+    if not isinstance(value, tuple | list) or not 2 <= len(value) <= players:
+        raise BadMessage("the list of who sits at the table is not one of 2 to "
+                         f"{players} seats")
+    sitting: list[tuple[str, str]] = []
+    for entry in value:
+        if (not isinstance(entry, tuple | list) or len(entry) != 2
+                or not all(isinstance(x, str) for x in entry)):
+            raise BadMessage("a seat in the list of who sits at the table is not a "
+                             "[name, fingerprint] pair")
+        sitting.append((_one_line(entry[0], 32), _one_line(entry[1], 40)))
+    return sitting
+
+
 def _one_line(text: str, limit: int = 200) -> str:
     """Text another machine sent, fit for a one-line message: no control characters."""
     flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
@@ -260,9 +291,12 @@ def start_addresses(value: Any, seats: int, reached: str) -> list[tuple[str, int
 async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, mesh_port: int,
                      *, passphrase: str = "",
                      on_seated: Callable[[int, int, str, str], None] | None = None,
+                     on_lobby: Callable[[list[tuple[str, str]]], None] | None = None,
                      timeout: float = LOBBY_TIMEOUT) -> Seated:
-    """Sit down at the table at ``host:port``; returns once play starts.  LobbyError (one line)
-    for anything that keeps the seat from playing, a table that breaks the lobby included."""
+    """Sit down at the table at ``host:port``; returns once play starts.  ``on_seated(seat,
+    players, table name, opener fingerprint)`` once seated; ``on_lobby([(name, fingerprint),
+    ...])`` each time the table says who sits there so far.  LobbyError (one line) for
+    anything that keeps the seat from playing, a table that breaks the lobby included."""
     if not valid_host(host) or not valid_port(port):
         raise LobbyError(f"{_one_line(host, 60)!r} port {port} is not an address to join at "
                          "(a host name or IP address, and a port from 1 to 65535)")
@@ -279,6 +313,8 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
         seat = -1
         signed_for: Header | None = None  # the header this seat signed
         seen: set[FrameKind] = set()
+        players = 0
+        lobbies = 0
         while True:
             try:
                 frame = await asyncio.wait_for(
@@ -287,20 +323,28 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
                 raise LobbyError("the table did not start in time") from None
             except LinkClosed:
                 raise LobbyError("the table closed the connection") from None
-            # A table sends SEATED, HEADER and START once each, so a joiner waits at most three
-            # timeouts: a table that keeps sending frames cannot hold it for good.
+            # A table sends SEATED, HEADER and START once each, and fewer LOBBY frames than
+            # there are seats, so a joiner waits at most a bounded number of timeouts: a table
+            # that keeps sending frames cannot hold it for good.
+            if frame.kind is FrameKind.LOBBY:
+                lobbies += 1
+                if seat < 0 or signed_for is not None or lobbies >= players:
+                    raise LobbyError(_OUT_OF_PLACE.format(frame.kind.name))
+                if on_lobby is not None:
+                    on_lobby(lobby_seats(frame.fields[0], players))
+                continue
             if frame.kind in seen or frame.kind not in LOBBY_REPLIES:
-                raise LobbyError(f"the table sent a frame out of place ({frame.kind.name}); "
-                                 "not a table to play at")
+                raise LobbyError(_OUT_OF_PLACE.format(frame.kind.name))
             seen.add(frame.kind)
             if frame.kind is FrameKind.REFUSE:
                 raise LobbyError(f"the table refused: {_one_line(frame.fields[0])}")
             if frame.kind is FrameKind.SEATED:
-                if not 0 < frame.fields[0] < frame.fields[1]:
+                if not 0 < frame.fields[0] < frame.fields[1] <= MAX_SEATS:
                     raise BadMessage(f"seat {frame.fields[0]} of {frame.fields[1]}")
-                seat = int(frame.fields[0])
+                seat, players = int(frame.fields[0]), int(frame.fields[1])
                 if on_seated is not None:
-                    on_seated(*frame.fields)
+                    on_seated(seat, players, _one_line(frame.fields[2], 64),
+                              _one_line(frame.fields[3], 40))
             elif frame.kind is FrameKind.HEADER:
                 header = Header.decode(frame.fields[0])
                 mine = header.seats[seat] if 0 <= seat < len(header.seats) else None

@@ -125,12 +125,17 @@ async def join(data_dir: Path, host_name: str, port: int, *, name: str,
                decide: Decider | None = None, choose: AsyncDecider | None = None,
                config: PeerConfig | None = None, bind: str = "", passphrase: str = "",
                on_event: Callable[[Event], None] | None = None,
-               on_peer: Callable[[MatchPeer], None] | None = None) -> Result:
+               on_peer: Callable[[MatchPeer], None] | None = None,
+               on_seated: Callable[[int, int, str, str], None] | None = None,
+               on_lobby: Callable[[list[tuple[str, str]]], None] | None = None) -> Result:
+    """Sit down at the table at ``host_name:port`` and play that seat (``on_seated`` and
+    ``on_lobby``: see :func:`p2p.lobby.join_table`)."""
     key = load_identity(data_dir)
     sock = listen_socket(0, bind)
     try:
         seated = await join_table(key, name, host_name, port, sock.getsockname()[1],
-                                  passphrase=passphrase)
+                                  passphrase=passphrase, on_seated=on_seated,
+                                  on_lobby=on_lobby)
     except BaseException:
         sock.close()  # the lobby failed: nothing plays on it
         raise

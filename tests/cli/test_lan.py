@@ -50,6 +50,10 @@ def test_host_and_join_by_name_over_zeroconf_on_loopback(
     assert host.returncode == 0, out[-1500:] + err
     assert "Traceback" not in err + joined.stderr
     assert f"Joining '{name}'" in joined.stdout
+    # Seated, then told who sits at the table (the LOBBY frame) before play starts.
+    assert f"You sit at '{name}' as seat C of 3" in joined.stdout, joined.stdout[:1500]
+    assert re.search(r"At the table, 3 of 3: Hal \[[-0-9a-f]+\], Bot 1 \[[-0-9a-f]+\], Joe "
+                     r"\[[-0-9a-f]+\]", joined.stdout), joined.stdout[:1500]
     assert "Joe" in out and "wants to sit down" in out  # the opener saw the joiner's key
     files = [Path(m) for m in re.findall(r"The match file: (\S+)", out + joined.stdout)]
     assert len(files) == 2 and files[0].name == files[1].name  # the same match

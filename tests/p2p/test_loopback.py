@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,11 +16,12 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from p2p.lobby import LobbyError, Seated, Table, join_table
+from p2p.lobby import LobbyError, Seated, Table, join_table, lobby_seats
 from p2p.peer import MatchPeer, PeerConfig, bot_decider, read_frame
 from p2p.run import host, join, resume
 from p2p.wire import Frame, FrameKind
-from protocol.crypto import public_key_bytes
+from protocol.crypto import fingerprint, public_key_bytes
+from protocol.errors import BadMessage
 from protocol.header import PROTOCOL_VERSION
 from protocol.match import ResultSigned, SeatReclaimed, SeatReplaced
 from tests.p2p.conftest import (
@@ -328,6 +330,56 @@ async def test_full_table_duplicate_key_and_disapproval_are_refused() -> None:
         assert "did not let you sit down" in await refused(picky)
     finally:
         await close_table(picky)
+
+
+@pytest.mark.asyncio
+async def test_each_joiner_is_told_its_seat_and_who_sits_at_the_table() -> None:
+    """SEATED once, then a LOBBY frame each time a seat is taken: the first joiner of three
+    seats hears of two seats, then three; the second of three only."""
+    table = await open_table(players=3, table_name="Crypt")
+    heard: dict[str, list[Any]] = {"One": [], "Two": []}
+    keys = {name: Ed25519PrivateKey.generate() for name in heard}
+
+    def joiner(name: str) -> asyncio.Task[Seated]:
+        return asyncio.ensure_future(join_table(
+            keys[name], name, LOOPBACK, lobby_port(table), 2, timeout=20,
+            on_seated=lambda *fields: heard[name].append(("seated", *fields)),
+            on_lobby=lambda sitting: heard[name].append(("lobby", sitting))))
+
+    first = joiner("One")
+    await seated(table, 1)
+    second = joiner("Two")
+    await seated(table, 2)
+    try:
+        await asyncio.wait_for(table.gather(timeout=10), 15)
+        await asyncio.wait_for(asyncio.gather(first, second), 10)
+    finally:
+        await close_table(table, first, second)
+    fp = {name: fingerprint(public_key_bytes(key)) for name, key in keys.items()}
+    opener = ("Opener", fingerprint(public_key_bytes(table.key)))
+    everyone = [opener, ("One", fp["One"]), ("Two", fp["Two"])]
+    assert heard["One"] == [("seated", 1, 3, "Crypt", opener[1]), ("lobby", everyone[:2]),
+                            ("lobby", everyone)]
+    assert heard["Two"] == [("seated", 2, 3, "Crypt", opener[1]), ("lobby", everyone)]
+
+
+@pytest.mark.parametrize(("value", "reason"), [
+    ((), "not one of 2 to 3 seats"),
+    ((("a", "f"),), "not one of 2 to 3 seats"),
+    ((("a", "f"),) * 4, "not one of 2 to 3 seats"),
+    ("ab", "not one of 2 to 3 seats"),
+    ((("a", "f"), ("b",)), "not a [name, fingerprint] pair"),
+    ((("a", "f"), ("b", 7)), "not a [name, fingerprint] pair"),
+    ((("a", "f"), b"bf"), "not a [name, fingerprint] pair"),
+])
+def test_a_malformed_list_of_seats_is_refused(value: Any, reason: str) -> None:
+    with pytest.raises(BadMessage, match=re.escape(reason)):
+        lobby_seats(value, 3)
+
+
+def test_the_list_of_seats_is_made_fit_for_one_line() -> None:
+    assert lobby_seats((("Eve\x1b[2J\nX" + "y" * 40, "f\rp"), ("Bob", "fp")), 3) == [
+        ("Eve [2J X" + "y" * 23 + "...", "f p"), ("Bob", "fp")]
 
 
 async def refused_with_key(table: Table, key: Ed25519PrivateKey) -> str:
