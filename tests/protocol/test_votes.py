@@ -16,6 +16,7 @@ from benchmarks.partitions import OUTCOMES, outcome
 from engine.stream import HashStream
 from protocol.local import (
     Network,
+    Partition,
     cut_off,
     draw_partition,
     play_partition,
@@ -212,6 +213,30 @@ def test_seats_cut_off_past_both_timeouts_come_back_and_the_match_verifies(seed:
 def test_partition_sweep(seed: int) -> None:
     """``pytest -m slow``: 200 partitions of whole seats cut off (3–5 seats)."""
     assert_partition_heals(b"%d" % seed)
+
+
+def sides(partition: Partition) -> list[set[int]]:
+    """The groups of seats that hear each other while the links stall (links down both ways:
+    the ``split`` and ``one-way-closed`` modes)."""
+    groups: list[set[int]] = []
+    for seat in range(partition.players):
+        if not any(seat in g for g in groups):
+            groups.append({seat} | {o for o in range(partition.players)
+                                    if (seat, o) not in partition.links and o != seat})
+    return groups
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(100))
+def test_one_way_sweep_as_network_peers_see_it(seed: int) -> None:
+    """``pytest -m slow``: 100 one-way patterns as network peers see them (a link silent one
+    way is closed: network.md §4).  None stalls; each either finishes alike or is a split
+    with two or more seats on two sides (the known gap of protocol.md §13)."""
+    partition = draw_partition(b"%d" % seed, "one-way-closed")
+    result = outcome(b"%d" % seed, "one-way-closed")
+    if result != "finished_alike":
+        assert result == "parted", partition.describe()
+        assert sum(len(g) >= 2 for g in sides(partition)) >= 2, partition.describe()
 
 
 def test_crash_patterns_stop_one_seat_and_cut_only_links_between_the_others() -> None:
