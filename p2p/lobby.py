@@ -33,6 +33,7 @@ from p2p.wire import (
 from protocol.crypto import fingerprint, public_key_bytes
 from protocol.errors import BadMessage
 from protocol.header import (
+    MAX_NAME,
     MAX_SEATS,
     PROTOCOL_VERSION,
     Header,
@@ -137,9 +138,14 @@ class Table:
             if version != PROTOCOL_VERSION:
                 raise LobbyError(f"this table speaks protocol version {PROTOCOL_VERSION}, "
                                  f"not {version}: update cryptcrawl")
-            if (len(key) != 32 or len(nonce) != 32 or not name or len(name) > 32
-                    or not valid_port(port)):
+            if len(key) != 32 or len(nonce) != 32 or not valid_port(port):
                 raise BadMessage("a malformed JOIN")
+            if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+                # (Shown to the opener and signed into the header: the header refuses the
+                # same names.  Before, escape codes reached the opener's terminal, and the
+                # header then failed in gather(), ending the table.)
+                raise LobbyError(f"a name must be 1 to {MAX_NAME} printable characters (no "
+                                 "control or formatting characters)")
             if proof != passphrase_proof(self.passphrase, key, nonce):
                 raise LobbyError("wrong table passphrase")
             if key == public_key_bytes(self.key) or any(j.key == key for j, _, _ in self.seated):
@@ -188,8 +194,11 @@ class Table:
             raise LobbyError(f"the table did not fill within {timeout:.0f} s") from None
         if self.server is not None:
             self.server.close()
-        header = self._header()
-        game_state_for(header)
+        try:
+            header = self._header()
+            game_state_for(header)
+        except BadMessage as exc:
+            raise LobbyError(f"cannot make the match header: {exc}") from None
         body = Frame(FrameKind.HEADER, (header.encode(),))
         for _, _, writer in self.seated:
             writer.write(body.encode())

@@ -363,6 +363,31 @@ async def test_each_joiner_is_told_its_seat_and_who_sits_at_the_table() -> None:
     assert heard["Two"] == [("seated", 2, 3, "Crypt", opener[1]), ("lobby", everyone)]
 
 
+@pytest.mark.asyncio
+@pytest.mark.parametrize("name", ["M\x1b[2J\x1b[31m\nFAKE LINE\x07", "Eve\u202e", "x" * 33])
+async def test_a_name_that_is_no_seat_name_is_refused_and_the_table_goes_on(name: str) -> None:
+    """A JOIN whose name has control or formatting characters (escape codes for the opener's
+    terminal, a right-to-left override) or is too long gets a REFUSE with the reason, and
+    the table fills and starts as usual.  (Before, the name was printed as it came, and the
+    header then failed in gather(): one such joiner ended the table.)"""
+    table = await open_table(players=3)
+    tasks: list[asyncio.Task[Seated]] = []
+    try:
+        with pytest.raises(LobbyError) as info:
+            await asyncio.wait_for(join_table(Ed25519PrivateKey.generate(), name, LOOPBACK,
+                                              lobby_port(table), 2, timeout=10), 15)
+        assert str(info.value) == ("the table refused: a name must be 1 to 32 printable "
+                                   "characters (no control or formatting characters)")
+        assert table.taken == 1
+        tasks.append(await sit(table, "One"))
+        await seated(table, 1)
+        tasks.append(await sit(table, "Two"))
+        gathered = await asyncio.wait_for(table.gather(timeout=10), 15)
+        assert [s.name for s in gathered.header.header.seats] == ["Opener", "One", "Two"]
+    finally:
+        await close_table(table, *tasks)
+
+
 @pytest.mark.parametrize(("value", "reason"), [
     ((), "not one of 2 to 3 seats"),
     ((("a", "f"),), "not one of 2 to 3 seats"),
