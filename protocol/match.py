@@ -32,6 +32,7 @@ welcomed it before its own first message of that step — a point fixed by the f
 
 from __future__ import annotations
 
+import inspect
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -253,6 +254,15 @@ def game_state_for(h: Header) -> GameState[Any]:
         raise BadMessage(f"the header asks for sampler {h.sampler!r}; this program has "
                          f"{SAMPLER!r}")
     options = dict(h.options)
+    known = inspect.signature(spec.new).parameters
+    if not any(p.kind is p.VAR_KEYWORD for p in known.values()):
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise BadMessage(f"the header's options do not suit {spec.title}: no option "
+                             f"{unknown[0]!r} (it has {', '.join(sorted(known)) or 'none'})")
+    if "players" in options and options["players"] != len(h.seats):
+        raise BadMessage(f"the header's options say {options['players']!r} players, but it has "
+                         f"{len(h.seats)} seats")
     try:
         return spec.new(**options)
     except (TypeError, ValueError) as exc:

@@ -3,6 +3,8 @@ byte, drop, reorder, truncate), cheating seats named, and unfinished matches inc
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from protocol.local import Network
@@ -104,3 +106,26 @@ def test_a_match_this_program_cannot_play_is_a_verdict_not_a_crash() -> None:
     verdict = verify(file_start(resigned))
     assert verdict.status == "invalid"
     assert "cannot check this match" in verdict.reason and "raiders/99" in verdict.reason
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    ((("players", 3), ("zzz", 1)), "no option 'zzz' (it has players, variant)"),
+    ((("players", 5),), "the header's options say 5 players, but it has 3 seats"),
+])
+def test_options_the_game_cannot_take_are_named_in_the_verdict(options: Any,
+                                                                reason: str) -> None:
+    """Found by exploratory testing: an unknown option gave Python's own wording ("new_game()
+    got an unexpected keyword argument"), and a header of 3 seats saying 5 players was
+    "incomplete" rather than invalid."""
+    import dataclasses
+
+    from protocol.header import SignedHeader, sign_header
+    from protocol.local import make_header
+    from protocol.transcript import file_start
+
+    signed, keys = make_header(3)
+    header = dataclasses.replace(signed.header, options=options)
+    resigned = SignedHeader(header, tuple(sign_header(k, header) for k in keys))
+    verdict = verify(file_start(resigned))
+    assert verdict.status == "invalid"
+    assert "cannot check this match" in verdict.reason and reason in verdict.reason, verdict
