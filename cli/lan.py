@@ -379,7 +379,7 @@ def show_id(data_dir: Path, out: TextIO, *, export: str | None, import_from: str
     )
 
     path = data_dir / "identity.key"
-    if import_from:
+    if import_from is not None:
         from cli.verify import Unreadable, read_limited, shown
 
         try:  # (a regular file; a device or a pipe is refused, never read for ever)
@@ -388,11 +388,10 @@ def show_id(data_dir: Path, out: TextIO, *, export: str | None, import_from: str
             raise StoreError(str(exc)) from None
         if len(raw) != 32:
             raise StoreError(f"{shown(import_from)} is not an identity key (32 raw bytes)")
-        if path.exists() and path.read_bytes() != raw:
-            raise StoreError(f"{path} already holds another identity; move it away first")
-        from p2p.store import _write_private
+        from p2p.store import import_identity
 
-        _write_private(path, raw)
+        # (Never replaces a key; a directory or a pipe in its place is one line.)
+        import_identity(data_dir, raw)
     created = not path.exists()
     key = load_identity(data_dir)
     fp = fingerprint(public_key_bytes(key))

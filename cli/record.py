@@ -215,8 +215,7 @@ def list_matches(data_dir: Path, out: TextIO) -> int:
         return 0
     for when, path in sorted(((_modified(p), p) for p in paths),
                              key=lambda item: (item[0] or 0.0, item[1])):
-        stamp = (datetime.datetime.fromtimestamp(when).strftime("%Y-%m-%d %H:%M")
-                 if when is not None else "????-??-?? ??:??")
+        stamp = _stamp(when)
         try:
             data = read_match_file(path)
         except Unreadable as exc:
@@ -234,10 +233,28 @@ def list_matches(data_dir: Path, out: TextIO) -> int:
                                   or "nobody")
         else:
             result = verdict.status
-        unfinished = path.with_suffix(".seed").exists() and verdict.status != VALID
+        unfinished = _exists(path.with_suffix(".seed")) and verdict.status != VALID
         tail = "  (interrupted: cryptcrawl resume)" if unfinished else ""
         out.write(f"{stamp}  {h.game}  {names}  {result}  {printable(path)}{tail}\n")
     return 0
+
+
+def _stamp(when: float | None) -> str:
+    """A file's time as the listing shows it; ``????-??-?? ??:??`` if unknown, or out of the
+    range a date can be shown in (a file can be dated year 3 million)."""
+    if when is not None:
+        try:
+            return datetime.datetime.fromtimestamp(when).strftime("%Y-%m-%d %H:%M")
+        except (ValueError, OverflowError, OSError):
+            pass
+    return "????-??-?? ??:??"
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # (a directory that can be listed but not searched)
+        return False
 
 
 def _modified(path: Path) -> float | None:

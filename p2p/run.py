@@ -167,16 +167,26 @@ async def resume(data_dir: Path, *, store: MatchStore | None = None,
             raise StoreError(f"no interrupted match in {data_dir}")
         store = stores[-1]
     key = load_identity(data_dir, create=False)
-    info = store.info()
+    store.info()  # (missing or damaged: say so before reading the match file)
     transcript = read_transcript(store.read())
     if transcript.header is None:
         raise StoreError(f"{store.path} has no readable header")
-    seat = int(info["seat"])
-    addresses = [(str(h), int(p)) for h, p in info["addresses"]]
-    sock = listen_socket(addresses[seat][1])
-    peer = MatchPeer(transcript.header, seat, key, store.seed(), store, addresses,
-                     decide=decide, choose=choose, config=config, sock=sock, on_event=on_event)
-    peer.restore()
+    seat, addresses = store.seat_and_addresses(len(transcript.header.header.seats))
+    seed = store.seed()
+    port = addresses[seat][1]
+    try:
+        sock = listen_socket(port)
+    except OSError as exc:
+        raise StoreError(f"cannot listen on port {port} again (this seat's port in the "
+                         f"match, which the others dial): {exc.strerror}") from None
+    try:
+        peer = MatchPeer(transcript.header, seat, key, seed, store, addresses, decide=decide,
+                         choose=choose, config=config, sock=sock, on_event=on_event)
+        peer.restore()
+    except BaseException:
+        sock.close()  # (not this seat's key, or a match file that cannot be taken up)
+        store.close()
+        raise
     # This machine's own bots in the match (``cryptcrawl play``, or a host's bot seats) went
     # down with it: they are taken up too, each its own peer again — alone, a seat cannot
     # finish a match (an absence needs two voters).
@@ -256,8 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     decide = bot_decider(args.bot, seed)
 
     def announce(port: int) -> None:
-        if args.announce is not None:
-            tmp = args.announce.with_suffix(".tmp")
+        if args.announce is not None:  # (a temporary file of this process's own)
+            tmp = args.announce.with_name(f".{args.announce.name}.{os.getpid()}.tmp")
             tmp.write_text(str(port))
             tmp.replace(args.announce)
 

@@ -10,6 +10,13 @@ platformdirs, for example ``~/.local/share/cryptcrawl`` on Linux)::
     matches/<id>.seed       the per-match seed the secrets derive from (mode 0600), deleted
                             once the match is over and every secret is revealed
     matches/<id>.json       the seat this peer plays and every seat's address (to resume)
+
+Each of these is read only if it is a regular file of a bounded size (opened non-blocking: a
+FIFO is refused, never waited on).  The small ones (all but the match file, which is only
+appended to) are written whole under a temporary name of their own, then renamed into place
+(a reader never sees half a file).  The identity key is never replaced:
+of several runs making it at once, the first one's key is kept and every run uses it.  A
+damaged file gives one line (StoreError) and is left as it is.
 """
 
 from __future__ import annotations
@@ -17,7 +24,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import logging
 import os
+import secrets
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,13 +39,25 @@ from cryptography.hazmat.primitives.serialization import (
     PrivateFormat,
 )
 
+from p2p.wire import valid_host, valid_port
 from protocol.header import SignedHeader
 from protocol.messages import Message
 from protocol.transcript import MAX_FILE, file_start, frame, split_records
 
+log = logging.getLogger("cryptcrawl.p2p")
+
 
 class StoreError(Exception):
     """A file could not be read or written (the message says which and why)."""
+
+
+SMALL_FILE = 64 * 1024
+"""The most bytes read of a small data file (the identity key, a match's seed and seat
+file): anything larger is not a file this program wrote."""
+
+
+KNOWN_KEYS_LIMIT = 1024 * 1024
+"""The most bytes of known_keys.json read (some 20 000 names)."""
 
 
 def default_data_dir() -> Path:
@@ -45,61 +66,238 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("cryptcrawl", appauthor=False))
 
 
+def _make_dir(path: Path, what: str = "the directory") -> None:
+    """``mkdir -p``; StoreError (one line, the path named once) if it cannot be made."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError as exc:
+        where = ("there is a file of that name" if exc.filename in (None, str(path))
+                 else f"{exc.filename} is in the way (not a directory)")
+        raise StoreError(f"cannot create {what} {path}: {where}") from None
+    except OSError as exc:
+        raise StoreError(f"cannot create {what} {path}: {exc.strerror}") from None
+
+
+def read_small(path: Path, limit: int = SMALL_FILE) -> bytes:
+    """A small data file, whole.  Only a regular file of at most ``limit`` bytes is read, and
+    it is opened non-blocking (a FIFO there is refused, never waited on for a writer).
+    FileNotFoundError passes through (what a missing file means is the caller's to say);
+    anything else is a StoreError, one line."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise StoreError(f"cannot read {path}: not a regular file")
+        too_big = StoreError(f"cannot read {path}: larger than {limit} bytes, not a file "
+                             "this program wrote")
+        if info.st_size > limit:
+            raise too_big
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise too_big
+        return b"".join(chunks)
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def _temp_file(path: Path, data: bytes, mode: int) -> Path:
+    """``data`` in a new file of a name no other writer uses, next to ``path`` (created
+    with ``mode``, never readable by more than that, flushed to disk)."""
+    for _ in range(100):
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise StoreError(f"cannot write {path}: {exc.strerror}") from None
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        except OSError as exc:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise StoreError(f"cannot write {path}: {exc.strerror}") from None
+        os.close(fd)
+        return tmp
+    raise StoreError(f"cannot write {path}: no free temporary name next to it")
+
+
+def _write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
+    """Replace ``path`` with ``data`` at once: a reader sees the old file or the new one,
+    whole, never a part (a temporary file of its own, then renamed over ``path``)."""
+    _make_dir(path.parent)
+    tmp = _temp_file(path, data, mode)
+    try:
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise StoreError(f"cannot write {path}: {exc.strerror}") from None
+
+
 def _write_private(path: Path, data: bytes) -> None:
-    """Create ``path`` with mode 0600 (never readable by others, even for a moment)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    """Create or replace ``path`` with mode 0600 (never readable by others, even for a
+    moment), atomically."""
+    _write_atomic(path, data, 0o600)
+
+
+def _create_private(path: Path, data: bytes) -> bool:
+    """Create ``path`` (mode 0600) holding ``data`` — only if there is no file there yet: of
+    several runs creating it at once, the first wins and the others find its file (False).
+    A reader never sees it half written: it is written whole under another name first, then
+    linked to ``path`` (a link fails if ``path`` is there)."""
+    _make_dir(path.parent, "the data directory")
+    tmp = _temp_file(path, data, 0o600)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK,
+                             errno.ENOSYS):
+            raise StoreError(f"cannot write {path}: {exc.strerror}") from None
+        return _create_without_link(path, data)  # (a file system without hard links)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    return True
+
+
+def _create_without_link(path: Path, data: bytes) -> bool:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        raise StoreError(f"cannot write {path}: {exc.strerror}") from None
     try:
         os.write(fd, data)
         os.fsync(fd)
+    except OSError as exc:
+        raise StoreError(f"cannot write {path}: {exc.strerror}") from None
     finally:
         os.close(fd)
-    os.replace(tmp, path)
+    return True
+
+
+def _identity_bytes(path: Path) -> bytes | None:
+    """The raw key in ``path``; None if there is no file."""
+    try:
+        raw = read_small(path)
+    except FileNotFoundError:
+        return None
+    if len(raw) != 32:
+        raise StoreError(f"{path} is not an identity key (32 bytes expected, {len(raw)} found)")
+    return raw
 
 
 def load_identity(data_dir: Path, *, create: bool = True) -> Ed25519PrivateKey:
-    """The identity key of this data directory (made on first use)."""
+    """The identity key of this data directory (made on first use; of several runs making
+    it at once, every one gets the same key: the first one written)."""
     path = data_dir / "identity.key"
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    raw = _identity_bytes(path)
+    if raw is None:
         if not create:
-            raise StoreError(f"no identity in {data_dir} (run `cryptcrawl id`)") from None
+            raise StoreError(f"no identity in {data_dir} (run `cryptcrawl id`)")
         key = Ed25519PrivateKey.generate()
-        _write_private(path, key.private_bytes(Encoding.Raw, PrivateFormat.Raw,
-                                               NoEncryption()))
-        return key
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror}") from None
-    if len(raw) != 32:
-        raise StoreError(f"{path} is not an identity key (32 bytes expected, {len(raw)} found)")
+        if _create_private(path, key.private_bytes(Encoding.Raw, PrivateFormat.Raw,
+                                                   NoEncryption())):
+            return key
+        raw = _identity_bytes(path)  # another run made it first: that key is the identity
+        if raw is None:
+            raise StoreError(f"cannot read {path}: there is no such file (a link to "
+                             "nowhere?)")
     return Ed25519PrivateKey.from_private_bytes(raw)
+
+
+def import_identity(data_dir: Path, raw: bytes) -> None:
+    """Make the 32 bytes ``raw`` the identity key of ``data_dir``: StoreError if it holds
+    another one already (it is never replaced), or if it cannot be read or written."""
+    path = data_dir / "identity.key"
+    if len(raw) != 32:
+        raise StoreError("an identity key is 32 raw bytes")
+    there = _identity_bytes(path)
+    if there is None and _create_private(path, raw):
+        return
+    if (there if there is not None else _identity_bytes(path)) != raw:
+        raise StoreError(f"{path} already holds another identity; move it away first")
 
 
 @dataclass
 class KnownKeys:
-    """Fingerprints seen per name: a known name with a new key is flagged in the lobby."""
+    """Fingerprints seen per name: a known name with a new key is flagged in the lobby.
+
+    A damaged file (not JSON, not names to fingerprints, not a regular file) is never
+    overwritten — it holds every name remembered so far: making a ``KnownKeys`` fails with
+    one line saying so (so a table does not open until it is fixed or removed)."""
 
     path: Path
 
+    def __post_init__(self) -> None:
+        self.load()
+
     def load(self) -> dict[str, str]:
+        """Name -> fingerprint; {} if there is no file yet; StoreError if it is damaged."""
         try:
-            data = json.loads(self.path.read_text())
-        except (OSError, ValueError):
+            raw = read_small(self.path, KNOWN_KEYS_LIMIT)
+        except FileNotFoundError:
             return {}
-        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+        except StoreError as exc:
+            raise StoreError(f"{exc}: fix or remove it") from None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise self._damaged("not UTF-8 text") from None
+        except ValueError as exc:  # (json.JSONDecodeError)
+            raise self._damaged(f"not JSON: {exc}") from None
+        except RecursionError:
+            raise self._damaged("not JSON: nested too deep") from None
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            raise self._damaged("not a list of names and fingerprints")
+        return {str(k): v for k, v in data.items()}
+
+    def _damaged(self, why: str) -> StoreError:
+        return StoreError(f"{self.path} is damaged ({why}): fix or remove it")
 
     def check(self, name: str, fp: str) -> str | None:
-        """None if new or unchanged (and remember it); else the fingerprint known before."""
-        known = self.load()
+        """None if new or unchanged (and remember it); else the fingerprint known before.
+
+        (Called while a table is open: a file damaged since the table opened is left as it
+        is, with a warning logged, and the name is not checked.)"""
+        try:
+            known = self.load()
+        except StoreError as exc:
+            log.warning("%s", exc)
+            return None
         before = known.get(name)
         if before is not None and before != fp:
             return before
         if before is None:
             known[name] = fp
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps(known, indent=1, sort_keys=True))
+            try:
+                _write_atomic(self.path, json.dumps(known, indent=1, sort_keys=True).encode(),
+                              0o644)
+            except StoreError as exc:
+                log.warning("%s", exc)
         return None
 
 
@@ -118,9 +316,9 @@ class MatchStore:
 
     def create(self, header: SignedHeader, seed: bytes, info: dict[str, Any]) -> None:
         """Write the seed (0600) and the file's first two records, before any message."""
-        self.dir.mkdir(parents=True, exist_ok=True)
+        _make_dir(self.dir)
         _write_private(self.seed_path, seed)
-        self.info_path.write_text(json.dumps(info, indent=1))
+        _write_atomic(self.info_path, json.dumps(info, indent=1).encode(), 0o644)
         if not self.path.exists():
             self._append(file_start(header))
 
@@ -147,22 +345,67 @@ class MatchStore:
 
     def seed(self) -> bytes:
         try:
-            seed = self.seed_path.read_bytes()
-        except OSError as exc:
-            raise StoreError(f"cannot read the match seed {self.seed_path}: {exc.strerror}; "
-                             "this match cannot be resumed here") from None
+            seed = read_small(self.seed_path)
+        except FileNotFoundError:
+            raise StoreError(f"the match seed {self.seed_path} is missing; this match cannot "
+                             "be resumed here") from None
+        except StoreError as exc:
+            raise StoreError(f"{exc}; this match cannot be resumed here") from None
         if len(seed) != 32:
             raise StoreError(f"{self.seed_path} is damaged")
         return seed
 
     def info(self) -> dict[str, Any]:
+        """The seat file (``<id>.json``) as written; StoreError (one line) if it is missing,
+        not a regular file, or not a JSON object."""
         try:
-            data = json.loads(self.info_path.read_text())
-        except (OSError, ValueError) as exc:
-            raise StoreError(f"cannot read {self.info_path}: {exc}") from None
+            raw = read_small(self.info_path)
+        except FileNotFoundError:
+            raise StoreError(f"{self.info_path} is missing; this match cannot be "
+                             "resumed") from None
+        except StoreError as exc:
+            raise StoreError(f"{exc}; this match cannot be resumed") from None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise self._damaged("not UTF-8 text") from None
+        except ValueError as exc:  # (json.JSONDecodeError)
+            raise self._damaged(f"not JSON: {exc}") from None
+        except RecursionError:
+            raise self._damaged("not JSON: nested too deep") from None
         if not isinstance(data, dict):
-            raise StoreError(f"{self.info_path} is damaged")
+            raise self._damaged("not a JSON object")
         return data
+
+    def seat_and_addresses(self, seats: int) -> tuple[int, list[tuple[str, int]]]:
+        """The seat this peer plays and every seat's ``(host, port)``, from the seat file,
+        checked against the match's ``seats``: StoreError (one line) if anything is off."""
+        info = self.info()
+        seat = info.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise self._damaged("no seat number" if seat is None else "the seat is not a number")
+        if not 0 <= seat < seats:
+            raise self._damaged(f"seat {seat} of {seats} seats")
+        value = info.get("addresses")
+        if not isinstance(value, list):
+            raise self._damaged("no list of addresses")
+        if len(value) != seats:
+            raise self._damaged(f"{len(value)} addresses for {seats} seats")
+        addresses: list[tuple[str, int]] = []
+        for index, entry in enumerate(value):
+            if not isinstance(entry, list) or len(entry) != 2:
+                raise self._damaged(f"the address of seat {index} is not a [host, port] pair")
+            host, port = entry
+            if not isinstance(host, str) or (host and not valid_host(host)):
+                raise self._damaged(f"the address of seat {index} has no valid host")
+            if not valid_port(port):
+                raise self._damaged(f"the address of seat {index} has no valid port "
+                                    "(1 to 65535)")
+            addresses.append((host, port))
+        return seat, addresses
+
+    def _damaged(self, why: str) -> StoreError:
+        return StoreError(f"{self.info_path} is damaged ({why}); this match cannot be resumed")
 
     def cut_torn_tail(self) -> int:
         """Cut off a torn last record (a crash in the middle of a write) before appending
@@ -186,8 +429,11 @@ class MatchStore:
 
     def _append(self, data: bytes) -> None:
         if self._fd is None:
-            self.dir.mkdir(parents=True, exist_ok=True)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            _make_dir(self.dir)
+            try:
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            except OSError as exc:
+                raise StoreError(f"cannot write {self.path}: {exc.strerror}") from None
         try:
             written = os.write(self._fd, data)  # straight to the kernel: survives a kill -9
         except OSError as exc:
@@ -215,7 +461,7 @@ def unfinished_matches(data_dir: Path) -> list[MatchStore]:
     """Match stores whose seed is still on disk (the match was not finished here), the most
     recently started last."""
     out = []
-    seeds = sorted((data_dir / "matches").glob("*.seed"), key=lambda p: p.stat().st_mtime)
+    seeds = sorted((data_dir / "matches").glob("*.seed"), key=lambda p: (_mtime(p), p.name))
     for seed in seeds:  # oldest first: the last is the most recent
         store = MatchStore.__new__(MatchStore)
         store.dir = seed.parent
@@ -225,3 +471,13 @@ def unfinished_matches(data_dir: Path) -> list[MatchStore]:
         store._fd = None
         out.append(store)
     return out
+
+
+def _mtime(path: Path) -> float:
+    """When ``path`` (or, for a link to nowhere, the link) last changed; 0 if unknown."""
+    for follow in (True, False):
+        try:
+            return os.stat(path, follow_symlinks=follow).st_mtime
+        except (OSError, ValueError):
+            continue
+    return 0.0
