@@ -131,7 +131,8 @@ class Table:
 
     async def _join(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            frame = await asyncio.wait_for(read_frame(reader), 30)
+            async with asyncio.timeout(30):
+                frame = await read_frame(reader)
             if frame.kind is not FrameKind.JOIN:
                 raise BadMessage("expected JOIN")
             version, name, key, nonce, port, proof = frame.fields
@@ -189,7 +190,8 @@ class Table:
         """Wait for every seat, then have the header signed by all; returns the opener's
         :class:`Seated` (seat 0).  The joiners get theirs in START."""
         try:
-            await asyncio.wait_for(self.full.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self.full.wait()
         except TimeoutError:
             raise LobbyError(f"the table did not fill within {timeout:.0f} s") from None
         if self.server is not None:
@@ -205,7 +207,8 @@ class Table:
         signatures = [sign_header(self.key, header)]
         for joiner, reader, _ in self.seated:
             try:
-                frame = await asyncio.wait_for(read_frame(reader), 30)
+                async with asyncio.timeout(30):
+                    frame = await read_frame(reader)
             except (LinkClosed, TimeoutError, BadMessage):
                 raise LobbyError(f"{joiner.name} left the table before signing the match "
                                  "header; open the table again") from None
@@ -311,7 +314,8 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
                          "(a host name or IP address, and a port from 1 to 65535)")
     where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 10)
+        async with asyncio.timeout(10):
+            reader, writer = await asyncio.open_connection(host, port)
     except (OSError, TimeoutError) as exc:
         raise LobbyError(f"cannot reach a table at {where}: {exc}") from None
     nonce = os.urandom(32)
@@ -326,8 +330,12 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
         lobbies = 0
         while True:
             try:
-                frame = await asyncio.wait_for(
-                    read_frame(reader) if seat >= 0 else _first_reply(reader, where), timeout)
+                # (asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
+                # cancellation that lands as the frame comes in — a bot of a table being shut
+                # down by Ctrl-C then waited for good.)
+                async with asyncio.timeout(timeout):
+                    frame = await (read_frame(reader) if seat >= 0
+                                   else _first_reply(reader, where))
             except TimeoutError:
                 raise LobbyError("the table did not start in time") from None
             except LinkClosed:
