@@ -1,3 +1,3 @@
-from cli.main import main
+from cli.entry import main
 
 raise SystemExit(main())

@@ -1,26 +1,31 @@
 """The ``cryptcrawl`` command.
 
 Exit status: 0 ok (also when you leave a game on purpose), 1 any other failure (including input
-ending while the game waits for you), 2 a usage error, 130 interrupted (Ctrl-C).  Every error is
-one line on stderr, never a traceback (set ``CRYPTCRAWL_DEBUG=1`` to see one for an internal
-error).
+ending while the game waits for you, or output that cannot be written), 2 a usage error, 130
+interrupted (Ctrl-C); a game ended by SIGTERM or SIGHUP, 128 plus the signal's number (143,
+129).  Every error is one line on stderr, never a traceback (set ``CRYPTCRAWL_DEBUG=1`` to see
+one for an internal error).
 """
 
 from __future__ import annotations
 
+# Only light modules here: Ctrl-C can come at any moment, and until main() runs it cannot be
+# answered with one line (the engine, the protocol and the network are imported by the
+# commands that need them).
 import argparse
 import contextlib
-import dataclasses
+import errno
 import io
-import itertools
 import os
+import signal
 import sys
-import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from types import FrameType
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
-from cli.play import Console, GameOptions, InputClosed, LeftGame, play_offline, replay_hint
+if TYPE_CHECKING:
+    from cli.play import Console
 
 PROG = "cryptcrawl"
 EXIT_OK = 0
@@ -53,13 +58,29 @@ every face-down room)."""
 
 
 def version() -> str:
-    try:
-        from importlib.metadata import PackageNotFoundError
-        from importlib.metadata import version as dist_version
+    # The import is outside the try: interrupted, it raises KeyboardInterrupt (answered by
+    # main()), never an except clause naming a class that was not imported yet.
+    from importlib import metadata
 
-        return dist_version("cryptcrawl")
-    except PackageNotFoundError:
+    try:
+        return metadata.version("cryptcrawl")
+    except metadata.PackageNotFoundError:
         return "0+unknown (not installed)"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``, looked up only when asked for (not on every run)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS,
+                 help: str = "show program's version number and exit") -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> NoReturn:
+        sys.stdout.write(f"{PROG} {version()}\n")
+        parser.exit()
 
 
 class Parser(argparse.ArgumentParser):
@@ -125,6 +146,14 @@ def _name(text: str) -> str:
     return name
 
 
+def _path(text: str) -> str:
+    """A file or directory option: an empty one is a mistake (``--data-dir "$UNSET"``), never
+    "the default" — which, for --data-dir, is the real user data directory."""
+    if not text:
+        raise argparse.ArgumentTypeError("the path is empty")
+    return text
+
+
 def _table_name(text: str) -> str:
     """``host --table-name``: what the LAN sees, so at most the advert's 48 bytes (a longer
     name was cut in the advert, and ``join NAME`` with the whole name then found nothing)."""
@@ -149,7 +178,7 @@ def build_parser() -> Parser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
+    parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     play = commands.add_parser(
         "play", help="play Dungeon Raiders against bots on this machine",
@@ -172,7 +201,7 @@ def build_parser() -> Parser:
     play.add_argument("--deal-seed", metavar="TEXT", default=None,
                       help="play offline with a trusted local dealer seeded by TEXT (the same "
                            "deal again; whoever knows it knows every face-down room)")
-    play.add_argument("--out", metavar="FILE", default=None,
+    play.add_argument("--out", metavar="FILE", type=_path, default=None,
                       help="also write the match file to FILE")
     play.add_argument("--turn-timeout", type=_turn_seconds, default=90.0, metavar="SECONDS",
                       help="how long the table waits for a move before asking the other "
@@ -182,11 +211,11 @@ def build_parser() -> Parser:
     play.add_argument("--plain", action="store_true",
                       help="plain line mode for scripts and screen readers (the default when "
                            "not on a terminal; on a terminal the game is full screen)")
-    play.add_argument("--data-dir", metavar="DIR", default=None,
+    play.add_argument("--data-dir", metavar="DIR", type=_path, default=None,
                       help="where cryptcrawl keeps your identity and matches (default: your "
                            "user data directory)")
     def common(sub: argparse.ArgumentParser, *, net: bool = True) -> None:
-        sub.add_argument("--data-dir", metavar="DIR", default=None,
+        sub.add_argument("--data-dir", metavar="DIR", type=_path, default=None,
                          help="where cryptcrawl keeps your identity and matches (default: "
                               "your user data directory)")
         if net:
@@ -224,7 +253,7 @@ def build_parser() -> Parser:
                       help="only people who know it may sit down")
     host.add_argument("--yes", action="store_true",
                       help="let everyone sit down without asking (a changed key still asks)")
-    host.add_argument("--out", metavar="FILE", default=None)
+    host.add_argument("--out", metavar="FILE", type=_path, default=None)
     tables = commands.add_parser("tables", help="list the tables on the LAN, live",
                                  description="Listen for tables advertised on the LAN.")
     common(tables, net=False)
@@ -244,7 +273,7 @@ def build_parser() -> Parser:
                       help="how long to look for the table (default 4)")
     join.add_argument("--bot", choices=("random", "heuristic"), default=None,
                       help="let a bot play this seat (for tests and unattended seats)")
-    join.add_argument("--out", metavar="FILE", default=None)
+    join.add_argument("--out", metavar="FILE", type=_path, default=None)
     resume = commands.add_parser("resume", help="rejoin your interrupted match",
                                  description="Rejoin the last interrupted match in the data "
                                              "directory: reload its file, reconnect, catch up, "
@@ -254,9 +283,9 @@ def build_parser() -> Parser:
     common(matches, net=False)
     ident = commands.add_parser("id", help="create or show your identity; export or import it")
     common(ident, net=False)
-    ident.add_argument("--export", metavar="FILE", default=None,
+    ident.add_argument("--export", metavar="FILE", type=_path, default=None,
                        help="write your private key to FILE (mode 0600) as a backup")
-    ident.add_argument("--import", dest="import_from", metavar="FILE", default=None,
+    ident.add_argument("--import", dest="import_from", metavar="FILE", type=_path, default=None,
                        help="use the private key in FILE as this data directory's identity")
     replay = commands.add_parser("replay", help="step through a match file room by room",
                                  description="Replay a match file room by room (Enter for the "
@@ -281,7 +310,7 @@ def build_parser() -> Parser:
     )
     verify.add_argument("file", metavar="FILE", help="the match file")
     verify.add_argument("--json", action="store_true", help="print the verdict as JSON")
-    verify.add_argument("--data-dir", metavar="DIR", default=None,
+    verify.add_argument("--data-dir", metavar="DIR", type=_path, default=None,
                         help="accepted for symmetry with the other commands; not used")
     return parser
 
@@ -305,6 +334,8 @@ def _play(args: argparse.Namespace, parser: Parser) -> int:
                                 f"offline play has one human seat\n")
     if args.deal_seed is None:
         return _play_networked(args, players, bots)
+    from cli.play import GameOptions, LeftGame, play_offline, replay_hint
+
     options = GameOptions(
         players=players,
         bots=bots,
@@ -327,7 +358,7 @@ def _play(args: argparse.Namespace, parser: Parser) -> int:
 
 
 def data_dir_of(args: argparse.Namespace) -> Path:
-    if args.data_dir:
+    if args.data_dir is not None:  # ("" is refused by the parser: never the default)
         return Path(args.data_dir)
     from p2p.store import default_data_dir
 
@@ -336,9 +367,11 @@ def data_dir_of(args: argparse.Namespace) -> Path:
 
 def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
     import asyncio
+    import dataclasses
+    import itertools
 
     from cli.netplay import NetOptions, play_networked
-    from cli.play import Console
+    from cli.play import Console, LeftGame
     from p2p.lobby import LobbyError
     from p2p.store import StoreError
 
@@ -346,7 +379,7 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
         players=players, bots=bots, bot_kind=args.bot_kind, variant=args.variant,
         bot_seed=args.seed if args.seed is not None else _random_seed(),
         name=args.name or "", turn_timeout=args.turn_timeout,
-        silence_timeout=max(args.turn_timeout * 2 / 3, 0.1), out=args.out or "")
+        silence_timeout=max(args.turn_timeout * 2 / 3, 0.1), out=args.out or "", local=True)
     console = Console(sys.stdin, sys.stdout)
     full_screen = (not args.plain and console.interactive and bots < players
                    and os.environ.get("TERM", "dumb") != "dumb")
@@ -380,6 +413,8 @@ REMATCH_WAIT = 120.0  # seconds a joiner waits for the host to open the rematch
 
 def _rematch(console: Console, human: bool) -> bool:
     """At the end of a match on a terminal, offer another with the same seats."""
+    from cli.play import InputClosed
+
     if not (human and console.interactive):
         return False
     try:
@@ -393,7 +428,7 @@ def _out_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with ``--out``, checked before the match (not after it): a file that is
     there already is never overwritten — it may be another match's file."""
     out = getattr(args, "out", None)
-    if not out:
+    if out is None:
         return None
     if getattr(args, "deal_seed", None) is not None:
         return "--out needs a networked match: offline play (--deal-seed) keeps no match file"
@@ -416,23 +451,32 @@ def _numbered(path: str, k: int) -> str:
 
 def _record(args: argparse.Namespace) -> int:
     from cli import record
-    from cli.play import Console
+    from cli.play import Console, InputClosed
 
     try:
         if args.command == "export":
             return record.export_json(args.file, sys.stdout)
         console = Console(sys.stdin, sys.stdout)
-        ask = None if args.plain or not console.interactive else console.ask
-        return record.replay(args.file, sys.stdout, ask)
+
+        def ask(prompt: str) -> str:
+            try:
+                return console.ask(prompt)
+            except InputClosed:  # (Ctrl-D) the replay ends there, as with q
+                return "q"
+
+        return record.replay(args.file, sys.stdout,
+                             None if args.plain or not console.interactive else ask)
     except record.RecordError as exc:
         sys.stderr.write(f"{PROG} {args.command}: {exc}\n")
         return EXIT_UNREADABLE
 
 
 def _lan(args: argparse.Namespace) -> int:
+    import dataclasses
+
     from cli import lan
     from cli.netplay import NetOptions
-    from cli.play import Console
+    from cli.play import Console, LeftGame
     from p2p.lobby import LobbyError
     from p2p.store import StoreError
 
@@ -508,14 +552,42 @@ def _lan(args: argparse.Namespace) -> int:
         return EXIT_FAILURE
 
 
+GAME_COMMANDS = ("play", "host", "join", "resume")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (see the module docstring)."""
-    _tolerant_streams()
-    code = _main(argv)
-    from cli.play import leave_if_input_blocked
-
-    leave_if_input_blocked(code)  # (Ctrl-C at a prompt: a thread still waits for a line)
+    code = EXIT_INTERRUPTED
+    try:  # Ctrl-C at any moment, the parser's included, is one line and status 130
+        _standard_streams()
+        _tolerant_streams()
+        code = _main(argv)
+    except KeyboardInterrupt:
+        _flush_quietly()
+        _say(f"\n{PROG}: interrupted")
+        code = EXIT_INTERRUPTED
+    _forget_interrupt()
+    play = sys.modules.get("cli.play")  # (not imported: no console thread either)
+    if play is not None:
+        play.leave_if_input_blocked(code)  # (Ctrl-C at a prompt: a thread still waits)
     return code
+
+
+def _forget_interrupt() -> None:
+    """CPython notes a KeyboardInterrupt that leaves code run by ``exec(text)`` (dataclasses
+    and named tuples are made that way, so Ctrl-C while a module loads often does) and, at
+    exit, kills the process with SIGINT instead of returning our status — even though the
+    interrupt was caught and answered.  Running text again clears the note."""
+    exec("None")
+
+
+def _standard_streams() -> None:
+    """A standard stream that is closed (``cryptcrawl play <&-``, ``cryptcrawl verify F >&-``)
+    is ``None`` in Python: it becomes the null device, so input ends at once (the game says
+    so) and output goes nowhere (the exit status still tells the verdict)."""
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115
 
 
 def _tolerant_streams() -> None:
@@ -528,62 +600,234 @@ def _tolerant_streams() -> None:
                 stream.reconfigure(errors="replace")
 
 
+class _OutputError(Exception):
+    """Writing to standard output failed (``> /dev/full``, ``| head -1``)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Output:
+    """Standard output for the commands that print (and for offline play): a failed write or
+    flush becomes :class:`_OutputError`, told apart from the OSErrors of files and sockets."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError as exc:
+            raise _OutputError(exc) from exc
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            raise _OutputError(exc) from exc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP during a game: left like Ctrl-C, with the signal's status."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _terminate(number: int, frame: FrameType | None) -> None:
+    """The handler: raise :class:`_Terminated` — from a callback of the running event loop if
+    there is one (as asyncio does with Ctrl-C), not inside whatever task the signal happened
+    to interrupt (that task would keep the exception and log it as never retrieved)."""
+    running = getattr(sys.modules.get("asyncio"), "get_running_loop", None)  # (loaded yet?)
+    loop: Any = None
+    if running is not None:
+        with contextlib.suppress(RuntimeError):
+            loop = running()
+    if loop is None:
+        if _importing(frame):
+            # Raised here, it could land in a callback of the import system, which drops it:
+            # the signal would be lost.  Nothing has begun yet: say so, end as the signal does.
+            _say(_termination_line(number))
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+        raise _Terminated(number)
+    try:
+        loop.call_soon_threadsafe(_raise_terminated, number)
+    except RuntimeError:  # (a loop that is closing)
+        raise _Terminated(number) from None
+
+
+def _raise_terminated(number: int) -> None:
+    raise _Terminated(number)
+
+
+def _importing(frame: FrameType | None) -> bool:
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _termination_line(number: int) -> str:
+    what = "hung up" if number == getattr(signal, "SIGHUP", None) else "terminated"
+    return f"\n{PROG}: {what}; you left the game"
+
+
+def _leave_on_termination() -> Callable[[], None]:
+    """For a game: SIGTERM and SIGHUP leave it like Ctrl-C (the match file is closed as it
+    stands; one line says why) instead of ending the process without a word.  A signal that
+    is not at its default (``nohup`` ignores SIGHUP) is left alone.  Returns the undo."""
+    saved: dict[int, Any] = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        with contextlib.suppress(ValueError, OSError, TypeError):  # (not the main thread)
+            if signal.getsignal(number) == signal.SIG_DFL:
+                saved[number] = signal.signal(number, _terminate)
+
+    def restore() -> None:
+        for number, handler in saved.items():
+            with contextlib.suppress(ValueError, OSError, TypeError):
+                signal.signal(number, handler)
+
+    return restore
+
+
 def _main(argv: Sequence[str] | None = None) -> int:
+    # Output errors are told apart from those of files and sockets (see _Output) — but a
+    # networked game stops on its own when its output goes away (cli/netplay.py).
+    stdout = sys.stdout
+    sys.stdout = cast(TextIO, _Output(stdout))
+    try:
+        return _parse_and_run(argv)
+    finally:
+        if isinstance(sys.stdout, _Output):
+            sys.stdout = stdout
+
+
+def _parse_and_run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version and usage errors
-        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+        return _flushed(exc.code if isinstance(exc.code, int) else EXIT_USAGE, PROG, False)
+    except _OutputError as exc:  # (--help > /dev/full: argparse itself ignores OSError)
+        return _output_failed(exc.error, PROG, False)
+    command: str | None = args.command
+    name = f"{PROG} {command}" if command else PROG
     problem = _out_problem(args)
     if problem is not None:
-        sys.stderr.write(f"{PROG} {args.command}: error: {problem}\n")
+        sys.stderr.write(f"{name}: error: {problem}\n")
         return EXIT_USAGE
+    game = command in GAME_COMMANDS
+    if game and getattr(args, "deal_seed", None) is None and isinstance(sys.stdout, _Output):
+        sys.stdout = sys.stdout.stream
+    restore = _leave_on_termination() if game else (lambda: None)
     try:
-        if args.command == "play":
-            return _play(args, parser)
-        if args.command == "verify":
-            return _verify(args)
-        if args.command in ("host", "tables", "join", "resume", "matches", "id"):
-            return _lan(args)
-        if args.command in ("replay", "export"):
-            return _record(args)
-        sys.stderr.write(f"{PROG}: error: choose a command, for example: {PROG} play "
-                         f"(see {PROG} --help)\n")
-        return EXIT_USAGE
+        return _flushed(_command(args, parser), name, game)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_FAILURE
+    except _Terminated as exc:
+        _flush_quietly()
+        _say(_termination_line(exc.number))
+        return 128 + exc.number
     except KeyboardInterrupt:
         _flush_quietly()
-        sys.stderr.write(f"\n{PROG}: interrupted; you left the game\n")
+        _say(f"\n{PROG}: interrupted; you left the game" if game else f"\n{name}: interrupted")
         return EXIT_INTERRUPTED
-    except InputClosed:
+    except _OutputError as exc:
+        return _output_failed(exc.error, name, game)
+    except EOFError:  # cli.play.InputClosed
         _flush_quietly()
-        sys.stderr.write(f"{PROG}: input ended while the game waited for your card; "
-                         f"you left the game\n")
+        _say(f"{PROG}: input ended while the game waited for your card; you left the game"
+             if game else f"{name}: input ended")
         return EXIT_FAILURE
-    except BrokenPipeError:
-        _silence_stdout()
-        return EXIT_FAILURE
+    except BrokenPipeError as exc:
+        return _output_failed(exc, name, game)
     except Exception as exc:
         if os.environ.get("CRYPTCRAWL_DEBUG"):
+            import traceback
+
             traceback.print_exc()
-        sys.stderr.write(f"{PROG}: internal error: {type(exc).__name__}: {exc} "
-                         f"(set CRYPTCRAWL_DEBUG=1 for details)\n")
+        _say(f"{PROG}: internal error: {type(exc).__name__}: {exc} "
+             f"(set CRYPTCRAWL_DEBUG=1 for details)")
         return EXIT_FAILURE
+    finally:
+        restore()
+
+
+def _command(args: argparse.Namespace, parser: Parser) -> int:
+    if args.command == "play":
+        return _play(args, parser)
+    if args.command == "verify":
+        return _verify(args)
+    if args.command in ("host", "tables", "join", "resume", "matches", "id"):
+        return _lan(args)
+    if args.command in ("replay", "export"):
+        return _record(args)
+    sys.stderr.write(f"{PROG}: error: choose a command, for example: {PROG} play "
+                     f"(see {PROG} --help)\n")
+    return EXIT_USAGE
+
+
+def _flushed(code: int, name: str, game: bool) -> int:
+    """The exit status once what is left of the output is written: a failure to write it (a
+    full disk, a closed pipe) is one line and status 1, not a silent loss at exit."""
+    try:
+        sys.stdout.flush()
+    except _OutputError as exc:
+        return _output_failed(exc.error, name, game)
+    except OSError as exc:
+        return _output_failed(exc, name, game)
+    except ValueError:  # (closed)
+        pass
+    return code
+
+
+def _output_failed(exc: OSError, name: str, game: bool) -> int:
+    _silence_stdout()
+    if isinstance(exc, BrokenPipeError) or exc.errno == errno.EPIPE:
+        _say(f"{name}: the output went away ({exc.strerror or exc})"
+             + ("; you left the game" if game else ""))
+    else:
+        _say(f"{name}: cannot write the output: {exc.strerror or exc}")
+    return EXIT_FAILURE
+
+
+def _say(line: str) -> None:
+    """One line on stderr, whatever became of it (a closed pipe, a hung-up terminal)."""
+    with contextlib.suppress(Exception):
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
 
 
 def _flush_quietly() -> None:
-    with contextlib.suppress(OSError, ValueError):
+    with contextlib.suppress(Exception):
         sys.stdout.flush()
 
 
 def _silence_stdout() -> None:
-    """After a broken pipe, point stdout at /dev/null so the exit flush does not fail."""
+    """After a failed write, point stdout at /dev/null so the exit flush does not fail."""
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        devnull, fd = os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()
+        if devnull != fd:
+            os.dup2(devnull, fd)
+            os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()  # (what could not be written goes to /dev/null now)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,21 @@ class NetOptions:
     turn_timeout: float = 90.0
     silence_timeout: float = 60.0
     out: str = ""
+    local: bool = False  # every other seat plays in this process (``play``): leaving stops it
+
+    @property
+    def leaving(self) -> str:
+        """What leaving the match does, for the question that asks first."""
+        if self.local:
+            return "the match stops here (cryptcrawl resume takes it up again)"
+        return "the others play on, a bot plays your seat"
+
+    @property
+    def left(self) -> str:
+        """What the player is told once they left."""
+        if self.local:
+            return "You left the game; it stops here. To take it up again: cryptcrawl resume"
+        return "You left the game."
 
 
 class NetGame:
@@ -203,9 +218,9 @@ class NetGame:
                 self._show_choices(state, view)
                 continue
             if word in ("q", "quit", "exit"):
-                if self.console.ask("leave the game? a bot plays your seat [y/N] ").lower() in (
-                        "y", "yes"):
-                    raise LeftGame("You left the game.")
+                if self.console.ask(f"leave the game? {self.options.leaving} [y/N] "
+                                    ).lower() in ("y", "yes"):
+                    raise LeftGame(self.options.left)
                 continue
             try:
                 action = state.parse_action(seat, text)

@@ -123,8 +123,8 @@ class FullScreenGame(NetGame):
             return FormattedText([("class:status", " The match is over: press q or Enter to "
                                                     "leave. ")])
         if self.confirm_quit:
-            return FormattedText([("class:warn", " Leave the match? A bot plays your seat. "
-                                                 "[y/N] ")])
+            return FormattedText([("class:warn", f" Leave the match? "
+                                                 f"{self.options.leaving.capitalize()}. [y/N] ")])
         text = " " + KEY_HELP
         if self.choice is not None and not self.choice.done():
             left = max(0, int(self.options.turn_timeout - (time.monotonic() - self.asked_at)))
@@ -176,7 +176,7 @@ class FullScreenGame(NetGame):
         if self.confirm_quit:
             self.confirm_quit = False
             if k == "y":
-                self._leave()
+                self._leave(self.options.left)
             self.app.invalidate()
             return
         if k == "q":

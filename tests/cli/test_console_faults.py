@@ -38,7 +38,7 @@ def test_a_name_the_terminal_cannot_show_is_written_as_question_marks(tmp_path: 
     out, err = done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
     assert "Traceback" not in err and "internal error" not in err, err
     assert done.returncode == 0, err
-    assert "you (Jos? ?)" in out and "You left the game." in out, out[-1500:]
+    assert "you (Jos? ?)" in out and "You left the game; it stops here." in out, out[-1500:]
 
 
 def test_an_output_that_goes_away_stops_the_match_with_one_line(tmp_path: Path) -> None:
