@@ -28,6 +28,7 @@ import logging
 import os
 import secrets
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -242,6 +243,18 @@ def import_identity(data_dir: Path, raw: bytes) -> None:
         raise StoreError(f"{path} already holds another identity; move it away first")
 
 
+def _json_of(raw: bytes, damaged: Callable[[str], StoreError]) -> Any:
+    """The JSON value in ``raw``; ``damaged(why)`` is raised if it is not UTF-8 JSON."""
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise damaged("not UTF-8 text") from None
+    except ValueError as exc:  # (json.JSONDecodeError)
+        raise damaged(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise damaged("not JSON: nested too deep") from None
+
+
 @dataclass
 class KnownKeys:
     """Fingerprints seen per name: a known name with a new key is flagged in the lobby.
@@ -263,14 +276,7 @@ class KnownKeys:
             return {}
         except StoreError as exc:
             raise StoreError(f"{exc}: fix or remove it") from None
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise self._damaged("not UTF-8 text") from None
-        except ValueError as exc:  # (json.JSONDecodeError)
-            raise self._damaged(f"not JSON: {exc}") from None
-        except RecursionError:
-            raise self._damaged("not JSON: nested too deep") from None
+        data = _json_of(raw, self._damaged)
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
             raise self._damaged("not a list of names and fingerprints")
         return {str(k): v for k, v in data.items()}
@@ -365,14 +371,7 @@ class MatchStore:
                              "resumed") from None
         except StoreError as exc:
             raise StoreError(f"{exc}; this match cannot be resumed") from None
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise self._damaged("not UTF-8 text") from None
-        except ValueError as exc:  # (json.JSONDecodeError)
-            raise self._damaged(f"not JSON: {exc}") from None
-        except RecursionError:
-            raise self._damaged("not JSON: nested too deep") from None
+        data = _json_of(raw, self._damaged)
         if not isinstance(data, dict):
             raise self._damaged("not a JSON object")
         return data

@@ -5,6 +5,7 @@ Each ends in one line on stderr and the documented status, never a traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -57,6 +58,17 @@ def one_line(err: str) -> str:
     return lines[0]
 
 
+@contextlib.contextmanager
+def stopped(proc: subprocess.Popen[bytes]) -> Iterator[subprocess.Popen[bytes]]:
+    """``proc``, killed at the end if it is still running (pass or fail)."""
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
 # ---------------------------------------------------------------- 1. Ctrl-C while starting
 
 
@@ -76,14 +88,10 @@ def test_ctrl_c_while_the_command_starts_is_one_line(tmp_path: Path) -> None:
             cwd=ROOT, env=env_for(),
             # the default Ctrl-C handling even where the tests run with SIGINT ignored
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-        try:
+        with stopped(proc):
             time.sleep(delay)
             proc.send_signal(signal.SIGINT)
             _, raw = proc.communicate(timeout=30)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(timeout=10)
         err = raw.decode(errors="replace")
         if "Traceback" in err and str(ROOT) not in err:
             continue  # still in the interpreter's own start-up (site), before any of ours
@@ -304,16 +312,12 @@ def test_ctrl_c_ends_tables_watch_in_its_words(tmp_path: Path) -> None:
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
         env=env_for(PYTHONUNBUFFERED="1"),
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
+    with stopped(proc):
         assert proc.stdout is not None
         first = read_line(proc.stdout, 30)
         assert first.startswith("Tables on the LAN"), first
         proc.send_signal(signal.SIGINT)
         _, raw = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
     assert one_line(raw.decode(errors="replace")) == "cryptcrawl tables: interrupted"
     assert proc.returncode == 130
 
@@ -343,7 +347,7 @@ def at_the_prompt(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
          "60", "--data-dir", str(tmp_path / "data")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
         env=env_for(PYTHONUNBUFFERED="1"))
-    try:
+    with stopped(proc):
         assert proc.stdout is not None
         fd = proc.stdout.fileno()
         seen = b""
@@ -357,10 +361,6 @@ def at_the_prompt(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
                 seen += chunk
         assert seen.endswith(b"your card> "), seen[-500:]
         yield proc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 @posix
