@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -109,24 +110,46 @@ def test_ctrl_c_leaves_cleanly() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
 def test_game_through_a_pseudo_terminal() -> None:
     """A person at a terminal: input() with line editing, answered prompt by prompt."""
+    attempts = 0
+
+    def card(shown: bytes) -> bytes | None:
+        nonlocal attempts
+        if not shown.endswith((b"your card> ", b"your follow-up> ")):
+            return None
+        attempts += 1
+        return f"play {(attempts - 1) % 5 + 1}\r".encode()
+
+    status, text = on_terminal(["play", "--players", "3", "--seed", "s", "--deal-seed", "d",
+                                "--plain"], card, deadline=120, pause=0)
+    assert status == 0, text[-2000:]
+    assert "Final scores" in text
+    assert "Traceback" not in text
+    assert "\x1b[" not in text.replace("\x1b[?1034h", "")  # no colours (readline may set meta)
+
+
+def on_terminal(argv: list[str], answer: Callable[[bytes], bytes | None],
+                deadline: float = 60, pause: float = 0.1) -> tuple[int, str]:
+    """Run ``python -m cli ARGV`` on a pseudo-terminal; ``answer`` gets everything shown so
+    far and returns what to type (or None), typed ``pause`` s later.  Returns the exit status
+    and the screen."""
     import pty
     import select
 
     pid, fd = pty.fork()
-    if pid == 0:  # the child: the game, on the terminal
+    if pid == 0:  # the child: the command, on the terminal
         os.environ["PYTHONPATH"] = str(ROOT)
+        os.environ.pop("CRYPTCRAWL_DEBUG", None)
         os.chdir(ROOT)
         try:
-            os.execv(sys.executable, [sys.executable, "-m", "cli", "play", "--players", "3",
-                                      "--seed", "s", "--deal-seed", "d", "--plain"])
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.execv(sys.executable, [sys.executable, "-m", "cli", *argv])
         finally:
             os._exit(127)
     out = b""
-    attempts = 0
-    deadline = time.monotonic() + 120
+    end = time.monotonic() + deadline
     try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([fd], [], [], 0.5)
+        while time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.2)
             if not ready:
                 continue
             try:
@@ -136,16 +159,13 @@ def test_game_through_a_pseudo_terminal() -> None:
             if not chunk:
                 break
             out += chunk
-            if out.endswith((b"your card> ", b"your follow-up> ")):
-                os.write(fd, f"play {attempts % 5 + 1}\r".encode())
-                attempts += 1
+            typed = answer(out)
+            if typed:
+                time.sleep(pause)
+                os.write(fd, typed)
         else:
             os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
     finally:
         os.close(fd)
-    text = out.decode()
-    assert os.waitstatus_to_exitcode(status) == 0, text[-2000:]
-    assert "Final scores" in text
-    assert "Traceback" not in text
-    assert "\x1b[" not in text.replace("\x1b[?1034h", "")  # no colours (readline may set meta)
+    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")

@@ -18,7 +18,7 @@ from typing import IO
 
 import pytest
 
-from tests.cli.test_command import ROOT
+from tests.cli.test_command import ROOT, on_terminal
 
 posix = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and descriptors")
 
@@ -235,48 +235,6 @@ def test_an_empty_path_is_a_usage_error(tmp_path: Path, args: tuple[str, ...]) -
 
 
 # ---------------------------------------------------------------- 5. not a game: its wording
-
-
-def on_terminal(argv: list[str], answer: Callable[[bytes], bytes | None],
-                deadline: float = 60) -> tuple[int, str]:
-    """Run ``python -m cli ARGV`` on a pseudo-terminal; ``answer`` gets everything shown so
-    far and returns what to type (or None).  Returns the exit status and the screen."""
-    import pty
-
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the command, on the terminal
-        os.environ["PYTHONPATH"] = str(ROOT)
-        os.environ.pop("CRYPTCRAWL_DEBUG", None)
-        os.chdir(ROOT)
-        try:
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            os.execv(sys.executable, [sys.executable, "-m", "cli", *argv])
-        finally:
-            os._exit(127)
-    out = b""
-    end = time.monotonic() + deadline
-    try:
-        while time.monotonic() < end:
-            ready, _, _ = select.select([fd], [], [], 0.2)
-            if not ready:
-                continue
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:  # the child closed the terminal
-                break
-            if not chunk:
-                break
-            out += chunk
-            typed = answer(out)
-            if typed:
-                time.sleep(0.1)
-                os.write(fd, typed)
-        else:
-            os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-    finally:
-        os.close(fd)
-    return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
 
 
 def after_prompts(n: int, then: bytes) -> Callable[[bytes], bytes | None]:
