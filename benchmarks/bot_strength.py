@@ -15,7 +15,8 @@ import json
 import math
 import time
 
-from engine.core import JointActed, get_game
+from engine.core import JointActed
+from engine.games import get_game
 from engine.sim import Dealer, play_out
 from engine.stream import derive_key
 

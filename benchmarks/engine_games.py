@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from engine.core import get_game
+from engine.games import get_game
 from engine.sim import Dealer, play_out
 from engine.stream import derive_key
 

@@ -16,8 +16,8 @@ A state has a **public part** — identical on every peer; :meth:`GameState.publ
 uncommitted play, what its torch showed).  :meth:`GameState.view` returns exactly what one seat
 may know.
 
-The record of a match is its history (:class:`Entry` values); :func:`replay` rebuilds any state
-from it, bit for bit.
+The record of a match is its history (:class:`Entry` values); :func:`engine.games.replay`
+rebuilds any state from it, bit for bit.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import enum
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, NamedTuple, Self, TypeVar, Union
 
@@ -409,12 +409,24 @@ class Record(Generic[A]):
         self.history.append(Learned(seat, tuple(knowledge.items())))
 
 
-# --------------------------------------------------------------------------- registry
+# --------------------------------------------------------------------------- game specs
+
+
+def _never_free(state: GameState[Any], seat: Seat, action: Any) -> bool:
+    return False
 
 
 @dataclass(frozen=True)
 class GameSpec:
-    """A registered game: how to start it, restore it from a position, and its bots."""
+    """Everything the protocol and the drivers need to know about a game, declared as data.
+
+    ``engine_version`` names the rules (a header carries it; a file names the version it was
+    played under, and a new rule means a new version).  ``free_action(state, seat, action)``
+    says whether an action is *free*: taken on its own, in the open, while the seat's decision
+    stays pending (a look at hidden cards, say) — never part of a joint decision.  ``zombie``
+    is the bot every peer computes for a replaced seat (part of the engine version).  A game's
+    private-knowledge requests come from its states (:meth:`GameState.knowledge_requests`).
+    The registry is :mod:`engine.games`."""
 
     name: str
     title: str
@@ -422,46 +434,12 @@ class GameSpec:
     variants: tuple[str, ...]
     new: Callable[..., GameState[Any]]
     from_position: Callable[[JSON], GameState[Any]]
+    engine_version: str
     bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
     # The bot every peer computes for a replaced seat (the protocol's "zombie"): part of the
     # engine version, so it never changes under a version (None: the "heuristic" bot).
     zombie: Callable[[], Any] | None = None
-
-
-_REGISTRY: dict[str, GameSpec] = {}
-
-
-def register(spec: GameSpec) -> GameSpec:
-    _REGISTRY[spec.name] = spec
-    return spec
-
-
-def get_game(name: str) -> GameSpec:
-    # Importing the game packages registers them.
-    import engine.games  # noqa: F401
-
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise UnknownGameError(f"unknown game {name!r} (known: {known})") from None
-
-
-def games() -> tuple[str, ...]:
-    import engine.games  # noqa: F401
-
-    return tuple(sorted(_REGISTRY))
-
-
-def replay(
-    game: str, entries: Iterable[Entry], *, options: Mapping[str, Any] | None = None,
-    start: GameState[Any] | None = None,
-) -> GameState[Any]:
-    """Rebuild a state from a history, through the checked API only."""
-    state = start if start is not None else get_game(game).new(**dict(options or {}))
-    for entry in entries:
-        state = apply_entry(state, entry)
-    return state
+    free_action: Callable[[GameState[Any], Seat, Any], bool] = _never_free
 
 
 def draw_without_replacement(pool: Sequence[str], chosen: str) -> tuple[str, ...]:

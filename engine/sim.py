@@ -3,8 +3,8 @@
 This is for tests, benchmarks and bot evaluation on one machine.  It is a *trusted* dealer (it
 knows every hidden card); real matches get their chance outcomes from the protocol, where no
 peer knows a hidden card before it is turned.  The dealer answers each chance event from a
-SHA-256 stream keyed by its seed and the event id, so a hidden event gives the same card when a
-torch previews it as when it is turned.
+SHA-256 stream keyed by its seed and the event id, so a hidden event gives the same outcome when
+a seat is shown it privately as when it is turned.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from engine.core import (
     Simultaneous,
     Turn,
 )
+from engine.games import get_game
 from engine.stream import derive_key, sample_index, stream_key
 
 
@@ -84,11 +85,13 @@ def play_out(
     record: bool = True,
     on_state: Callable[[GameState[Any]], None] | None = None,
 ) -> GameRun:
-    """Play ``state`` to the end: the dealer answers chance, bots decide, torches are served.
+    """Play ``state`` to the end: the dealer answers chance, bots decide, private knowledge is
+    served.
 
     In a simultaneous step every pending seat is asked on the same state (each bot sees only
-    its own view) and the cards are applied together with ``apply_joint``; a torch peek is
-    applied at once, served, and that seat is asked again.  With ``on_state`` every state is
+    its own view) and the decisions are applied together with ``apply_joint``; a free action
+    (``GameSpec.free_action``) is applied at once, its knowledge served, and that seat is asked
+    again.  With ``on_state`` every state is
     reported, and decisions are applied one seat at a time so that committed states show too.
     """
     seeds = list(bot_seeds) if bot_seeds is not None else [
@@ -100,6 +103,7 @@ def play_out(
     history = run.history if record else None
     choose_outcome = dealer.choose
     decisions = 0
+    free = get_game(state.game).free_action
 
     reported: GameState[Any] | None = None
     while True:
@@ -131,8 +135,8 @@ def play_out(
                     view = LegalView(seat, step, state.legal_actions(seat))
                 action = choose(view, key)
                 decisions += 1
-                peek = getattr(action, "kind", "") == "peek"
-                if joint and not peek:
+                is_free = free(state, seat, action)
+                if joint and not is_free:
                     chosen[seat] = action  # apply_joint checks every card
                     break
                 state = state.apply(seat, action)
@@ -143,7 +147,7 @@ def play_out(
                 if on_state is not None:
                     on_state(state)
                     reported = state
-                if not peek:
+                if not is_free:
                     break
                 attempt += 1
         if chosen:

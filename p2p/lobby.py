@@ -22,6 +22,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.games import get_game
 from p2p.peer import LinkClosed, NotAFrame, read_frame
 from p2p.wire import (
     Frame,
@@ -42,7 +43,7 @@ from protocol.header import (
     sign_header,
     verify_header_signatures,
 )
-from protocol.match import ENGINE_VERSIONS, game_state_for
+from protocol.match import game_state_for
 
 LOBBY_TIMEOUT = 120.0
 # What a table sends a joiner, each at most once: SEATED, then HEADER, then START (or REFUSE);
@@ -124,7 +125,7 @@ class Table:
         nonces = [self.nonce] + [j.nonce for j, _, _ in self.seated]
         options = {"players": self.players, **self.options}
         return Header(game=self.game, options=tuple(sorted(options.items())),
-                      protocol=PROTOCOL_VERSION, engine=ENGINE_VERSIONS[self.game],
+                      protocol=PROTOCOL_VERSION, engine=get_game(self.game).engine_version,
                       sampler="sha256-ctr/v1",
                       seats=tuple(Seat(n, k) for n, k in zip(names, keys, strict=True)),
                       nonces=tuple(nonces))

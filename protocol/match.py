@@ -49,8 +49,8 @@ from engine.core import (
     Simultaneous,
     Turn,
     Visibility,
-    get_game,
 )
+from engine.games import get_game
 from engine.sim import bot_key
 from engine.stream import sample_index
 from protocol.crypto import (
@@ -232,9 +232,6 @@ Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionT
          | TorchKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned | ForkSuspected)
 
 
-ENGINE_VERSIONS: Final = {"raiders": "raiders/1"}  # the engine rules this program plays
-
-
 def new_game_state(header: SignedHeader) -> GameState[Any]:
     """The engine state a header describes (its game and options); a header naming a game,
     engine or sampler version this program does not have is refused with the reason."""
@@ -247,9 +244,9 @@ def game_state_for(h: Header) -> GameState[Any]:
         spec = get_game(h.game)
     except EngineError as exc:
         raise BadMessage(f"this program cannot play the header's game: {exc}") from None
-    if ENGINE_VERSIONS.get(h.game) != h.engine:
+    if spec.engine_version != h.engine:
         raise BadMessage(f"the header asks for engine {h.engine!r}; this program has "
-                         f"{ENGINE_VERSIONS.get(h.game)!r}")
+                         f"{spec.engine_version!r}")
     if h.sampler != SAMPLER:
         raise BadMessage(f"the header asks for sampler {h.sampler!r}; this program has "
                          f"{SAMPLER!r}")
@@ -269,16 +266,6 @@ def game_state_for(h: Header) -> GameState[Any]:
         raise BadMessage(f"the header's options do not suit {spec.title}: {exc}") from None
 
 
-def _is_free(state: GameState[Any], seat: int, action: Any) -> bool:
-    """A free action keeps the seat's decision open (a torch peek)."""
-    try:
-        after = state.apply(seat, action)
-    except EngineError:
-        return True
-    same_step = getattr(after.waiting, "step", None) == getattr(state.waiting, "step", "")
-    return same_step and seat in getattr(after.waiting, "pending", ())
-
-
 def zombie_action(state: GameState[Any], seat: int, match_id: bytes, step: str) -> Any:
     """The decision every peer computes for a replaced seat: the game's strongest bot on the
     seat's public view, keyed by the match id and the step (public data only).  A zombie never
@@ -288,9 +275,9 @@ def zombie_action(state: GameState[Any], seat: int, match_id: bytes, step: str) 
     factory = spec.zombie or spec.bots.get("heuristic") or next(iter(spec.bots.values()))
     key = bot_key(H(ZOMBIE_DOMAIN, match_id), step, seat, 0)
     choice = factory().choose(public.view(seat), key)
-    if not _is_free(public, seat, choice):
+    if not spec.free_action(public, seat, choice):
         return choice
-    plain = [a for a in public.legal_actions(seat) if not _is_free(public, seat, a)]
+    plain = [a for a in public.legal_actions(seat) if not spec.free_action(public, seat, a)]
     return plain[sample_index(key, len(plain))] if plain else choice
 
 
@@ -2585,7 +2572,7 @@ class LocalSeat:
                 parsed = core.state.parse_action(seat, action)
             except EngineError as exc:
                 raise LocalProtocolError(f"the local seat chose an illegal action: {exc}") from exc
-            if getattr(parsed, "kind", "") == "peek":
+            if get_game(core.state.game).free_action(core.state, seat, parsed):
                 return Kind.ACT, ActBody(w.step, action)
             salt = self.secrets.salt_for(w.step)
             commitment = play_commitment(core.match_id, w.step, core.keys[seat], action, salt)

@@ -1,13 +1,13 @@
 """Dungeon Raiders (Phil Walker-Harding, Devir edition) for 3 to 5 players."""
 
-from engine.core import GameSpec, register
-from engine.raiders.actions import PEEK, PLAY, Action, format_action, parse_action
+from engine.core import GameSpec
+from engine.raiders.actions import PEEK, PLAY, Action, format_action, is_free, parse_action
 from engine.raiders.bots import BOTS, zombie_bot
 from engine.raiders.position import from_position, to_position
 from engine.raiders.state import Phase, RaidersState, new_game
 from engine.raiders.view import RaidersView, make_view
 
-register(GameSpec(
+SPEC = GameSpec(
     name="raiders",
     title="Dungeon Raiders",
     players=(3, 4, 5),
@@ -16,9 +16,11 @@ register(GameSpec(
     from_position=from_position,
     bots=BOTS,
     zombie=zombie_bot,
-))
+    engine_version="raiders/1",
+    free_action=is_free,
+)
 
 __all__ = [
-    "PEEK", "PLAY", "Action", "Phase", "RaidersState", "RaidersView", "format_action",
+    "PEEK", "PLAY", "SPEC", "Action", "Phase", "RaidersState", "RaidersView", "format_action",
     "from_position", "make_view", "new_game", "parse_action", "to_position",
 ]

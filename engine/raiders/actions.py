@@ -17,7 +17,7 @@ Canonical notation (what :func:`format_action` writes):
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine.core import InvalidActionError
 
@@ -92,3 +92,9 @@ def parse_action(text: object) -> Action:
     except KeyError:
         shown = text if len(text) <= 20 else text[:17] + "..."
         raise InvalidActionError(f"unknown action {shown!r}; try {HELP}") from None
+
+
+def is_free(state: object, seat: int, action: Any) -> bool:
+    """A torch used to look (``peek``) is the game's one free action: taken on its own, it
+    leaves the seat's decision open."""
+    return isinstance(action, Action) and action.kind == "peek"

@@ -26,9 +26,8 @@ from engine.core import (
     Turn,
     entry_from_json,
     entry_to_json,
-    get_game,
-    replay,
 )
+from engine.games import get_game, replay
 from engine.raiders import (
     PEEK,
     PLAY,

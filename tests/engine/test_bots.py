@@ -7,7 +7,8 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from engine.core import JointActed, Simultaneous, Turn, get_game
+from engine.core import JointActed, Simultaneous, Turn
+from engine.games import get_game
 from engine.raiders.bots import HeuristicBot, RandomBot, zombie_bot
 from engine.sim import Dealer, play_out
 from engine.stream import derive_key

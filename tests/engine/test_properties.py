@@ -8,7 +8,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import Chance, Over, Simultaneous, Turn, Visibility, replay
+from engine.core import Chance, Over, Simultaneous, Turn, Visibility
+from engine.games import replay
 from engine.raiders import format_action
 from tests.engine.helpers import ITEM_NAMES, POWER, random_game
 

@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.games import get_game
 from p2p.lobby import LobbyError, Seated, Table, join_table, start_addresses
 from p2p.peer import read_frame
 from p2p.wire import Frame, FrameKind, parse_address, valid_host
 from protocol.crypto import public_key_bytes
 from protocol.errors import BadMessage
 from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
-from protocol.match import ENGINE_VERSIONS
 from tests.p2p.conftest import LOOPBACK, REPO, read_until_closed
 
 BOUND = 30.0  # no wait in this file is longer
@@ -71,7 +71,7 @@ def fake_table(addresses: Addresses, *, header_first: bool = True,
 
     def header_for(name: str, key: bytes, nonce: bytes) -> Header:
         return Header(game="raiders", options=(("players", 3),), protocol=PROTOCOL_VERSION,
-                      engine=ENGINE_VERSIONS["raiders"], sampler="sha256-ctr/v1",
+                      engine=get_game("raiders").engine_version, sampler="sha256-ctr/v1",
                       seats=(Seat("Opener", public_key_bytes(opener)), Seat(name, key),
                              Seat("Third", public_key_bytes(third))),
                       nonces=(os.urandom(32), nonce, os.urandom(32)))
