@@ -60,12 +60,13 @@ from cli.verify import run_verify
 from engine.core import GameState
 from engine.raiders.bots import RandomBot
 from engine.sim import bot_key
-from protocol.crypto import play_commitment, sign
+from protocol.crypto import commit_set_digest, play_commitment, sign
 from protocol.delivery import SIGNATURE_DOMAIN as DELIVERY_DOMAIN
 from protocol.delivery import delivery_info
 from protocol.encoding import encode
 from protocol.header import SignedHeader, sign_header
 from protocol.local import Network, Stalled, draw_partition
+from protocol.match import DecisionPending
 from protocol.messages import (
     AbsentBody,
     ActBody,
@@ -283,6 +284,61 @@ def finished(net: Network, absent: set[int]) -> None:
     for i, core in enumerate(net.cores):
         if i not in absent and i not in net.crashed:
             assert core.signed and set(core.absent) == absent, (i, core.signed, core.absent)
+
+
+def patient(net: Network, seat: int) -> None:
+    """``seat`` decides last: not before it holds every other live decider's commitment (so
+    it reveals at once, protocol.md §7.1)."""
+    local, core = net.seats[seat], net.cores[seat]
+    decide = local.decide
+
+    def wait_for_the_others(state: GameState[Any], s: int) -> str:
+        step = core.step
+        others = (set(step.seats) - set(core.absent) - {s}) if step is not None else set()
+        if step is None or not others <= set(step.commitments):
+            raise DecisionPending
+        return decide(state, s)
+    local.decide = wait_for_the_others
+
+
+def premature_reveal(net: Network, seat: int, action: Callable[[GameState[Any]], str], *,
+                     when: Callable[[Message], bool], silent: bool = False,
+                     commit_first: bool = False) -> list[str]:
+    """At the first message ``seat`` owes for which ``when`` holds, during a step it decides
+    in and has not committed to, it sends instead a REVEAL of ``action(state)`` — in place of
+    its COMMIT, or (``commit_first``) after a COMMIT of it — with a commitment set over what it
+    holds; with ``silent`` it sends nothing more.  Returns the steps it did it in."""
+    local, core = net.seats[seat], net.cores[seat]
+    original = local.messages_to_send
+    done: list[str] = []
+
+    def send() -> list[Message]:
+        if done and silent:
+            return []
+        out = original()
+        step = core.step
+        if done or not out or not when(out[0]) or step is None or (
+                seat not in step.seats or seat in core.absent) or seat in step.commitments:
+            return out
+        for _ in out:
+            local.sent.pop()
+        play = action(core.state)
+        salt = local.secrets.salt_for(step.name)
+        commitment = play_commitment(core.match_id, step.name, core.keys[seat], play, salt)
+        held = [step.commitments.get(s) for s in range(core.n)]
+        held[seat] = commitment
+        messages = [local.sign_next(Kind.COMMIT, CommitBody(step.name, commitment))] if (
+            commit_first) else []
+        messages.append(local.sign_next(Kind.REVEAL, RevealBody(
+            step.name, play, salt, commit_set_digest(core.match_id, step.name, held))))
+        done.append(step.name)
+        return messages
+    local.messages_to_send = send  # type: ignore[method-assign]
+    return done
+
+
+def legal(state: GameState[Any], seat: int) -> list[str]:
+    return [state.format_action(a) for a in state.legal_actions(seat)]
 
 
 def step_of(message: Message) -> str:
@@ -771,6 +827,183 @@ def fault_vectors() -> list[Vector]:
     ]
 
 
+def copied_commitment() -> Vector:
+    net = VectorNetwork(3, tag=b"adversarial/copied-commitment")
+
+    def copy_seat_0(message: Message) -> tuple[Kind, Any] | None:
+        theirs = [m.content for m in net.log if m.seat == 0 and m.kind is Kind.COMMIT
+                  and step_of(m) == step_of(message)]
+        if not theirs:
+            return None
+        body = theirs[-1]
+        assert isinstance(body, CommitBody)
+        return Kind.COMMIT, CommitBody(body.step, body.commitment)
+    done = rewrite_once(net, 2, lambda m: m.kind is Kind.COMMIT, copy_seat_0)
+    net.pump()
+    assert done
+    finished(net, {2})
+    return Vector(
+        "adversarial/copied-commitment",
+        "Seat 2 sends, as its own commitment, a copy of seat 0's commitment of the step (to "
+        "play whatever seat 0 plays); it cannot open it with its own key. Every peer blames it "
+        "and replaces it; seats 0 and 1 finish. The file of seat 1.",
+        net.file(1), invalid(2, "does not open its commitment"))
+
+
+def early_secret_not_due() -> Vector:
+    net = VectorNetwork(3, tag=b"adversarial/early-secret-not-due")
+    local = net.seats[0]
+
+    def carries(message: Message) -> tuple[Kind, Any]:
+        body = message.content
+        assert isinstance(body, RevealBody)
+        return Kind.REVEAL, RevealBody(body.step, body.action, body.salt, body.commit_set,
+                                       (("L1.R5", local.secrets.chance_secret("L1.R5")),))
+    done = rewrite_once(net, 0, lambda m: isinstance(m.content, RevealBody)
+                        and not m.content.chance, carries)
+    net.pump()
+    assert done
+    finished(net, {0})
+    return Vector(
+        "adversarial/early-secret-not-due",
+        "Seat 0's REVEAL carries its (true) secret for room L1.R5 where no early turn is due: "
+        "a secret shown before its time. Every peer blames it and replaces it; seats 1 and 2 "
+        "finish. The file of seat 1.", net.file(1), invalid(0, "where none was due"))
+
+
+def illegal_direct_reveal() -> Vector:
+    net = VectorNetwork(3, tag=b"adversarial/illegal-direct-reveal")
+    patient(net, 2)
+    core = net.cores[2]
+    done = premature_reveal(
+        net, 2, lambda st: next(f"play {c}" for c in ("key", "sword", "1", "2", "3", "4", "5")
+                                if f"play {c}" not in legal(st, 2)),
+        when=lambda m: m.kind is Kind.REVEAL and core.step is not None
+        and 2 not in core.step.commitments)
+    net.pump()
+    assert done
+    finished(net, {2})
+    return Vector(
+        "adversarial/illegal-direct-reveal",
+        "Seat 2 always decides last, so it reveals at once (a REVEAL with no COMMIT before it, "
+        "protocol.md §7.1); once, the play it reveals so is a card it does not hold. Every "
+        "peer blames it and replaces it. The file of seat 0.",
+        net.file(0), invalid(2, "illegal action"))
+
+
+def revealed_torch_peek() -> Vector:
+    net = VectorNetwork(3, tag=b"adversarial/revealed-torch-peek")
+    patient(net, 2)
+    core = net.cores[2]
+    done = premature_reveal(net, 2, lambda st: "torch", when=lambda m: m.kind in (
+        Kind.COMMIT, Kind.REVEAL) and "torch" in legal(core.state, 2), commit_first=True)
+    net.run_with_timeouts(limit=6)
+    assert done
+    finished(net, {2})
+    return Vector(
+        "adversarial/revealed-torch-peek",
+        "Seat 2 commits to and reveals a torch peek — a free action, taken on its own with an "
+        "ACT, never a play of the joint decision. Every peer blames it as an illegal play and "
+        "replaces it. The file of seat 0.",
+        net.file(0), invalid(2, "revealed an illegal action 'torch'"))
+
+
+def reveal_instead_of_delivery() -> Vector:
+    for attempt in range(10):  # (the first match where seat 2 owes a delivery mid-decision)
+        net = keen(3, b"adversarial/reveal-instead-of-delivery/%d" % attempt, (0,))
+        local, core = net.seats[2], net.cores[2]
+        decide = local.decide
+
+        def owes_delivery(core: Any = core) -> bool:
+            return any(not r.void and r.torch is not None and 2 in r.deliverers
+                       and 2 not in r.deliveries for r in core.rounds.values())
+
+        def after_the_torch(state: GameState[Any], seat: int, core: Any = core,
+                            decide: Decider = decide, owes: Any = owes_delivery) -> str:
+            step = core.step  # (it waits until it owes seat 0's round its secrets)
+            if step is not None and 0 not in step.commitments and not owes():
+                raise DecisionPending
+            return decide(state, seat)
+        local.decide = after_the_torch
+        done = premature_reveal(net, 2, lambda st: legal(st, 2)[0],
+                                when=lambda m: m.kind is Kind.DELIVERY, silent=True)
+        net.run_with_timeouts(limit=6)
+        if done:
+            break
+    assert done
+    finished(net, {2})
+    return Vector(
+        "adversarial/reveal-instead-of-delivery",
+        "Seat 2 owes its secrets to seat 0's torch round; it sends a REVEAL in place of its "
+        "COMMIT instead, and nothing more. Seat 0 cannot commit before its round is complete, "
+        "so that reveal could never be taken; an honest seat's delivery would come first, so "
+        "it is blamed, and seats 0 and 1 finish. The file of seat 0.",
+        net.file(0), invalid(2, "before delivering to seat 0's torch round"))
+
+
+def reveal_while_welcoming() -> Vector:
+    net = VectorNetwork(3, tag=b"adversarial/reveal-while-welcoming")
+    patient(net, 1)
+    core = net.cores[1]
+    done = premature_reveal(
+        net, 1, lambda st: legal(st, 1)[0],
+        when=lambda m: m.kind is Kind.COMMIT and 2 in core.reclaims
+        and 1 in core.welcomed.get(2, set()))
+    held = silence(net, 2, lambda m: m.kind is Kind.COMMIT and step_of(m).startswith("L1.R3"))
+    net.pump()
+    assert held
+    count = net.cores[0].cursor[2]
+    for voter in (0, 1):
+        net.queue.append(net.seats[voter].sign_next(Kind.ABSENT, AbsentBody(2, count)))
+    local = net.seats[2]
+    del local.messages_to_send
+    net.seal_deterministically(2)
+    local.sent.append(held[0])
+    local.pending_reveal.clear()
+    local.restore(list(local.sent))
+    net.queue.append(held[0])
+    net.run_with_timeouts()
+    assert done
+    finished(net, {1})
+    return Vector(
+        "adversarial/reveal-while-welcoming",
+        "Seats 0 and 1 falsely vote seat 2 absent; seat 2 reclaims. Seat 1 welcomes it and, at "
+        "the next step, reveals at once: taken, it would let seat 2 rejoin that step after "
+        "seeing seat 1's play (an honest seat never reveals at once while a seat reclaims). "
+        "Seat 1 is blamed and replaced; seats 0 and 2 finish. The file of seat 0.",
+        net.file(0), invalid(1, "which it welcomed back, reclaims"))
+
+
+def two_silent() -> Vector:
+    net = VectorNetwork(5, tag=b"adversarial/two-silent")
+    for seat in (1, 4):
+        silence(net, seat, lambda m: m.kind is Kind.COMMIT and step_of(m).startswith("L3"))
+    net.run_with_timeouts()
+    finished(net, {1, 4})
+    return Vector(
+        "adversarial/two-seats-replaced",
+        "Five seats; seats 1 and 4 both go silent at their first commitment of level 3. Both "
+        "are voted absent and replaced; seats 0, 2 and 3 finish. The file of seat 0.",
+        net.file(0), valid("seat 1 was replaced", "seat 4 was replaced"))
+
+
+def reveal_on_silent_seat() -> Vector:
+    net = VectorNetwork(4, tag=b"adversarial/reveal-on-silent")
+    silence(net, 2, lambda m: m.kind is Kind.COMMIT)
+    done = premature_reveal(net, 3, lambda st: legal(st, 3)[0],
+                            when=lambda m: m.kind is Kind.COMMIT, silent=True)
+    net.run_with_timeouts(limit=6)
+    assert done
+    finished(net, {2, 3})
+    return Vector(
+        "adversarial/reveal-on-silent-seat",
+        "Four seats. Seat 2 goes silent at its first commitment; seat 3 sends, in place of its "
+        "own, a REVEAL (which waits for every other commitment, seat 2's among them) and then "
+        "nothing, not even its vote on seat 2. Seats 0 and 1 vote seat 3 out as stuck, then "
+        "seat 2, and finish. The file of seat 0.",
+        net.file(0), valid("seat 2 was replaced", "seat 3 was replaced"))
+
+
 def adversarial_vectors() -> list[Vector]:
     return [
         replaced_silent(), redraw(), false_absence("basic"), false_absence("tactical"),
@@ -778,6 +1011,9 @@ def adversarial_vectors() -> list[Vector]:
         lying_reveal("action"), lying_reveal("salt"), false_end(), proved_fork(),
         key_never_published(), deliverer_leaves(), lone_survivor(), votes_that_do_not_pass(),
         illegal_play(), lying_chance_secret(), lying_early_secret(), diverged_state(),
+        copied_commitment(), early_secret_not_due(), illegal_direct_reveal(),
+        revealed_torch_peek(), reveal_instead_of_delivery(), reveal_while_welcoming(),
+        two_silent(), reveal_on_silent_seat(),
     ]
 
 
