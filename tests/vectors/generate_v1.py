@@ -1115,10 +1115,11 @@ def tampered_vectors(base: Base) -> list[Vector]:
     sigs = net.header.signatures
     out: list[Vector] = []
 
-    def add(name: str, description: str, tampered: bytes, expect: Expect) -> None:
+    def add(name: str, description: str, tampered: bytes, expect: Expect, *,
+            based: bool = True) -> None:
         assert tampered != data or expect.status == "valid"
-        out.append(Vector("tampered/" + name, description + " (base: honest/3-basic.crawl)",
-                          tampered, expect))
+        base_note = " (base: honest/3-basic.crawl)" if based else ""
+        out.append(Vector("tampered/" + name, description + base_note, tampered, expect))
 
     # --- the file record and the header
     add("file-record-flip", "A byte of the file record's magic string flipped.",
@@ -1175,9 +1176,10 @@ def tampered_vectors(base: Base) -> list[Vector]:
         "nonces, so another match id), signed by every seat: messages replayed into another "
         "match.", file_start(renonced) + assemble(payloads[2:]),
         invalid(messages[0].seat, "another match"))
-    add("empty", "An empty file.", b"", Expect("unreadable", reason="empty file"))
-    add("not-a-match-file", "A text file.", b"hello, this is not a match file\n",
-        Expect("unreadable"))
+    add("empty", "An empty file.", b"", Expect("unreadable", reason="empty file"),
+        based=False)
+    add("not-a-match-file", "A line of text.", b"hello, this is not a match file\n",
+        Expect("unreadable", reason="over the 65536-byte cap"), based=False)
 
     # --- one byte of a message, in each field
     reveal = base.find(lambda m: m.kind is Kind.REVEAL and m.seq < 100, 3)
@@ -1193,9 +1195,11 @@ def tampered_vectors(base: Base) -> list[Vector]:
             seat = reveal.seat ^ 1
         if name == "kind":
             seat = None
+        what = " (REVEAL becomes CHANCE_COMMIT: the body no longer fits)" if (
+            name == "kind") else ""
         add(f"message-flip-{name.replace('_', '-')}",
             f"A byte of the {name} field of a REVEAL (record {base.record_of(reveal)}) "
-            "flipped.", flipped(data, r_at + start + delta),
+            f"flipped{what}.", flipped(data, r_at + start + delta),
             invalid(seat, reason))
     for kind in (Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL, Kind.CHANCE_DIGEST, Kind.COMMIT,
                  Kind.ACT, Kind.TORCH, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.END):
@@ -1203,8 +1207,8 @@ def tampered_vectors(base: Base) -> list[Vector]:
         start, end = field_offsets(m)["body"]
         offset = base.start(base.record_of(m)) + end - 3
         add(f"body-flip-{kind.name.lower().replace('_', '-')}",
-            f"A byte near the end of a {kind.name}'s body (record {base.record_of(m)}, seat "
-            f"{m.seat}) flipped.", flipped(data, offset), invalid(m.seat, "signature"))
+            f"Record {base.record_of(m)} (seat {m.seat}, the first {kind.name}): a byte near "
+            "the end of its body flipped.", flipped(data, offset), invalid(m.seat, "signature"))
     mid = 2 + len(messages) // 2
     longer = bytearray(data)
     at = base.start(mid)
