@@ -1,0 +1,63 @@
+"""The conformance vectors of protocol v1 (tests/vectors/v1, README.md there).
+
+Two checks that together pin every verdict of protocol v1 through a refactor:
+
+* every stored match file still gets, from the real ``cryptcrawl verify --json`` code path,
+  the stored verdict, byte for byte, and the stored exit status;
+* the generator still builds every stored file byte for byte (the files, their verdicts, the
+  manifest and the README) — and it refuses a vector whose verdict does not show its attack.
+
+A failure of the first means a verdict changed.  A failure of the second alone means the
+in-memory peers now play or write a match differently (protocol/local.py, the bots, the
+match core's choice of what to send): the stored vectors still pin the verdicts; look at why
+before touching anything.  These vectors are frozen — never regenerate v1 to follow a change
+of the protocol (that makes v2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pytest
+
+from tests.vectors.generate_v1 import V1, build, differences, stored, verdict_json
+
+MANIFEST = json.loads((V1 / "manifest.json").read_text(encoding="utf-8"))
+ENTRIES: list[dict[str, Any]] = MANIFEST["vectors"]
+HOW = "see tests/vectors/test_v1.py: v1 is frozen, a verdict must not change"
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e["file"] for e in ENTRIES])
+def test_the_verdict_of_every_stored_file_is_unchanged(entry: dict[str, Any]) -> None:
+    data = (V1 / entry["file"]).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == entry["sha256"], f"{entry['file']} was changed"
+    code, out = verdict_json(V1, entry["file"])
+    expected = (V1 / entry["expected"]).read_text(encoding="utf-8")
+    assert out == expected, f"{entry['file']}: the verdict changed; {HOW}"
+    assert code == entry["exit"], f"{entry['file']}: exit {code}, not {entry['exit']}; {HOW}"
+    assert json.loads(out)["status"] == entry["status"]
+
+
+def test_the_manifest_lists_every_file_and_every_category() -> None:
+    held = stored()
+    listed = {e["file"] for e in ENTRIES} | {e["expected"] for e in ENTRIES}
+    assert set(held) == listed | {"manifest.json", "README.md"}
+    counts = {c: sum(e["category"] == c for e in ENTRIES)
+              for c in ("honest", "adversarial", "faults", "tampered")}
+    assert sum(counts.values()) == len(ENTRIES)
+    assert counts["honest"] == 6 and counts["adversarial"] >= 8 and counts["tampered"] >= 40
+    # Every verdict there is, and no attack that verifies as if nothing happened.
+    assert {e["status"] for e in ENTRIES} == {"valid", "invalid", "incomplete", "unreadable"}
+    assert all(e["status"] == "valid" for e in ENTRIES if e["category"] == "honest")
+
+
+def test_the_vectors_stay_small() -> None:
+    assert sum(len(b) for b in stored().values()) <= 8_000_000
+
+
+def test_the_generator_rebuilds_every_file_byte_for_byte() -> None:
+    wrong = differences(build(), stored())
+    assert not wrong, ("the generator no longer builds tests/vectors/v1 byte for byte: "
+                       + "; ".join(wrong[:10]) + f" ({len(wrong)} in all); " + HOW)
