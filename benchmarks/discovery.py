@@ -32,6 +32,7 @@ LOOPBACK = ["127.0.0.1"]
 async def _run(runs: int, gap: float, timeout: float) -> tuple[list[float], float]:
     table_id = os.urandom(8).hex()
     ad = Advertiser(name=f"bench {table_id}", port=40999, fingerprint="0000-0000-0000-0000-0000",
+                    game="raiders",
                     table_id=table_id, seats_total=3, interfaces=LOOPBACK)
     start = time.perf_counter()
     await ad.start()

@@ -213,7 +213,7 @@ async def _matches(index: int, n: int, work: Path, rooms: int,
         seen[0] = None
         data = work / f"seat{index}"
         if index == 0:
-            await host(data, name="S0", players=n, decide=decide, config=config,
+            await host(data, game="raiders", name="S0", players=n, decide=decide, config=config,
                        on_port=lambda p, f=port_file: f.write_text(str(p)),
                        on_event=on_event, on_peer=holder.append)
         else:

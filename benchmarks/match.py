@@ -24,6 +24,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from benchmarks.scenario import raiders_network
 from engine.core import Chance, Visibility
 from protocol.local import Network
 from protocol.match import MatchCore
@@ -42,13 +43,13 @@ class Run:
 
     @property
     def torch_rounds(self) -> int:
-        return self.kinds[Kind.TORCH.name]
+        return self.kinds[Kind.SEAL_KEY.name]
 
 
 def play(players: int, variant: str, tag: bytes) -> Run:
     """One match: its figures, and why the peers did not agree (if they did not)."""
     start = time.perf_counter()
-    net = Network(players, variant, tag=tag)
+    net = raiders_network(players, variant, tag=tag)
     try:
         net.pump()
         problem = ""
@@ -77,10 +78,10 @@ def _turns(net: Network) -> tuple[int, int]:
     for message in net.log:
         w = core.state.waiting
         if isinstance(w, Chance) and w.event.visibility is Visibility.HIDDEN:
-            late.add(core.alias.get(w.event.id, w.event.id))
+            late.add(core.chance.alias.get(w.event.id, w.event.id))
         core.receive(message)
     # (An early turn's reveals consumed after its step resolved still leave it early.)
-    return len(late - set(core.early_state)), len(core.early_state)
+    return len(late - set(core.chance.early_state)), len(core.chance.early_state)
 
 
 def main(argv: list[str]) -> int:

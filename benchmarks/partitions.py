@@ -37,6 +37,7 @@ import json
 import time
 from collections import Counter
 
+from benchmarks.scenario import RAIDERS
 from engine.stream import HashStream
 from protocol.local import (
     MODES,
@@ -54,7 +55,7 @@ OUTCOMES = ("finished_alike", "stalled", "parted", "not_valid", "order_dependent
 
 def outcome(seed: bytes, mode: str) -> str:
     try:
-        net = play_partition(draw_partition(seed, mode))
+        net = play_partition(draw_partition(seed, RAIDERS, mode))
     except Stalled:
         return "stalled"
     peers = [i for i, _ in net.running()]  # (a crashed peer's file stops where it did)
@@ -96,7 +97,7 @@ def main(argv: list[str]) -> int:
         result = outcome(seed, args.mode)
         counts[result] += 1
         if args.show and result != "finished_alike":
-            partition = draw_partition(seed, args.mode)
+            partition = draw_partition(seed, RAIDERS, args.mode)
             print(f"pattern {number}: {result}: {partition.describe()}", flush=True)
     report = {"benchmark": "partitions", "mode": args.mode,
               "patterns": args.patterns, "first": args.first,

@@ -18,7 +18,7 @@ import time
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from protocol.local import Network
+from benchmarks.scenario import raiders_network
 from protocol.transcript import file_start, frame
 from protocol.verify import verify
 
@@ -30,7 +30,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--variant", default="basic", choices=("basic", "tactical"))
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args(argv)
-    net = Network(args.players, args.variant, tag=b"bench")
+    net = raiders_network(args.players, args.variant, tag=b"bench")
     net.pump()
     data = file_start(net.header) + b"".join(frame(m.encode()) for m in net.log)
     keys = [Ed25519PublicKey.from_public_bytes(s.key) for s in net.header.header.seats]

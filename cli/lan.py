@@ -177,7 +177,7 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
         console.say(f"Table {table_name!r} is open on port {lobby_port}; your key {my_fp}.",
                     f"Others join with: cryptcrawl join {table_name!r}  (or HOST:{lobby_port})")
         if advertise:
-            advert = Advertiser(name=table_name, port=lobby_port, fingerprint=my_fp,
+            advert = Advertiser(name=table_name, port=lobby_port, fingerprint=my_fp, game="raiders",
                                 table_id=os.urandom(8), seats_total=options.players,
                                 seats_taken=1 + (options.bots), interfaces=interfaces)
             ad.append(advert)
@@ -191,7 +191,7 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
             else:
                 later(ad[0].update(seats_taken=1 + len(joiners)))
 
-    game_task = host(data_dir, name=options.name or "host", players=options.players,
+    game_task = host(data_dir, game="raiders", name=options.name or "host", players=options.players,
                      options={"variant": options.variant}, port=port, bind=bind,
                      bots=options.bots, bot=options.bot_kind,
                      choose=game.choose, config=_config(options), passphrase=passphrase,

@@ -278,7 +278,8 @@ async def play_networked(options: NetOptions, console: Console, data_dir: Path) 
     decide = None if game.human else bot_decider(options.bot_kind, b"host" + seed)
 
     async def go() -> Any:
-        return await host(data_dir, name=options.name or ("you" if game.human else "Bot 0"),
+        return await host(data_dir, game="raiders",
+                          name=options.name or ("you" if game.human else "Bot 0"),
                           players=options.players,
                           options={"variant": options.variant}, bots=own_bots,
                           bot=options.bot_kind, decide=decide,

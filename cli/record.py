@@ -30,9 +30,9 @@ from protocol.match import (
     MatchCore,
     PeerMisbehaved,
     PlayRevealed,
+    RoundKeyReleased,
     SeatReclaimed,
     SeatReplaced,
-    TorchKeyReleased,
 )
 from protocol.transcript import Transcript
 from protocol.verify import INVALID, VALID, Verdict, read_and_verify
@@ -59,12 +59,7 @@ def _replay(t: Transcript) -> tuple[MatchCore, list[GameState[Any]]]:
     except BadMessage as exc:  # (a game, engine or sampler this program does not have)
         raise RecordError(f"cannot show this match: {exc}") from None
     states: list[GameState[Any]] = [core.state]
-    original = core._set_state
-
-    def capture(state: GameState[Any]) -> None:
-        original(state)
-        states.append(state)
-    core._set_state = capture  # type: ignore[method-assign]
+    core.state_observers.append(states.append)
     core.adopt(t.feeds)
     return core, states
 
@@ -92,7 +87,7 @@ def export_json(path: str, out: TextIO) -> int:
             events.append({"type": "reclaimed", "seat": e.seat, "step": e.step})
         elif isinstance(e, ChanceRedrawn):
             events.append({"type": "redrawn", "event": e.event, "as": e.new_id})
-        elif isinstance(e, TorchKeyReleased):
+        elif isinstance(e, RoundKeyReleased):
             events.append({"type": "torch key", "round": e.round, "seat": e.seat,
                            "lying deliveries": list(e.bad)})
         elif isinstance(e, PeerMisbehaved):

@@ -294,7 +294,8 @@ async def play_full_screen(options: NetOptions, console: Console, data_dir: Path
                         silence_timeout=options.silence_timeout, linger=0.5)
 
     async def go() -> None:
-        result = await host(data_dir, name=options.name or "you", players=options.players,
+        result = await host(data_dir, game="raiders",
+                            name=options.name or "you", players=options.players,
                             options={"variant": options.variant}, bots=options.bots,
                             bot=options.bot_kind, choose=game.choose, config=config,
                             on_event=game.on_event, on_peer=game.attach,

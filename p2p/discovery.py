@@ -4,7 +4,7 @@ An opener advertises its table as ``<table name>._cryptcrawl._tcp.local.``: the 
 carries the lobby's TCP port, the A records the address players connect to, and a small TXT
 record what a table list shows::
 
-    v=1  game=raiders  name=Friday crawl  seats=2/4  match=3f2a91bc0d4e5f60  fp=3f2a-91bc-...
+    v=1  game=<game>  name=Friday crawl  seats=2/4  match=3f2a91bc0d4e5f60  fp=3f2a-91bc-...
 
 Keys are exchanged over TCP in the lobby, never in TXT; the fingerprint only lets a player
 recognise the opener.  A browser turns what it hears into :class:`TableFound`,
@@ -273,7 +273,7 @@ class Advertiser:
     """
 
     def __init__(self, *, name: str, port: int, fingerprint: str, table_id: bytes | str,
-                 seats_total: int, seats_taken: int = 1, game: str = "raiders",
+                 seats_total: int, game: str, seats_taken: int = 1,
                  version: int = PROTOCOL_VERSION, interfaces: list[str] | None = None,
                  addresses: list[str] | None = None) -> None:
         if not 0 < port < 65536:

@@ -23,7 +23,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.games import get_game
-from p2p.peer import LinkClosed, NotAFrame, read_frame
+from p2p.links import LinkClosed, NotAFrame, read_frame
 from p2p.wire import (
     Frame,
     FrameKind,
@@ -93,7 +93,7 @@ class Table:
     name: str
     players: int
     mesh_port: int
-    game: str = "raiders"
+    game: str
     options: dict[str, Any] = field(default_factory=dict)
     table_name: str = "cryptcrawl table"
     passphrase: str = ""

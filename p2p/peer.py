@@ -11,11 +11,7 @@ from what it holds (relaying other seats' signed messages).  Bad frames count ag
 connection they came in on, never against the seat a forged message names; a connection over
 :data:`BAD_FRAME_LIMIT` is closed.
 
-Run a bot seat as its own process (tests start, kill and restart these)::
-
-    python -m p2p.peer --data-dir D host --players 3 --port 0 [--announce FILE]
-    python -m p2p.peer --data-dir D join 127.0.0.1:PORT [--bot random|heuristic]
-    python -m p2p.peer --data-dir D resume
+A bot seat runs as its own process with ``python -m p2p`` (:mod:`p2p.run`).
 """
 
 from __future__ import annotations
@@ -29,17 +25,17 @@ import os
 import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from engine.core import GameState
-from engine.sim import bot_key
+from p2p.decide import AsyncDecider, Decider, bot_decider
+from p2p.links import Link, LinkClosed, NotAFrame, listen_socket, read_frame, set_nodelay
 from p2p.store import MatchStore, StoreError
 from p2p.wire import (
     LINK_VERSION,
-    MAX_FRAME,
     Frame,
     FrameKind,
     FrameSplitter,
@@ -86,64 +82,6 @@ decides."""
 BOT_THINK = 0.02
 """Seconds a bot thinks before it decides (PeerConfig.bot_think; network.md §6)."""
 
-Decider = Callable[[GameState[Any], int], str]
-AsyncDecider = Callable[[GameState[Any], int], Awaitable[str]]
-
-
-class LinkClosed(Exception):
-    pass
-
-
-class NotAFrame(LinkClosed):
-    """The stream ended inside a frame, or a length no frame has came in: the other end does
-    not speak cryptcrawl's framing (the link is over all the same)."""
-
-
-async def read_frame(reader: asyncio.StreamReader) -> Frame:
-    """The next frame; LinkClosed at the end of the stream (NotAFrame when what came was no
-    frame), BadMessage for a bad one."""
-    try:
-        head = await reader.readexactly(4)
-    except asyncio.IncompleteReadError as exc:
-        raise (NotAFrame if exc.partial else LinkClosed)(str(exc)) from None
-    except ConnectionError as exc:
-        raise LinkClosed(str(exc)) from None
-    size = int.from_bytes(head, "big")
-    if size > MAX_FRAME:
-        raise NotAFrame(f"a frame of {size} bytes is over the {MAX_FRAME}-byte cap")
-    try:
-        payload = await reader.readexactly(size)
-    except asyncio.IncompleteReadError as exc:
-        raise NotAFrame(str(exc)) from None
-    except ConnectionError as exc:
-        raise LinkClosed(str(exc)) from None
-    return parse_frame(payload)
-
-
-@dataclass
-class Link:
-    """One authenticated connection to another seat."""
-
-    seat: int
-    reader: asyncio.StreamReader
-    writer: asyncio.StreamWriter
-    heard: float = 0.0  # time.monotonic() of the last bytes read
-    bad: int = 0
-    reasons: set[str] = field(default_factory=set)
-    asked: dict[int, tuple[int, float]] = field(default_factory=dict)  # seat: (gap, when)
-
-    def send(self, frame: Frame) -> None:
-        self.send_encoded(frame.encode())
-
-    def send_encoded(self, data: bytes) -> None:
-        if not self.writer.is_closing():
-            self.writer.write(data)
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.writer.close()
-
-
 @dataclass
 class PeerConfig:
     turn_timeout: float = 90.0
@@ -170,21 +108,6 @@ class PeerConfig:
         if self.link_silence is not None:
             return self.link_silence
         return min(15.0, max(2.0, self.turn_timeout / 6))
-
-
-def bot_decider(name: str, seed: bytes) -> Decider:
-    """A bot's choice from the seat's view and a hash stream (never ``random``)."""
-    from engine.raiders.bots import make_bot
-
-    bot = make_bot(name)
-    tries: dict[tuple[str, int], int] = {}
-
-    def decide(state: GameState[Any], seat: int) -> str:
-        step = str(getattr(state.waiting, "step", ""))
-        n = tries.get((step, seat), 0)
-        tries[(step, seat)] = n + 1
-        return state.format_action(bot.choose(state.view(seat), bot_key(seed, step, seat, n)))
-    return decide
 
 
 class MatchPeer:
@@ -384,7 +307,7 @@ class MatchPeer:
                     and self._asking is not None and event.reason.startswith("absent")):
                 # A person who let the timeouts run out at the prompt is away: the bot plays
                 # the seat until they answer (_ask), instead of the seat being taken back at
-                # once and timed out again in every room — each a full wait for the others.
+                # once and timed out again in every step — each a full wait for the others.
                 self.local.hold_reclaim = True
             if self.on_event is not None:
                 self.on_event(event)
@@ -428,7 +351,7 @@ class MatchPeer:
                 seats = set(event.seats)  # it may only be delayed: ask every peer
                 if any(self.core.unfit(seat) for seat in seats):
                     # A message in hand that does not fit may need another seat's message
-                    # this peer lacks (a delivery before its torch message): ask for all.
+                    # this peer lacks (a delivery before its round's key message): ask for all.
                     seats.update(self.core.live_seats())
                 for seat in sorted(seats):
                     self._want(seat)
@@ -452,7 +375,7 @@ class MatchPeer:
         replaced there, and then reclaims), or a seat's message past the point its feed was
         proved forked (MatchCore.fork_behind).  Rebuild the core from the feeds, as the
         verifier would, and take up this seat's feed again (LocalSeat.rebuilt)."""
-        forks = dict(self.core.forked)
+        forks = dict(self.core.forks.forked)
         self.core.now = time.monotonic()
         self._take_rebuilt(self.local.rebuilt(), forks)
         if forks:
@@ -754,14 +677,14 @@ class MatchPeer:
 
     def _past_fork(self, seat: int, seq: int) -> bool:
         """Is slot ``seq`` of ``seat``'s feed at or past the point its feed was proved forked?"""
-        fork = self.core.forked.get(seat)
+        fork = self.core.forks.forked.get(seat)
         return fork is not None and seq >= fork
 
     def _check_fork(self, message: Message) -> None:
         """``message`` (signed by its seat) names as ``prev`` another version of the message
         before it than the one this peer holds: its seat forked its feed.  The feed refuses it
         (a broken chain) and, without the other version, nobody could prove the fork — and
-        this peer may be stuck behind it (waiting, say, for a torch delivery that chains on the
+        this peer may be stuck behind it (waiting, say, for a delivery that chains on the
         version it does not hold).  Ask every peer for theirs: with the one held here it is
         the proof (protocol.md §7.9).  (Not only the signer's link: a forker need not answer.)
         Once per message, and a bounded number of times in all."""
@@ -778,34 +701,6 @@ class MatchPeer:
             link.send_encoded(want)
 
 
-def set_nodelay(writer: asyncio.StreamWriter) -> None:
-    """Small frames go out at once (no Nagle delay).  asyncio does this for the sockets it
-    makes, but not for connections accepted on a socket made by hand (proto 0)."""
-    sock = writer.get_extra_info("socket")
-    if sock is not None:
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-
-def listen_socket(port: int = 0, host: str = "") -> socket.socket:
-    """A listening TCP socket for the match mesh (bound before the lobby, so its port can be
-    told to the other seats)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(16)
-    sock.setblocking(False)
-    return sock
-
-
-def run_peer_main(argv: list[str] | None = None) -> int:  # pragma: no cover - thin wrapper
-    from p2p.run import main
-
-    return main(argv)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(run_peer_main())
-
-
-__all__ = ["BAD_FRAME_LIMIT", "Link", "MatchPeer", "PeerConfig", "bot_decider", "read_frame"]
+__all__ = ["BAD_FRAME_LIMIT", "AsyncDecider", "Decider", "Link", "LinkClosed", "MatchPeer",
+           "NotAFrame", "PeerConfig", "bot_decider", "listen_socket", "read_frame",
+           "set_nodelay"]

@@ -55,7 +55,8 @@ async def play_seated(data_dir: Path, key: Ed25519PrivateKey, seated: Seated, so
     return Result(core, seated.seat, store.path)
 
 
-async def host(data_dir: Path, *, name: str, players: int, options: dict[str, Any] | None = None,
+async def host(data_dir: Path, *, game: str, name: str, players: int,
+               options: dict[str, Any] | None = None,
                port: int = 0, bind: str = "127.0.0.1", bots: int = 0, bot: str = "heuristic",
                decide: Decider | None = None, choose: AsyncDecider | None = None,
                config: PeerConfig | None = None, passphrase: str = "",
@@ -69,7 +70,8 @@ async def host(data_dir: Path, *, name: str, players: int, options: dict[str, An
     wait for the others, and play seat 0."""
     key = load_identity(data_dir)
     sock = listen_socket(0, bind)
-    table = Table(key, name, players, sock.getsockname()[1], options=dict(options or {}),
+    table = Table(key, name, players, sock.getsockname()[1], game=game,
+                  options=dict(options or {}),
                   passphrase=passphrase, on_change=on_joiners, table_name=table_name)
     bot_dirs = [(bot_dir or data_dir / "bots") / f"bot{i + 1}" for i in range(bots)]
     if approve is not None:
@@ -219,7 +221,7 @@ def own_bot_matches(data_dir: Path, store: MatchStore) -> list[MatchStore]:
     return found
 
 
-# --------------------------------------------------------------------------- python -m p2p.peer
+# --------------------------------------------------------------------------- python -m p2p
 
 
 def _address(text: str) -> tuple[str, int]:
@@ -237,7 +239,7 @@ def _port(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m p2p.peer",
+    parser = argparse.ArgumentParser(prog="python -m p2p",
                                      description="Run one bot seat as a peer process.")
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--bot", default="random", choices=("random", "heuristic"))
@@ -253,7 +255,9 @@ def main(argv: list[str] | None = None) -> int:
     h = sub.add_parser("host")
     h.add_argument("--players", type=int, default=3)
     h.add_argument("--port", type=_port, default=0)
-    h.add_argument("--variant", default="basic")
+    h.add_argument("--game", required=True, help="the game (engine/games.py)")
+    h.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option (repeatable)")
     j = sub.add_parser("join")
     j.add_argument("address", type=_address)
     sub.add_parser("resume")
@@ -273,8 +277,8 @@ def main(argv: list[str] | None = None) -> int:
 
     async def go() -> Result:
         if args.role == "host":
-            return await host(args.data_dir, name=args.name, players=args.players,
-                              options={"variant": args.variant}, port=args.port,
+            return await host(args.data_dir, game=args.game, name=args.name, players=args.players,
+                              options=dict(o.split("=", 1) for o in args.option), port=args.port,
                               bind=args.bind, decide=decide, config=config, on_port=announce)
         if args.role == "join":
             host_name, port = args.address
@@ -285,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result = asyncio.run(go())
     except (LobbyError, StoreError, BadMessage, OSError) as exc:
-        print(f"p2p.peer: {exc}", file=sys.stderr)
+        print(f"python -m p2p: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

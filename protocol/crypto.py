@@ -39,6 +39,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from engine.core import ChanceEvent
 from engine.stream import SAMPLER_VERSION, sample_index
 from protocol.errors import BadMessage, LocalProtocolError
+from protocol.v1_names import KEY_DOMAIN
 
 __all__ = [
     "CHANCE_COMMIT_DOMAIN",
@@ -85,7 +86,7 @@ CHANCE_OUTCOME_DOMAIN: Final = "cryptcrawl/chance-outcome/v1"
 CHANCE_SET_DOMAIN: Final = "cryptcrawl/chance-set/v1"
 SALT_DOMAIN: Final = "cryptcrawl/salt/v1"
 CHANCE_SECRET_DOMAIN: Final = "cryptcrawl/chance-secret/v1"
-TORCH_KEY_DOMAIN: Final = "cryptcrawl/torch-key/v1"
+ROUND_KEY_DOMAIN: Final = KEY_DOMAIN  # (its v1 bytes name the game: protocol/v1_names.py)
 ZOMBIE_DOMAIN: Final = "cryptcrawl/zombie/v1"
 FINGERPRINT_DOMAIN: Final = "cryptcrawl/fingerprint/v1"
 
@@ -350,10 +351,11 @@ class SeatSecrets:
         """This seat's 32-byte secret for the chance event ``event_id``."""
         return self._derive(CHANCE_SECRET_DOMAIN, event_id)
 
-    def torch_randomness(self, round_id: str) -> bytes:
-        """The 32 bytes this seat's X25519 key of torch round ``round_id`` is made from (fresh
-        per round, and the same after a restart, so a re-sent TORCH names the same key)."""
-        return self._derive(TORCH_KEY_DOMAIN, round_id)
+    def round_randomness(self, round_id: str) -> bytes:
+        """The 32 bytes this seat's X25519 key of private-knowledge round ``round_id`` is made
+        from (fresh per round, and the same after a restart, so a re-sent key message names the
+        same key)."""
+        return self._derive(ROUND_KEY_DOMAIN, round_id)
 
 
 # --------------------------------------------------------------------------- identities, signatures

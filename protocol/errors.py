@@ -10,6 +10,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from protocol.messages import Message
+
 
 class ProtocolError(Exception):
     """Base class of the protocol's errors."""
@@ -21,3 +26,18 @@ class BadMessage(ProtocolError, ValueError):
 
 class LocalProtocolError(ProtocolError):
     """The local caller asked for something the protocol cannot do."""
+
+
+class Fault(BadMessage):
+    """A mechanism's handler refuses ``evidence[0]`` as its seat's message; the match core
+    blames that seat (the only place a fault becomes ``PeerMisbehaved``)."""
+
+    def __init__(self, reason: str, *evidence: Message) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.evidence = evidence
+
+
+class Mismatch(Fault):
+    """A fault that an outcome this peer has not seen yet may explain (a vote, a re-draw): the
+    message waits while a vote is pending, and is a fault otherwise."""

@@ -1,7 +1,8 @@
 """An in-memory mesh of N peers, for tests and benchmarks: every peer runs its own MatchCore
 and LocalSeat, and a bus delivers every sent message to every peer (its sender included), in
 order.  No sockets, no sleeps: each peer's clock is run by hand, to its core's next deadline.
-Keys, nonces and seeds are derived from a tag, so a run is reproducible — which is exactly what
+The game is a :class:`MeshGame` (a registered game's name and options).  Keys, nonces and seeds
+are derived from a tag, so a run is reproducible — which is exactly what
 a real match must never do: real peers draw them from the operating system's randomness.
 
 Links can be made to hold messages back for a while (:meth:`Network.stall`, :meth:`Network.heal`):
@@ -19,10 +20,10 @@ from typing import Any, Final
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import GameState
-from engine.raiders.bots import RandomBot
+from engine.games import get_game
 from engine.sim import bot_key
 from engine.stream import HashStream
-from protocol.crypto import public_key_bytes
+from protocol.crypto import SAMPLER, public_key_bytes
 from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
 from protocol.match import Event, LocalSeat, MatchCore, SeatTimedOut
 from protocol.messages import Message
@@ -38,23 +39,36 @@ Link = tuple[int, int]  # (sender, receiver)
 Held = list[tuple[int, Message]]  # messages held back, with the peer each is for
 
 
-def make_header(n: int, variant: str = "basic", tag: bytes = b"") -> tuple[
+@dataclass(frozen=True)
+class MeshGame:
+    """The game an in-memory mesh plays: a registered game's name and its options (the number
+    of players aside, which is the mesh's)."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+def make_header(n: int, game: MeshGame, tag: bytes = b"") -> tuple[
         SignedHeader, list[Ed25519PrivateKey]]:
     keys = [Ed25519PrivateKey.from_private_bytes(hashlib.sha256(tag + b"key%d" % i).digest())
             for i in range(n)]
     header = Header(
-        game="raiders", options=(("players", n), ("variant", variant)),
-        protocol=PROTOCOL_VERSION, engine="raiders/1", sampler="sha256-ctr/v1",
+        game=game.name, options=tuple(sorted({"players": n, **dict(game.options)}.items())),
+        protocol=PROTOCOL_VERSION, engine=get_game(game.name).engine_version, sampler=SAMPLER,
         seats=tuple(Seat(f"P{i}", public_key_bytes(k)) for i, k in enumerate(keys)),
         nonces=tuple(hashlib.sha256(tag + b"nonce%d" % i).digest() for i in range(n)))
     return SignedHeader(header, tuple(sign_header(k, header) for k in keys)), keys
 
 
 def random_decider(seed: bytes) -> Callable[[GameState[Any], int], str]:
-    bot = RandomBot()
+    """The game's random bot, keyed by ``seed``."""
+    bots: dict[str, Any] = {}
     attempts: dict[tuple[str, int], int] = {}
 
     def decide(state: GameState[Any], seat: int) -> str:
+        bot = bots.get(state.game)
+        if bot is None:
+            bot = bots[state.game] = get_game(state.game).bots["random"]()
         step = state.waiting.step  # type: ignore[union-attr]
         n = attempts.get((step, seat), 0)
         attempts[(step, seat)] = n + 1
@@ -68,13 +82,13 @@ class Network:
     ``rebuild``, a peer whose core took a message the feeds may not let it take where it did
     rebuilds it from the feeds, as the network peer does (:meth:`LocalSeat.behind`)."""
 
-    def __init__(self, n: int, variant: str = "basic", tag: bytes = b"",
+    def __init__(self, n: int, game: MeshGame, tag: bytes = b"",
                  deciders: list[Callable[[GameState[Any], int], str]] | None = None, *,
                  rebuild: bool = False) -> None:
         self.rebuild = rebuild
         self.rebuilds = 0
         self.crashed: set[int] = set()
-        self.header, self.keys = make_header(n, variant, tag)
+        self.header, self.keys = make_header(n, game, tag)
         self.cores = [MatchCore(self.header, wait_at_dead_ends=True) for _ in range(n)]
         self.seats = [
             LocalSeat(self.cores[i], i, self.keys[i], hashlib.sha256(tag + b"seed%d" % i).digest(),
@@ -264,6 +278,7 @@ class Partition:
     seat's peer stops for good at the same moment."""
 
     seed: bytes
+    game: MeshGame
     players: int
     links: frozenset[Link]
     start: int
@@ -297,8 +312,8 @@ def unreachable(links: set[Link], n: int, dead: Iterable[int] = ()) -> set[Link]
 MODES: Final = ("cut-off", "split", "one-way", "one-way-closed", "crash")
 
 
-def draw_partition(seed: bytes, mode: str = "cut-off") -> Partition:
-    """A partition drawn from ``seed``: 3–5 seats, and
+def draw_partition(seed: bytes, game: MeshGame, mode: str = "cut-off") -> Partition:
+    """A partition of a match of ``game`` drawn from ``seed``: 3–5 seats, and
 
     - ``cut-off``: whole seats cut off (a random proper subset of them: their messages reach
       nobody, they still get everyone's) — a host whose network goes away;
@@ -326,8 +341,8 @@ def draw_partition(seed: bytes, mode: str = "cut-off") -> Partition:
                                if crashed not in (a, b) and stream.below(2)}
             down |= {(b, a) for a, b in down}
             lost = frozenset(unreachable(down, players, [crashed]))
-        return Partition(seed, players, lost, 5 + stream.below(115), 1 + stream.below(3),
-                         crashed)
+        return Partition(seed, game, players, lost, 5 + stream.below(115),
+                         1 + stream.below(3), crashed)
     if mode != "cut-off":
         links: frozenset[Link] = frozenset()
         while not links:
@@ -342,13 +357,14 @@ def draw_partition(seed: bytes, mode: str = "cut-off") -> Partition:
         count = 1 + stream.below(players - 1)
         cut = shuffled(range(players), stream)[:count]
         links = frozenset(cut_off(cut, players))
-    return Partition(seed, players, links, 5 + stream.below(115), 1 + stream.below(3))
+    return Partition(seed, game, players, links, 5 + stream.below(115), 1 + stream.below(3))
 
 
 def play_partition(partition: Partition) -> Network:
     """Play ``partition`` to the end on peers that rebuild as network peers do; raises
     :class:`Stalled` (the network is in ``exc.args[1]``) if it does not finish."""
-    net = Network(partition.players, tag=b"partition/" + partition.seed, rebuild=True)
+    net = Network(partition.players, partition.game, tag=b"partition/" + partition.seed,
+                  rebuild=True)
     net.pump(limit=partition.start, partial=True)
     net.land_in_flight()
     if partition.crashed is not None:

@@ -36,6 +36,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 
 from protocol.encoding import Value, decode_unchecked, encode, encode_checked
 from protocol.errors import BadMessage, LocalProtocolError
+from protocol.v1_names import SEAL_KEY_NAME
 
 __all__ = [
     "DIGEST_SIZE",
@@ -63,7 +64,7 @@ __all__ = [
     "Message",
     "ReclaimBody",
     "RevealBody",
-    "TorchBody",
+    "SealKeyBody",
     "WelcomeBody",
     "check_body",
     "parse_body",
@@ -111,21 +112,29 @@ class Kind(enum.IntEnum):
     CHANCE_DIGEST = 5
     """A seat's signature over the chance commitments it holds for a level."""
     ACT = 6
-    """An open action: a tactical-variant turn, or a free action such as a torch peek."""
+    """An open action: a seat's turn, or a free action (taken alone; the decision stays open)."""
     END = 7
     """Final agreement on the result and the transcript."""
-    TORCH = 8
-    """A torch user names the fresh X25519 key its deliveries are sealed to."""
+    SEAL_KEY = 8
+    """The seat a private-knowledge round serves names the fresh X25519 key its deliveries are
+    sealed to (its v1 wire name: ``v1_names.SEAL_KEY_NAME``)."""
     DELIVERY = 9
-    """A seat's secrets for a torch round's events, signed inside and sealed to the torch key."""
+    """A seat's secrets for a private-knowledge round's events, signed inside and sealed to the
+    round's key."""
     KEY_RELEASE = 10
-    """A torch user publishes its round's private key (end of row, or to prove a bad delivery)."""
+    """The seat a round served publishes the round's private key (once the round's events are
+    turned, or at once to prove a bad delivery)."""
     ABSENT = 11
     """A seat's vote that another seat is absent (silent past the timeouts) at a point."""
     RECLAIM = 12
     """A seat declared absent asks for its seat back."""
     WELCOME = 13
     """A seat acknowledges another seat's reclaim (it rejoins once every decider welcomed it)."""
+
+    @property
+    def wire_name(self) -> str:
+        """The kind as the wire format, and the verdicts, name it."""
+        return SEAL_KEY_NAME if self is Kind.SEAL_KEY else self.name
 
 
 # --- field checks -------------------------------------------------------------------------------
@@ -331,7 +340,7 @@ class ChanceDigestBody:
 
 @dataclass(frozen=True)
 class ActBody:
-    """``[step, action]``: an open action (a tactical turn, or a free action such as a peek)."""
+    """``[step, action]``: an open action (a turn, or a free action)."""
 
     KIND: ClassVar[Kind] = Kind.ACT
     step: str
@@ -375,7 +384,7 @@ class EndBody:
 MAX_SEALED: Final = 4096
 """Largest sealed delivery, in bytes (a row's secrets take a few hundred)."""
 MAX_EVENTS: Final = 16
-"""Most events in one torch round."""
+"""Most events in one private-knowledge round."""
 
 
 def _round(value: object, what: str) -> str:
@@ -383,39 +392,41 @@ def _round(value: object, what: str) -> str:
 
 
 @dataclass(frozen=True)
-class TorchBody:
-    """``[round, events, public_key]``: the torch user's fresh X25519 public key for the
-    round's deliveries of ``events`` (the row's face-down rooms, in row order)."""
+class SealKeyBody:
+    """``[round, events, public_key]``: the fresh X25519 public key of the seat the round
+    serves, for the round's deliveries of ``events`` (the hidden events it is owed, in the order
+    the game lists them)."""
 
-    KIND: ClassVar[Kind] = Kind.TORCH
+    KIND: ClassVar[Kind] = Kind.SEAL_KEY
     round: str
     events: tuple[str, ...]
     public_key: bytes
 
     def __post_init__(self) -> None:
-        _round(self.round, "TORCH")
-        events = _array(self.events, "TORCH events")
+        name = SEAL_KEY_NAME
+        _round(self.round, name)
+        events = _array(self.events, f"{name} events")
         if not 1 <= len(events) <= MAX_EVENTS:
-            raise BadMessage(f"TORCH names {len(events)} events, not 1..{MAX_EVENTS}")
+            raise BadMessage(f"{name} names {len(events)} events, not 1..{MAX_EVENTS}")
         for i, event in enumerate(events):
-            _text(event, f"TORCH event {i}", MAX_EVENT_ID)
+            _text(event, f"{name} event {i}", MAX_EVENT_ID)
         if len(set(events)) != len(events):
-            raise BadMessage("TORCH names an event twice")
-        _sized(self.public_key, "TORCH public key", PUBLIC_KEY_SIZE)
+            raise BadMessage(f"{name} names an event twice")
+        _sized(self.public_key, f"{name} public key", PUBLIC_KEY_SIZE)
 
     def as_body(self) -> tuple[Value, ...]:
         return (self.round, self.events, self.public_key)
 
     @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> TorchBody:
-        round_, events, key = _array(body, "TORCH body", 3)
+    def from_body(cls, body: tuple[Value, ...]) -> SealKeyBody:
+        round_, events, key = _array(body, f"{SEAL_KEY_NAME} body", 3)
         return cls(round_, events, key)
 
 
 @dataclass(frozen=True)
 class DeliveryBody:
     """``[round, sealed]``: the sender's secrets for the round's events, signed inside and
-    HPKE-sealed to the round's torch key (see :mod:`protocol.delivery`)."""
+    HPKE-sealed to the round's key (see :mod:`protocol.delivery`)."""
 
     KIND: ClassVar[Kind] = Kind.DELIVERY
     round: str
@@ -437,7 +448,7 @@ class DeliveryBody:
 
 @dataclass(frozen=True)
 class KeyReleaseBody:
-    """``[round, private_key]``: the torch user's private key of the round, published."""
+    """``[round, private_key]``: the round's private key, published by the seat it served."""
 
     KIND: ClassVar[Kind] = Kind.KEY_RELEASE
     round: str
@@ -526,7 +537,7 @@ class WelcomeBody:
 
 
 Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
-        | ActBody | EndBody | TorchBody | DeliveryBody | KeyReleaseBody | AbsentBody
+        | ActBody | EndBody | SealKeyBody | DeliveryBody | KeyReleaseBody | AbsentBody
         | ReclaimBody | WelcomeBody)
 
 _BODY_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
@@ -537,7 +548,7 @@ _BODY_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
     Kind.CHANCE_DIGEST: ChanceDigestBody.from_body,
     Kind.ACT: ActBody.from_body,
     Kind.END: EndBody.from_body,
-    Kind.TORCH: TorchBody.from_body,
+    Kind.SEAL_KEY: SealKeyBody.from_body,
     Kind.DELIVERY: DeliveryBody.from_body,
     Kind.KEY_RELEASE: KeyReleaseBody.from_body,
     Kind.ABSENT: AbsentBody.from_body,

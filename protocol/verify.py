@@ -11,8 +11,8 @@ Verdicts:
 * ``valid`` — the file is whole, every check passed, the match reached its end and every
   seat still playing signed the same final state and transcript digest (its END message);
   the notes name every seat that was replaced by its zombie, every step it played, every chance
-  event drawn with fewer contributors or drawn again, and every torch round whose key was
-  never published (its deliveries could not be checked);
+  event drawn with fewer contributors or drawn again, and every private-knowledge round whose
+  key was never published (its deliveries could not be checked);
 * ``invalid`` — something is wrong: the first bad entry (record number), the seat at fault and
   the reason;
 * ``incomplete`` — nothing wrong was found, but the match stops before its end or before every
@@ -31,12 +31,13 @@ from protocol.match import (
     MatchCore,
     MatchEnded,
     PeerMisbehaved,
+    RoundKeyReleased,
     SeatReclaimed,
     SeatReplaced,
-    TorchKeyReleased,
 )
 from protocol.messages import Kind
 from protocol.transcript import Transcript, read_transcript
+from protocol.v1_names import key_never_published_note, key_published_note
 
 VALID = "valid"
 INVALID = "invalid"
@@ -88,7 +89,8 @@ def record_numbers(data: bytes, records: int | None = None) -> dict[bytes, int]:
 
 
 def match_notes(core: MatchCore) -> tuple[str, ...]:
-    """What a verdict should say about absent seats, re-draws and unchecked torch rounds."""
+    """What a verdict should say about absent seats, re-draws and unchecked private-knowledge
+    rounds."""
     notes: list[str] = []
     for event in core.events:
         if isinstance(event, SeatReplaced):
@@ -96,14 +98,13 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
                          f"{event.count}: {event.reason}")
         elif isinstance(event, SeatReclaimed):
             notes.append(f"seat {event.seat} reclaimed its seat at step {event.step}")
-        elif isinstance(event, TorchKeyReleased):
-            notes.append(f"torch round {event.round} (seat {event.seat}): key published, "
-                         f"{len(core.rounds[event.round].deliveries)} deliveries checked")
+        elif isinstance(event, RoundKeyReleased):
+            notes.append(key_published_note(event.round, event.seat,
+                                            len(core.rounds[event.round].deliveries)))
     notes.extend(core.shortfalls)
     for r in core.rounds.values():
         if r.release is None and r.deliveries:
-            notes.append(f"torch round {r.id} (seat {r.seat}): its key was never published, "
-                         f"so its {len(r.deliveries)} deliveries could not be checked")
+            notes.append(key_never_published_note(r.id, r.seat, len(r.deliveries)))
     if core.stale:
         notes.append(f"{len(core.stale)} message(s) skipped as stale (sent by a replaced seat, "
                      "or about a point already passed)")

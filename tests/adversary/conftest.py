@@ -41,7 +41,7 @@ FINISH = 90.0  # s: the bound on one whole match under attack
 
 @dataclass
 class Proc:
-    """One peer process (``python -m p2p.peer`` or the evil peer) and its data directory."""
+    """One peer process (``python -m p2p`` or the evil peer) and its data directory."""
 
     name: str
     data_dir: Path
@@ -124,17 +124,18 @@ class Processes:
 
     def host(self, players: int, *extra: str) -> tuple[Proc, int]:
         announce = self.root / "lobby.port"
-        peer = self._start("host", self.root / "host", "p2p.peer", "--announce", str(announce),
-                           *extra, "host", "--players", str(players), "--port", "0")
+        peer = self._start("host", self.root / "host", "p2p", "--announce", str(announce),
+                           *extra, "host", "--game", "raiders", "--players", str(players),
+                           "--port", "0")
         wait_for(lambda: announce.exists() and announce.read_text().strip().isdigit(), 20.0,
                  lambda: f"no lobby port; host stderr:\n{peer.stderr()}", alive=[peer])
         return peer, int(announce.read_text())
 
     def join(self, name: str, port: int) -> Proc:
-        return self._start(name, self.root / name, "p2p.peer", "join", f"{LOOPBACK}:{port}")
+        return self._start(name, self.root / name, "p2p", "join", f"{LOOPBACK}:{port}")
 
     def resume(self, peer: Proc) -> Proc:
-        return self._start(peer.name, peer.data_dir, "p2p.peer", "resume")
+        return self._start(peer.name, peer.data_dir, "p2p", "resume")
 
     def evil(self, script: str, port: int, *extra: str, name: str = "evil",
              max_seconds: float = FINISH + 30) -> Proc:
@@ -243,7 +244,7 @@ def assert_agree_to_the_end(paths: Sequence[Path]) -> None:
     """The honest copies reached the same end: one final public state, one result."""
     cores = [replay(p) for p in paths]
     for path, core in zip(paths, cores, strict=True):
-        assert core.ended and core.final is not None, f"{path}: the match did not end"
+        assert core.ending.ended and core.final is not None, f"{path}: the match did not end"
     assert len({c.final.digest for c in cores if c.final}) == 1, "honest peers diverged"
     assert len({c.final.transcript for c in cores if c.final}) == 1, "transcripts differ"
     assert len({c.final.winners for c in cores if c.final}) == 1
@@ -300,7 +301,8 @@ async def in_process_match(root: Path, players: int, config: Any, *,
     match.dirs.append(root / "seat-host")
     mine = {"choose": choose} if choose is not None else {"decide": bot_decider(bot, bytes(32))}
     match.tasks.append(asyncio.ensure_future(host(
-        match.dirs[0], name="Host", players=players, config=config, on_port=port.set_result,
+        match.dirs[0], game="raiders",
+        name="Host", players=players, config=config, on_port=port.set_result,
         on_peer=seat_of, **mine)))
     lobby = await asyncio.wait_for(port, 10)
 

@@ -1,6 +1,6 @@
 """A scripted malicious peer: a real peer process that cheats the way its script says.
 
-Run like ``python -m p2p.peer`` (the same options, ``join`` only), plus the script::
+Run like ``python -m p2p`` (the same options, ``join`` only), plus the script::
 
     python -m tests.adversary.evil_peer --data-dir D --script NAME [--report FILE]
         [--turn-timeout S --silence-timeout S --linger S --max-seconds S] join 127.0.0.1:PORT
@@ -168,7 +168,7 @@ class EvilPeer(MatchPeer):
         self.report["state"] = {
             "where": core.where(), "cursor": list(core.cursor),
             "feeds": [len(f.messages) for f in core.feeds], "absent": sorted(core.absent),
-            "reclaims": sorted(core.reclaims), "owing": list(core.owing()),
+            "reclaims": sorted(core.seats.reclaims), "owing": list(core.owing()),
             "expects": [None if (k := core.expects(s)) is None else k.name
                         for s in range(core.n)],
             "sent": len(self.local.sent), "links": sorted(self.links)}
@@ -408,7 +408,7 @@ class LyingDelivery(Script):
             events = r.deliverers[peer.seat]
             lies = tuple((e, os.urandom(32)) for e in events)
             sealed = seal_delivery(peer.key, r.public_key, match_id=peer.core.match_id,
-                                   torch_seat=r.seat, deliverer=peer.seat, secrets=lies)
+                                   receiver=r.seat, deliverer=peer.seat, secrets=lies)
             self.done = True
             message = peer.resign(Kind.DELIVERY, DeliveryBody(body.round, sealed))
             peer.note(what="lied in a delivery", round=body.round, torch=r.seat,
@@ -729,11 +729,11 @@ def posed_hidden(core: MatchCore, event: str) -> ChanceEvent | None:
     w = core.state.waiting
     if isinstance(w, Chance):
         if (w.event.visibility is Visibility.HIDDEN
-                and core.alias.get(w.event.id, w.event.id) == event):
+                and core.chance.alias.get(w.event.id, w.event.id) == event):
             return w.event
         return None
     turned = core.state.turned_next()
-    if core.early_turn() != event or turned is None:
+    if core.chance.early_turn() != event or turned is None:
         return None
     posed: list[ChanceEvent] = []
 

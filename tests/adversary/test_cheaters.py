@@ -1,6 +1,6 @@
 """A malicious seat against honest peers, every one a real process on loopback.
 
-Each test seats honest ``python -m p2p.peer`` processes (the host and joiners) and one (or two)
+Each test seats honest ``python -m p2p`` processes (the host and joiners) and one (or two)
 ``python -m tests.adversary.evil_peer`` processes running a script, with short timeouts (turn
 1.5 s, silence 1.5 s).  For every attack it checks what the issue asks: the honest peers never
 diverge (the same final state, result and transcript digest, recomputed from each file), the

@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.scenario import raiders_network
 from p2p.wire import parse_frame
 from protocol.local import Network
 from protocol.match import ChanceResolved, MatchCore, PrivateKnowledge
@@ -111,7 +112,7 @@ def attack(net: Network, attacker: int) -> list[tuple[dict[str, Any], str]]:
 def play_many(matches: int, players: int = 3) -> Tally:
     tally = Tally()
     for i in range(matches):
-        net = Network(players, tag=b"knowledge-attack-%d" % i)
+        net = raiders_network(players, tag=b"knowledge-attack-%d" % i)
         net.pump()
         for guess, outcome in attack(net, i % players):
             tally.add(guess, outcome)

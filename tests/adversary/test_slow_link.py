@@ -3,7 +3,7 @@
 Three network namespaces on a private bridge of their own (the ``lan`` fixture of
 tests/p2p/test_netns.py: names unique to the run, no address on the bridge, nothing attached
 to a real interface; a finalizer kills every process in them and deletes every namespace and
-link, whatever happened).  One ``python -m p2p.peer`` process runs in each namespace; the host
+link, whatever happened).  One ``python -m p2p`` process runs in each namespace; the host
 announces its lobby port in a file and the two others join it by address (no discovery).
 
 The same three namespaces play two matches: first unshaped (for comparison), then with one
@@ -92,7 +92,7 @@ def qdisc_stats(dev: str, ns: str | None) -> tuple[int, int]:
 
 
 class NsProcesses:
-    """``python -m p2p.peer`` processes inside the LAN's namespaces; each in its own process
+    """``python -m p2p`` processes inside the LAN's namespaces; each in its own process
     group, killed (by group) by the fixture's finalizer, pass or fail."""
 
     def __init__(self, root: Path) -> None:
@@ -103,7 +103,7 @@ class NsProcesses:
         env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1",
                "PYTHONUNBUFFERED": "1"}
         out, err = data_dir.with_suffix(".out"), data_dir.with_suffix(".err")
-        argv = ["ip", "netns", "exec", ns, sys.executable, "-m", "p2p.peer",
+        argv = ["ip", "netns", "exec", ns, sys.executable, "-m", "p2p",
                 "--data-dir", str(data_dir), "--turn-timeout", str(TURN),
                 "--silence-timeout", str(TURN), "--linger", str(LINGER), "--bind", bind,
                 "--name", name, "--seed", name, *args]
@@ -139,8 +139,8 @@ def play(net: Lan, procs: NsProcesses, root: Path, bound: float) -> tuple[list[P
     started = time.monotonic()
     announce = root / "lobby.port"
     host = procs.start(net.namespaces[0], "host", root / "host", net.addresses[0],
-                       "--announce", str(announce), "host", "--players", str(PLAYERS),
-                       "--port", "0")
+                       "--announce", str(announce), "host", "--game", "raiders",
+                       "--players", str(PLAYERS), "--port", "0")
     wait_for(lambda: announce.exists() and announce.read_text().strip().isdigit(), 30.0,
              lambda: f"no lobby port; host stderr:\n{host.stderr()}", alive=[host], poll=0.05)
     port = int(announce.read_text())

@@ -74,7 +74,7 @@ def disk_full(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Full]:
     try:
         with tmpfs(root / "small-disk", SMALL) as disk:
             host, port = group.host(3)
-            small = group._start("small", disk / "small", "p2p.peer", "join",
+            small = group._start("small", disk / "small", "p2p", "join",
                                  f"127.0.0.1:{port}")
             j2 = group.join("j2", port)
             others = [finished(host), finished(j2)]

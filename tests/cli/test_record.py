@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from protocol.local import Network
+from benchmarks.scenario import raiders_network
 from protocol.transcript import file_start, frame
 from tests.cli.test_command import cryptcrawl
 
 
 def _match(tmp_path: Path) -> Path:
-    net = Network(3, tag=b"record")
+    net = raiders_network(3, tag=b"record")
     net.pump()
     path = tmp_path / "m.crawl"
     path.write_bytes(file_start(net.header) + b"".join(frame(m.encode()) for m in net.log))

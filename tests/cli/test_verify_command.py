@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.scenario import raiders_network
 from cli.main import main
-from protocol.local import Network
 from protocol.transcript import file_start, frame
 
 
 @pytest.fixture(scope="module")
 def match_bytes() -> bytes:
-    net = Network(3, tag=b"cli-verify")
+    net = raiders_network(3, tag=b"cli-verify")
     net.pump()
     return file_start(net.header) + b"".join(frame(m.encode()) for m in net.log)
 

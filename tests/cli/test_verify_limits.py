@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.scenario import raiders_network
 from protocol.local import Network
 from protocol.messages import sign_message
 from protocol.transcript import MAX_FILE, file_start, frame
@@ -28,7 +29,7 @@ def _bytes_of(net: Network) -> bytes:
 
 @pytest.fixture(scope="module")
 def finished() -> Network:
-    net = Network(3, tag=b"cli-limits")
+    net = raiders_network(3, tag=b"cli-limits")
     net.pump()
     return net
 
@@ -41,7 +42,7 @@ def match_bytes(finished: Network) -> bytes:
 @pytest.fixture(scope="module")
 def replaced_bytes() -> bytes:
     """A match in which seat C's peer stops for good: the others replace it by its bot."""
-    net = Network(3, tag=b"cli-limits-replaced")
+    net = raiders_network(3, tag=b"cli-limits-replaced")
     net.pump(limit=60, partial=True)
     net.crash(2)
     net.run_with_timeouts()

@@ -131,7 +131,8 @@ async def start_match(root: Path, players: int, config: PeerConfig, *,
     mine = {"choose": choose} if choose is not None else decider(b"\x00" * 32)
     match.dirs.append(root / "seat-host")
     match.tasks.append(asyncio.ensure_future(host(
-        match.dirs[0], name="Host", players=players, config=config, passphrase=passphrase,
+        match.dirs[0], game="raiders",
+        name="Host", players=players, config=config, passphrase=passphrase,
         on_port=port.set_result, on_peer=seat_of, **mine)))
     match.lobby_port = await asyncio.wait_for(port, 10)
     for i in range(1, players):
@@ -148,7 +149,7 @@ async def start_match(root: Path, players: int, config: PeerConfig, *,
 
 @dataclass
 class PeerProcess:
-    """One ``python -m p2p.peer`` process and its own data directory."""
+    """One ``python -m p2p`` process and its own data directory."""
 
     name: str
     data_dir: Path
@@ -210,7 +211,7 @@ class Processes:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         out = self.root / f"{name}.{self._runs}.out"
         err = self.root / f"{name}.{self._runs}.err"
-        argv = [sys.executable, "-m", "p2p.peer", "--data-dir", str(data_dir), *self.timing,
+        argv = [sys.executable, "-m", "p2p", "--data-dir", str(data_dir), *self.timing,
                 "--bind", LOOPBACK, "--name", name, "--seed", seed or name, *role]
         with out.open("wb") as o, err.open("wb") as e:
             proc = subprocess.Popen(argv, cwd=REPO, env=env, stdout=o, stderr=e,
@@ -223,7 +224,7 @@ class Processes:
         """A host process; returns it with its lobby port (read from its announce file)."""
         announce = self.root / "lobby.port"
         peer = self.start("host", self.root / "host", "--announce", str(announce), "host",
-                          "--players", str(players), "--port", "0")
+                          "--game", "raiders", "--players", str(players), "--port", "0")
         port = wait_for(lambda: announce.exists() and announce.read_text().strip().isdigit(),
                         15.0, lambda: f"no lobby port; host stderr:\n{peer.stderr()}",
                         alive=[peer])

@@ -41,6 +41,7 @@ async def run_host(args: argparse.Namespace, config: PeerConfig) -> tuple[Result
 
     def on_port(port: int) -> None:
         ad = Advertiser(name=f"netns table {args.table_id[:6]}", port=port, fingerprint=fp,
+                        game="raiders",
                         table_id=args.table_id, seats_total=args.players,
                         interfaces=[args.address])
         advert.append(ad)
@@ -56,7 +57,7 @@ async def run_host(args: argparse.Namespace, config: PeerConfig) -> tuple[Result
                 ad.close() if taken >= args.players else ad.update(seats_taken=taken)))
 
     try:
-        result = await host(args.data_dir, name="host", players=args.players,
+        result = await host(args.data_dir, game="raiders", name="host", players=args.players,
                             options={"variant": "basic"}, bind=args.address,
                             decide=bot_decider("random", _seed(args, "host")), config=config,
                             on_port=on_port, on_joiners=on_joiners)

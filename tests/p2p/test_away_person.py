@@ -32,7 +32,7 @@ async def test_an_away_person_is_played_by_the_bot_until_they_answer(tmp_path: P
         return bot(state, seat)
 
     task = asyncio.ensure_future(host(
-        tmp_path, name="person", players=3, bots=2, bot="random", choose=choose,
+        tmp_path, game="raiders", name="person", players=3, bots=2, bot="random", choose=choose,
         config=CONFIG, on_event=events.append, on_peer=peers.append))
     try:
         async def until(found: Any, seconds: float) -> None:

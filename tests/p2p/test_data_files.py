@@ -219,7 +219,7 @@ def interrupted(tmp_path_factory: pytest.TempPathFactory) -> Path:
         return bot_decider("random", b"me")(state, seat)
 
     async def play_a_little() -> None:
-        task = asyncio.ensure_future(host(data_dir, name="me", players=3, bots=2,
+        task = asyncio.ensure_future(host(data_dir, game="raiders", name="me", players=3, bots=2,
                                           bot="random", decide=decide, config=CONFIG))
         for _ in range(600):
             await asyncio.sleep(0.05)

@@ -12,10 +12,11 @@ from typing import Any, cast
 
 import pytest
 
+from benchmarks.scenario import raiders_network
 from p2p.peer import DECIDE_TURNS, Link, MatchPeer, PeerConfig
 from p2p.store import MatchStore
 from p2p.wire import Frame, FrameKind
-from protocol.local import Network, random_decider
+from protocol.local import random_decider
 from protocol.messages import CommitBody, Kind, Message
 from tests.p2p.conftest import FakeWriter
 
@@ -28,7 +29,7 @@ def setup(tmp_path: Path, think: float = 0.0
     """Seat 1's peer (the same bot as in the in-memory match, thinking ``think`` seconds),
     every other seat's messages before its commitment of the first room, and those
     commitments."""
-    net = Network(3, "basic", tag=b"decide-later")
+    net = raiders_network(3, "basic", tag=b"decide-later")
     net.pump()
     store = MatchStore(tmp_path, net.header.match_id)
     seed = hashlib.sha256(b"decide-later" + b"seed%d" % SEAT).digest()

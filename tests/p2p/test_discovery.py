@@ -48,7 +48,8 @@ def uid() -> str:
 
 def advertiser(table_id: str | bytes, **kw: Any) -> Advertiser:
     args: dict[str, Any] = {"name": f"table {table_id!s}", "port": 40000, "fingerprint": FP,
-                            "table_id": table_id, "seats_total": 3, "interfaces": LOOPBACK}
+                            "table_id": table_id, "seats_total": 3, "interfaces": LOOPBACK,
+                            "game": "raiders"}
     args.update(kw)
     return Advertiser(**args)
 
@@ -207,7 +208,8 @@ def malformed_txts(tag: str) -> list[dict[str, Any]]:
 async def test_malformed_txt_is_ignored(fast: None) -> None:
     tag = uid()
     bads = [RawAdvertiser(txt, name=f"bad {i} {tag}", port=41100 + i, fingerprint=FP,
-                          table_id=f"{i:02x}{tag}", seats_total=3, interfaces=LOOPBACK)
+                          table_id=f"{i:02x}{tag}", seats_total=3, interfaces=LOOPBACK,
+                          game="raiders")
             for i, txt in enumerate(malformed_txts(tag))]
     good = uid()
     bad_instances = {f"bad {i} {tag}".lower() for i in range(len(bads))}
@@ -235,7 +237,7 @@ async def test_table_turning_malformed_is_lost(fast: None) -> None:
     tid = uid()
     async with TableBrowser(LOOPBACK) as browser:
         ad = RawAdvertiser(good_txt(tid), name=f"turns {tid}", port=41200, fingerprint=FP,
-                           table_id=tid, seats_total=3, interfaces=LOOPBACK)
+                           table_id=tid, seats_total=3, interfaces=LOOPBACK, game="raiders")
         try:
             await ad.start()
             await wait_event(browser, about(TableFound, tid))

@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 from typing import Any, cast
 
+from benchmarks.scenario import raiders_network
 from p2p.peer import FORK_ASK_LIMIT, WANT_REPEAT, Link, MatchPeer, PeerConfig
 from p2p.store import MatchStore
 from p2p.wire import Frame, FrameKind
@@ -38,7 +39,7 @@ def drained(writer: FakeWriter) -> list[Frame]:
 def forked_commit(tag: bytes) -> tuple[Network, list[Message], int, Message]:
     """A played match, FORKER's feed in it, the index ``k`` of its first COMMIT, and a second
     version of that COMMIT (another commitment, same slot and predecessor)."""
-    net = Network(3, "basic", tag=tag)
+    net = raiders_network(3, "basic", tag=tag)
     net.pump()
     forker_feed = [m for m in net.log if m.seat == FORKER]
     k = next(i for i, m in enumerate(forker_feed) if m.kind is Kind.COMMIT)
@@ -103,7 +104,7 @@ def test_a_fork_shown_by_its_successor_is_asked_for_and_proved(tmp_path: Path) -
 
 
 def test_a_message_chained_on_the_version_held_asks_nothing(tmp_path: Path) -> None:
-    net = Network(3, "basic", tag=b"no-fork")
+    net = raiders_network(3, "basic", tag=b"no-fork")
     net.pump()
     peer, writers = peer_of(tmp_path, net, b"no-fork", (0,))
     writer = writers[0]
@@ -150,7 +151,7 @@ def test_nothing_is_asked_for_past_a_proved_fork(tmp_path: Path) -> None:
 def test_a_gap_is_asked_for_once_not_per_message(tmp_path: Path) -> None:
     """Messages held aside behind a gap ask the connection they came on for it — once, not
     once per message (the answer is on its way); again only after WANT_REPEAT seconds."""
-    net = Network(3, "basic", tag=b"gap-once")
+    net = raiders_network(3, "basic", tag=b"gap-once")
     net.pump()
     peer, writers = peer_of(tmp_path, net, b"gap-once", (0,))
     feed = [m for m in net.log if m.seat == 0]

@@ -19,7 +19,8 @@ async def test_a_bot_with_a_damaged_key_fails_the_table_at_once(tmp_path: Path) 
     (bots / "bot2").mkdir(parents=True)
     (bots / "bot2" / "identity.key").write_bytes(b"not a key\n")
     with pytest.raises(StoreError, match=r"^bot 2 could not sit down: .*identity\.key"):
-        await asyncio.wait_for(host(tmp_path, name="you", players=3, bots=2, bot="random",
+        await asyncio.wait_for(host(tmp_path, game="raiders",
+                                    name="you", players=3, bots=2, bot="random",
                                     bot_dir=bots), timeout=20)
     # The other bot and the lobby are cancelled with it: nothing is left running.
     for _ in range(100):

@@ -265,7 +265,7 @@ async def test_bad_frames_count_against_the_link_not_the_seat(tmp_path: Path) ->
 async def lobby_header(players: int) -> tuple[list[Ed25519PrivateKey], Any]:
     """Keys and a signed header for a match that is never played (the lobby only)."""
     keys = [Ed25519PrivateKey.generate() for _ in range(players)]
-    table = Table(keys[0], "Opener", players, mesh_port=1)
+    table = Table(keys[0], "Opener", players, mesh_port=1, game="raiders")
     await table.open(LOOPBACK, 0)
     assert table.server is not None
     port = table.server.sockets[0].getsockname()[1]

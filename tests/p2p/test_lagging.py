@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
+from benchmarks.scenario import raiders_network
 from p2p.peer import Link, MatchPeer, PeerConfig
 from p2p.store import MatchStore
 from p2p.wire import Frame, FrameKind
@@ -23,7 +24,7 @@ SEAT = 1
 def silent_seat_peer(tmp_path: Path) -> tuple[MatchPeer, Network]:
     """Seat 1's peer, with short timeouts, holding every message of seats 0 and 2 up to the
     moment seat 2 goes silent (the match then waits for it)."""
-    net = Network(3, "basic", tag=b"lagging-peer")
+    net = raiders_network(3, "basic", tag=b"lagging-peer")
     net.pump(limit=40, partial=True)
     net.land_in_flight()
     store = MatchStore(tmp_path, net.header.match_id)

@@ -42,7 +42,8 @@ async def test_whole_match_host_and_bots(tmp_path: Path, players: int) -> None:
     """``host`` with bot peers plays to the end; every seat's file is valid and agreed."""
     events: list[object] = []
     result = await asyncio.wait_for(host(
-        tmp_path / "host", name="Host", players=players, bots=players - 1, bot="random",
+        tmp_path / "host", game="raiders",
+        name="Host", players=players, bots=players - 1, bot="random",
         decide=bot_decider("random", b"h" * 32), config=FAST, bot_dir=tmp_path / "bots",
         on_event=events.append), 60)
     assert result.seat == 0 and result.core.signed
@@ -178,7 +179,7 @@ async def test_resumed_seat_deciding_at_once_still_sees_its_replacement(
 
         def sees_it() -> bool:
             core = peer.core
-            return 1 in core.absent or 1 in core.reclaims or not core.live(1) or core.signed
+            return 1 in core.absent or 1 in core.seats.reclaims or not core.live(1) or core.signed
         await until(sees_it, 3, f"seat 1 holds both votes on its message {sent} but goes on "
                                 "as if present; the others replaced it")
         # And it comes back: the match ends with every file agreeing.
@@ -197,7 +198,8 @@ async def test_resumed_seat_deciding_at_once_still_sees_its_replacement(
 
 
 async def open_table(players: int = 3, **kw: Any) -> Table:
-    table = Table(Ed25519PrivateKey.generate(), "Opener", players, mesh_port=1, **kw)
+    table = Table(Ed25519PrivateKey.generate(), "Opener", players, mesh_port=1, game="raiders",
+                  **kw)
     await table.open(LOOPBACK, 0)
     return table
 
@@ -448,7 +450,7 @@ async def test_passphrase_table_plays_a_whole_match(tmp_path: Path) -> None:
     not, and the match is played out."""
     port: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     hosting = asyncio.ensure_future(host(
-        tmp_path / "host", name="Host", players=3, bots=1, bot="random",
+        tmp_path / "host", game="raiders", name="Host", players=3, bots=1, bot="random",
         decide=bot_decider("random", b"h" * 32), config=FAST, passphrase="correct horse",
         on_port=port.set_result, bot_dir=tmp_path / "bots"))
     try:

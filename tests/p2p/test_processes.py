@@ -1,4 +1,4 @@
-"""Seats as separate ``python -m p2p.peer`` processes on loopback: a whole match, a peer killed
+"""Seats as separate ``python -m p2p`` processes on loopback: a whole match, a peer killed
 with SIGKILL and resumed from its data directory, a peer that goes silent (SIGSTOP) and is
 replaced.
 

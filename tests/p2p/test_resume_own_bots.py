@@ -28,7 +28,8 @@ async def test_resume_brings_the_machines_own_bots_back(tmp_path: Path) -> None:
 
     # A match against two bots of this machine, stopped in the middle (as by a kill: every
     # peer's file holds what it sent, flushed per message).
-    task = asyncio.ensure_future(host(tmp_path, name="me", players=3, bots=2, bot="random",
+    task = asyncio.ensure_future(host(tmp_path, game="raiders",
+                                      name="me", players=3, bots=2, bot="random",
                                       decide=decide, config=CONFIG))
     for _ in range(600):
         await asyncio.sleep(0.05)

@@ -310,7 +310,7 @@ async def test_a_refusal_is_one_line_whatever_the_table_sends() -> None:
 async def test_a_join_with_a_port_out_of_range_gets_no_seat(mesh_port: int) -> None:
     """The opener's side: a JOIN whose mesh port no seat could dial is dropped (it would
     otherwise go to every seat in START)."""
-    table = Table(Ed25519PrivateKey.generate(), "Opener", 3, mesh_port=5000)
+    table = Table(Ed25519PrivateKey.generate(), "Opener", 3, mesh_port=5000, game="raiders")
     port = await table.open(LOOPBACK, 0)
     try:
         reader, writer = await asyncio.open_connection(LOOPBACK, port)
@@ -334,8 +334,8 @@ async def test_join_table_refuses_an_address_it_cannot_dial() -> None:
             await asyncio.wait_for(join_table(Ed25519PrivateKey.generate(), "J", host, port,
                                               4000), BOUND)
     with pytest.raises(LobbyError, match="cannot open a table on port 99999"):
-        await Table(Ed25519PrivateKey.generate(), "Opener", 3, mesh_port=1).open(LOOPBACK,
-                                                                                99999)
+        table = Table(Ed25519PrivateKey.generate(), "Opener", 3, mesh_port=1, game="raiders")
+        await table.open(LOOPBACK, 99999)
 
 
 def test_parse_address_and_valid_host() -> None:

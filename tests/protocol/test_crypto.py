@@ -368,7 +368,7 @@ def test_seat_secrets_are_hkdf_sha256() -> None:
         secrets = SeatSecrets(seed, match, key)
         for domain, derive in ((b"cryptcrawl/salt/v1", secrets.salt_for),
                                (b"cryptcrawl/chance-secret/v1", secrets.chance_secret),
-                               (b"cryptcrawl/torch-key/v1", secrets.torch_randomness)):
+                               (b"cryptcrawl/torch-key/v1", secrets.round_randomness)):
             for label in ("L1.R1.play", "setup.map", "", "é" * 40):
                 want = HKDF(algorithm=hashes.SHA256(), length=32, salt=match,
                             info=prefixed(domain, key, label.encode())).derive(seed)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol.crypto import chance_commitment, public_key_bytes
-from protocol.delivery import check_secrets, open_delivery, seal_delivery, torch_key
+from protocol.delivery import check_secrets, open_delivery, round_key, seal_delivery
 from protocol.errors import BadMessage, LocalProtocolError
 
 MATCH = hashlib.sha256(b"delivery match").digest()
@@ -20,17 +20,17 @@ DELIVERER = Ed25519PrivateKey.from_private_bytes(b"\x07" * 32)
 DELIVERER_KEY = public_key_bytes(DELIVERER)
 SECRETS = tuple((e, hashlib.sha256(e.encode()).digest()) for e in EVENTS)
 COMMITMENTS = {e: chance_commitment(MATCH, e, DELIVERER_KEY, s) for e, s in SECRETS}
-PRIVATE, PUBLIC = torch_key(b"\x42" * 32)
+PRIVATE, PUBLIC = round_key(b"\x42" * 32)
 
 
 def sealed(**changes: object) -> bytes:
-    args: dict[str, object] = dict(match_id=MATCH, torch_seat=1, deliverer=2, secrets=SECRETS)
+    args: dict[str, object] = dict(match_id=MATCH, receiver=1, deliverer=2, secrets=SECRETS)
     args.update(changes)
     return seal_delivery(DELIVERER, PUBLIC, **args)  # type: ignore[arg-type]
 
 
 def opened(box: bytes, **changes: object) -> tuple[tuple[str, bytes], ...]:
-    args: dict[str, object] = dict(match_id=MATCH, torch_seat=1, deliverer=2,
+    args: dict[str, object] = dict(match_id=MATCH, receiver=1, deliverer=2,
                                    deliverer_key=DELIVERER_KEY, events=EVENTS)
     args.update(changes)
     return open_delivery(PRIVATE, box, **args)  # type: ignore[arg-type]
@@ -45,13 +45,13 @@ def test_round_trip_and_commitments() -> None:
 def test_published_key_lets_anyone_check_later() -> None:
     box = sealed()
     # The torch user publishes PRIVATE at the end of the row; a verifier opens with it.
-    assert open_delivery(PRIVATE, box, match_id=MATCH, torch_seat=1, deliverer=2,
+    assert open_delivery(PRIVATE, box, match_id=MATCH, receiver=1, deliverer=2,
                          deliverer_key=DELIVERER_KEY, events=EVENTS) == SECRETS
 
 
 @pytest.mark.parametrize("changes", [
     {"match_id": hashlib.sha256(b"other").digest()},
-    {"torch_seat": 0},
+    {"receiver": 0},
     {"deliverer": 3},
     {"events": ("L2.R3",)},
     {"events": ("L2.R5", "L2.R3")},
@@ -62,9 +62,9 @@ def test_binding_to_match_seats_and_events(changes: dict[str, object]) -> None:
 
 
 def test_other_key_cannot_open() -> None:
-    other_private, _ = torch_key(b"\x43" * 32)
+    other_private, _ = round_key(b"\x43" * 32)
     with pytest.raises(BadMessage):
-        open_delivery(other_private, sealed(), match_id=MATCH, torch_seat=1, deliverer=2,
+        open_delivery(other_private, sealed(), match_id=MATCH, receiver=1, deliverer=2,
                       deliverer_key=DELIVERER_KEY, events=EVENTS)
 
 
@@ -79,7 +79,7 @@ def test_every_flipped_byte_is_refused() -> None:
 
 def test_inner_signature_names_the_signer() -> None:
     impostor = Ed25519PrivateKey.from_private_bytes(b"\x09" * 32)
-    box = seal_delivery(impostor, PUBLIC, match_id=MATCH, torch_seat=1, deliverer=2,
+    box = seal_delivery(impostor, PUBLIC, match_id=MATCH, receiver=1, deliverer=2,
                         secrets=SECRETS)
     with pytest.raises(BadMessage):
         opened(box)  # seat 2's key does not verify the impostor's signature
@@ -96,11 +96,11 @@ def test_lying_delivery_is_caught_and_proved() -> None:
 
 def test_bad_inputs_from_the_caller() -> None:
     with pytest.raises(LocalProtocolError):
-        torch_key(b"short")
+        round_key(b"short")
     with pytest.raises(LocalProtocolError):
         sealed(secrets=())
     with pytest.raises(LocalProtocolError):
-        seal_delivery(DELIVERER, b"\x00" * 31, match_id=MATCH, torch_seat=1, deliverer=2,
+        seal_delivery(DELIVERER, b"\x00" * 31, match_id=MATCH, receiver=1, deliverer=2,
                       secrets=SECRETS)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.scenario import raiders_header, raiders_network
 from engine.core import Chance, Over, Simultaneous, Visibility
 from protocol.crypto import commit_set_digest, play_commitment
 from protocol.errors import LocalProtocolError
@@ -42,7 +43,7 @@ from tests.protocol.helpers import direct_reveals, match_file, patient
 
 @pytest.mark.parametrize(("players", "variant"), [(3, "basic"), (4, "tactical"), (5, "basic")])
 def test_whole_match_peers_agree(players: int, variant: str) -> None:
-    net = Network(players, variant, tag=b"%d%s" % (players, variant.encode()))
+    net = raiders_network(players, variant, tag=b"%d%s" % (players, variant.encode()))
     net.pump()
     digests = {core.public_digest() for core in net.cores}
     assert len(digests) == 1
@@ -109,7 +110,7 @@ def honest_agree(net: Network, culprit: int) -> None:
 
 
 def test_reveal_of_another_action_is_caught_and_blamed() -> None:
-    net = Network(3, tag=b"reveal")
+    net = raiders_network(3, tag=b"reveal")
     rewrite_reveal_action(net, 1, "play 5")
     net.pump()
     culprits = misbehaving(net)
@@ -123,7 +124,7 @@ def test_reveal_of_another_action_is_caught_and_blamed() -> None:
 
 
 def test_copied_commitment_cannot_be_opened_by_the_copier() -> None:
-    net = Network(3, tag=b"copy")
+    net = raiders_network(3, tag=b"copy")
 
     def copy_seat_0(message: Message) -> tuple[Kind, Any] | None:
         theirs = [m.content for m in net.log if m.seat == 0 and m.kind is Kind.COMMIT]
@@ -139,7 +140,7 @@ def test_copied_commitment_cannot_be_opened_by_the_copier() -> None:
 
 
 def test_chance_secret_that_does_not_open_its_commitment() -> None:
-    net = Network(3, tag=b"secret")
+    net = raiders_network(3, tag=b"secret")
 
     def wrong_secret(message: Message) -> tuple[Kind, Any]:
         body = message.content
@@ -156,7 +157,7 @@ def test_early_turn_secret_carried_by_a_reveal_is_checked(lie: str) -> None:
     """A REVEAL may carry the seat's secret for the card its step turns early (protocol.md
     §7.4); a secret that does not open its commitment, one carried where no early turn is due,
     or one for another card, is blamed on the seat and the honest peers agree."""
-    net = Network(3, tag=b"early-" + lie.encode())
+    net = raiders_network(3, tag=b"early-" + lie.encode())
     local = net.seats[0]
 
     def carries(message: Message) -> bool:
@@ -189,7 +190,7 @@ def test_early_turn_secret_carried_by_a_reveal_is_checked(lie: str) -> None:
 
 
 def test_equivocation_of_a_play_commitment_is_proved_by_two_signed_messages() -> None:
-    net = Network(3, tag=b"fork")
+    net = raiders_network(3, tag=b"fork")
     while not any(m.kind is Kind.COMMIT for m in net.seats[1].sent):
         net.pump(limit=1, partial=True)
     forker = net.seats[1]
@@ -217,8 +218,8 @@ def test_equivocation_of_a_play_commitment_is_proved_by_two_signed_messages() ->
 
 
 def test_message_from_another_match_is_refused() -> None:
-    net = Network(3, tag=b"one")
-    other = Network(3, tag=b"two")
+    net = raiders_network(3, tag=b"one")
+    other = raiders_network(3, tag=b"two")
     other.pump(limit=10, partial=True)
     stray = other.log[0]
     events = net.cores[0].receive(stray)
@@ -230,9 +231,9 @@ def test_message_from_another_match_is_refused() -> None:
 def test_reordered_and_delayed_delivery_still_agrees(players: int) -> None:
     """Every peer receives every message in its own random order: the canonical consumption
     still brings every peer to the same public state."""
-    calm = Network(players, tag=b"order")
+    calm = raiders_network(players, tag=b"order")
     calm.pump()
-    stormy = Network(players, tag=b"order")
+    stormy = raiders_network(players, tag=b"order")
     stormy.pump(scramble=b"storm%d" % players)
     digests = {core.public_digest() for core in stormy.cores}
     assert digests == {calm.cores[0].public_digest()}
@@ -240,7 +241,7 @@ def test_reordered_and_delayed_delivery_still_agrees(players: int) -> None:
 
 
 def test_illegal_revealed_action_is_blamed() -> None:
-    net = Network(3, tag=b"illegal")
+    net = raiders_network(3, tag=b"illegal")
     # Seat 0 commits to and reveals a key in a room where keys are illegal (or holds none).
     local = net.seats[0]
     honest_choice = local.decide
@@ -256,7 +257,7 @@ def test_illegal_revealed_action_is_blamed() -> None:
     with pytest.raises(LocalProtocolError):
         net.pump()  # our own seat refuses to send an illegal action
     # A modified client sends it anyway: every honest peer blames it.
-    net2 = Network(3, tag=b"illegal2")
+    net2 = raiders_network(3, tag=b"illegal2")
     cheat = net2.seats[0]
 
     def commit_illegal(message: Message) -> tuple[Kind, Any]:
@@ -278,10 +279,10 @@ def test_illegal_revealed_action_is_blamed() -> None:
 
 
 def test_skipped_sequence_number_waits_for_the_gap() -> None:
-    net = Network(3, tag=b"gap")
+    net = raiders_network(3, tag=b"gap")
     net.pump(limit=30, partial=True)
     late = [m for m in net.log if m.seat == 1]
-    fresh = Network(3, tag=b"gap")
+    fresh = raiders_network(3, tag=b"gap")
     core = fresh.cores[0]
     for m in net.log:
         if m is not late[0]:
@@ -294,12 +295,12 @@ def test_skipped_sequence_number_waits_for_the_gap() -> None:
 
 
 def test_forged_signature_is_refused_and_blames_no_honest_seat() -> None:
-    net = Network(3, tag=b"forge")
+    net = raiders_network(3, tag=b"forge")
     net.pump(limit=20, partial=True)
     impostor = sign_message(net.keys[2], match_id=net.header.match_id, seat=1, seq=0,
                             prev=net.header.match_id, kind=Kind.ACT, state=bytes(32),
                             body=("L1.R1.play", "play 1"))
-    fresh = Network(3, tag=b"forge")
+    fresh = raiders_network(3, tag=b"forge")
     events = fresh.cores[0].receive(impostor)
     assert [(e.seat, "signature" in e.reason) for e in events
             if isinstance(e, PeerMisbehaved)] == [(1, True)]
@@ -311,7 +312,7 @@ def test_forged_signature_is_refused_and_blames_no_honest_seat() -> None:
 def test_chance_commitment_equivocation_is_proved_by_two_signed_messages() -> None:
     """Seat 2 signs two versions of its first chance commitments (a fork of its feed).  The
     fork is caught as equivocation as soon as both versions meet in any peer's feed."""
-    net = Network(3, tag=b"chancefork")
+    net = raiders_network(3, tag=b"chancefork")
     net.pump(limit=1, partial=True)
     first = next(m for m in net.log if m.seat == 2)
     assert first.kind is Kind.CHANCE_COMMIT
@@ -320,7 +321,7 @@ def test_chance_commitment_equivocation_is_proved_by_two_signed_messages() -> No
     forked_body = ChanceCommitBody(tuple((e, bytes(32)) for e, _ in body.commitments))
     fork = sign_message(net.keys[2], match_id=first.match_id, seat=2, seq=first.seq,
                         prev=first.prev, kind=first.kind, state=first.state, body=forked_body)
-    observer = Network(3, tag=b"chancefork").cores[0]
+    observer = raiders_network(3, tag=b"chancefork").cores[0]
     observer.receive(first)
     events = observer.receive(fork)
     proof = [e for e in events if isinstance(e, PeerMisbehaved)]
@@ -336,9 +337,9 @@ def test_knowledge_no_face_down_room_before_it_is_turned() -> None:
     between that first secret and the turn, and no earlier byte contains it (replayed here
     message by message).  Before that, the room is fixed by commitments that are SHA-256
     hashes of 32 random bytes."""
-    net = Network(4, tag=b"knowledge")
+    net = raiders_network(4, tag=b"knowledge")
     net.pump()
-    replay = Network(4, tag=b"knowledge").cores[0]
+    replay = raiders_network(4, tag=b"knowledge").cores[0]
     hidden_turned = early = carried = 0
     seen = b""
     out: set[str] = set()  # hidden events whose first secret is on the wire, not yet turned
@@ -353,7 +354,7 @@ def test_knowledge_no_face_down_room_before_it_is_turned() -> None:
                 hidden_turned += w.event.visibility is Visibility.HIDDEN
             else:
                 assert isinstance(w, Simultaneous)
-                assert event in out or event == replay.early_turn()
+                assert event in out or event == replay.chance.early_turn()
                 assert replay.state.turned_next() == (event, frozenset())
                 step = replay.step
                 # Every decision of the step is committed — the sender's own, in a direct reveal
@@ -396,9 +397,9 @@ def test_restart_mid_step_resends_the_same_bytes(commits: int) -> None:
     and restarts from its match file: it takes back its persisted feed, re-sends the same bytes
     (harmless duplicates) and reopens the unrevealed commitment from its seed alone; the match
     completes with no false equivocation, exactly as without the crash."""
-    calm = Network(3, tag=b"restart")
+    calm = raiders_network(3, tag=b"restart")
     calm.pump()
-    net = Network(3, tag=b"restart")
+    net = raiders_network(3, tag=b"restart")
     while sum(m.kind is Kind.COMMIT for m in net.seats[1].sent) < commits:
         net.pump(limit=1, partial=True)
     old = net.seats[1]
@@ -423,7 +424,7 @@ def test_restart_mid_step_resends_the_same_bytes(commits: int) -> None:
 
 @pytest.mark.parametrize("what", ["salt", "action"])
 def test_reveal_with_wrong_salt_or_action_is_blamed(what: str) -> None:
-    net = Network(3, tag=b"wrong-" + what.encode())
+    net = raiders_network(3, tag=b"wrong-" + what.encode())
     local = net.seats[1]
 
     def wrong(message: Message) -> tuple[Kind, Any]:
@@ -444,20 +445,20 @@ def test_reveal_with_wrong_salt_or_action_is_blamed(what: str) -> None:
 
 
 def test_timer_names_the_silent_seat_once() -> None:
-    net = Network(3, tag=b"silent")
+    net = raiders_network(3, tag=b"silent")
     silent = net.seats[2]
     silent.messages_to_send = lambda: []  # type: ignore[method-assign]
     net.pump()
     core = net.cores[0]
     assert core.owing() == (2,)
     deadline = core.get_timer()
-    assert deadline == core.turn_timeout  # waiting since t = 0 (no clock was given)
+    assert deadline == core.config.turn_timeout  # waiting since t = 0 (no clock was given)
     assert core.handle_timer(deadline - 0.5) == []
     overdue = core.handle_timer(deadline + 0.5)
     assert [(e.seats, e.since) for e in overdue if isinstance(e, SeatsOverdue)] == [((2,), 0.0)]
     assert core.handle_timer(deadline + 30) == []  # once per wait
     silence = core.get_timer()
-    assert silence == deadline + core.silence_timeout
+    assert silence == deadline + core.config.silence_timeout
     timed_out = core.handle_timer(silence + 0.5)
     assert [(e.seat, e.count) for e in timed_out if isinstance(e, SeatTimedOut)] == [(2, 0)]
     assert core.handle_timer(silence + 600) == []  # once per wait, too
@@ -465,7 +466,7 @@ def test_timer_names_the_silent_seat_once() -> None:
 
 
 def test_timer_restarts_when_the_match_moves_on() -> None:
-    net = Network(3, tag=b"clock")
+    net = raiders_network(3, tag=b"clock")
     core = net.cores[0]
     assert core.get_timer() is None  # nothing received yet: waits for nobody known
     t = 0.0
@@ -476,11 +477,11 @@ def test_timer_restarts_when_the_match_moves_on() -> None:
                 for c in net.cores:
                     c.receive(message, now=t)
     timer = core.get_timer()
-    assert timer is not None and timer > core.turn_timeout  # dated by the latest wait
+    assert timer is not None and timer > core.config.turn_timeout  # dated by the latest wait
 
 
 def test_diverged_state_digest_is_blamed() -> None:
-    net = Network(3, tag=b"diverge")
+    net = raiders_network(3, tag=b"diverge")
     local = net.seats[0]
     original = local.sign_next
 
@@ -514,9 +515,8 @@ def test_header_versions_this_program_lacks_are_refused(field: str, value: str,
 
     from protocol.errors import BadMessage
     from protocol.header import SignedHeader, sign_header
-    from protocol.local import make_header
 
-    signed, keys = make_header(3)
+    signed, keys = raiders_header(3)
     header = dataclasses.replace(signed.header, **{field: value})
     resigned = SignedHeader(header, tuple(sign_header(k, header) for k in keys))
     with pytest.raises(BadMessage, match=words):
@@ -526,7 +526,7 @@ def test_header_versions_this_program_lacks_are_refused(field: str, value: str,
 def test_forked_chance_commitment_never_blames_an_honest_seat() -> None:
     """Peer 0 holds one version of seat 2's chance commitments, peers 1 and 2 another: the
     match cannot go on, and no honest seat is ever blamed for it."""
-    net = Network(3, tag=b"split")
+    net = raiders_network(3, tag=b"split")
     forker = net.seats[2]
     original = forker.messages_to_send
     forks: list[Message] = []
@@ -568,7 +568,7 @@ def test_forked_chance_commitment_never_blames_an_honest_seat() -> None:
 def test_wrong_final_claim_is_blamed(scramble: bytes | None) -> None:
     """Whatever order the END messages arrive in, the liar is named, replaced, and the
     honest seats' signatures settle the result (the liar's is not needed)."""
-    net = Network(3, tag=b"claim")
+    net = raiders_network(3, tag=b"claim")
 
     def lie(message: Message) -> tuple[Kind, Any]:
         body = message.content
@@ -590,7 +590,7 @@ def test_the_last_to_decide_reveals_at_once(scramble: bytes | None) -> None:
     """A seat that decides when every other play is committed sends its REVEAL in place of its
     COMMIT (protocol.md §7.1): one message instead of two, every peer agrees, and the file
     verifies — with every message of that seat and every other, in any arrival order."""
-    net = Network(3, tag=b"direct")
+    net = raiders_network(3, tag=b"direct")
     patient(net, 2)
     net.pump(scramble=scramble)
     assert not misbehaving(net)
@@ -602,7 +602,7 @@ def test_the_last_to_decide_reveals_at_once(scramble: bytes | None) -> None:
     assert not any(isinstance(m.content, CommitBody) for m in mine)  # it never had to commit
     for peer in range(3):
         assert verify(match_file(net, peer)).status == "valid"
-    calm = Network(3, tag=b"direct")  # the same match, no seat waiting for the others
+    calm = raiders_network(3, tag=b"direct")  # the same match, no seat waiting for the others
     calm.pump()
     assert calm.cores[0].public_digest() == net.cores[0].public_digest()
     for network in (net, calm):  # every play committed once: by a COMMIT, or its direct reveal
@@ -616,7 +616,7 @@ def test_the_last_to_decide_reveals_at_once(scramble: bytes | None) -> None:
 def test_a_direct_reveal_never_comes_before_the_other_commitments() -> None:
     """F1 with direct reveals: on the wire, a seat's REVEAL of a step (direct or not) comes only
     after every other live decider's COMMIT of that step — replayed message by message."""
-    net = Network(4, tag=b"direct-order")
+    net = raiders_network(4, tag=b"direct-order")
     patient(net, 1)
     net.pump(scramble=b"direct-order")
     replay = MatchCore(net.header)
@@ -635,7 +635,7 @@ def test_an_early_direct_reveal_waits_for_the_other_commitments() -> None:
     """A REVEAL in place of a COMMIT that arrives before another decider's commitment is not
     blamed: it waits, and is taken once that commitment is in (its sender only showed its own
     play early)."""
-    net = Network(3, tag=b"direct-early")
+    net = raiders_network(3, tag=b"direct-early")
     patient(net, 2)
     net.pump()
     seat2 = net.cores[0].feeds[2].messages
@@ -662,7 +662,7 @@ def test_an_early_direct_reveal_waits_for_the_other_commitments() -> None:
 
 def test_a_direct_reveal_of_an_illegal_play_is_blamed() -> None:
     """A direct reveal is checked like any reveal: an illegal play names its seat."""
-    net = Network(3, tag=b"direct-illegal")
+    net = raiders_network(3, tag=b"direct-illegal")
     patient(net, 2)
     local = net.seats[2]
     original = local.messages_to_send
@@ -703,7 +703,7 @@ def test_a_forked_direct_reveal_is_proved_and_the_others_finish() -> None:
     commitment sets that differ; the driver relays what each holds (ForkSuspected, as the
     network layer does); the two versions meet, the fork is proved, the forker is replaced
     and the honest seats finish on the same state."""
-    net = Network(3, tag=b"direct-fork")
+    net = raiders_network(3, tag=b"direct-fork")
     patient(net, 2)
     forker = net.seats[2]
     original = forker.messages_to_send
@@ -782,7 +782,7 @@ def test_a_fork_right_after_a_direct_reveal_replaces_the_forker_only_when_it_owe
     zombie would play the step in place of the play it opened, and the honest seats' next
     messages, signed on the state the real play made, would be blamed.  It is replaced where
     its forked message is due, so every peer agrees whatever order it took the feeds in."""
-    net = Network(3, tag=b"fork-after-direct")
+    net = raiders_network(3, tag=b"fork-after-direct")
     core2 = net.cores[2]
 
     def not_as_its_zombie(state: Any, s: int) -> str:  # (else replacing it changes nothing)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.scenario import raiders_network
 from engine.core import GameState, Over
 from engine.raiders.bots import RandomBot
 from engine.sim import bot_key
@@ -26,9 +27,9 @@ from protocol.match import (
     PeerMisbehaved,
     PrivateKnowledge,
     ResultSigned,
+    RoundKeyReleased,
     SeatReclaimed,
     SeatReplaced,
-    TorchKeyReleased,
 )
 from protocol.messages import (
     AbsentBody,
@@ -64,7 +65,8 @@ def torch_decider(seed: bytes, keen: bool = True) -> Decider:
 
 
 def keen_network(n: int, tag: bytes, keen: tuple[int, ...] = (0,)) -> Network:
-    return Network(n, tag=tag, deciders=[torch_decider(b"d%d" % i, i in keen) for i in range(n)])
+    return raiders_network(n, tag=tag,
+                           deciders=[torch_decider(b"d%d" % i, i in keen) for i in range(n)])
 
 
 def all_events(net: Network, seat: int, kind: type) -> list[Any]:
@@ -146,8 +148,8 @@ def test_torch_user_learns_exactly_the_face_down_rooms_and_nobody_else_anything(
                 if other == r.seat:
                     continue
                 with pytest.raises(Exception, match="does not open"):
-                    open_delivery(net.seats[other].torch_private(r.id), body.sealed,
-                                  match_id=core.match_id, torch_seat=r.seat,
+                    open_delivery(net.seats[other].round_private(r.id), body.sealed,
+                                  match_id=core.match_id, receiver=r.seat,
                                   deliverer=deliverer, deliverer_key=core.keys[deliverer],
                                   events=r.deliverers[deliverer])
     # Every round's key was published at the end of its row, so the verifier checked them all.
@@ -185,7 +187,7 @@ def test_lying_torch_delivery_is_proved_by_the_torch_user() -> None:
                 r = core.rounds[body.round]
                 fake = tuple((e, bytes(32)) for e in r.deliverers[2])
                 sealed = seal_delivery(liar.key, r.public_key, match_id=core.match_id,
-                                       torch_seat=r.seat, deliverer=2, secrets=fake)
+                                       receiver=r.seat, deliverer=2, secrets=fake)
                 liar.sent.pop()
                 message = liar.sign_next(Kind.DELIVERY, DeliveryBody(r.id, sealed))
                 lied.append(message)
@@ -198,9 +200,9 @@ def test_lying_torch_delivery_is_proved_by_the_torch_user() -> None:
         blames = all_events(net, i, PeerMisbehaved)
         assert [e.seat for e in blames] == [2]
         kinds = [m.kind for m in blames[0].evidence]
-        assert kinds == [Kind.DELIVERY, Kind.TORCH, Kind.KEY_RELEASE]
+        assert kinds == [Kind.DELIVERY, Kind.SEAL_KEY, Kind.KEY_RELEASE]
         assert blames[0].evidence[0] == lied[0]
-        released = all_events(net, i, TorchKeyReleased)
+        released = all_events(net, i, RoundKeyReleased)
         assert released[0].bad == (2,)
         # Blamed, not replaced: the proof is in the torch user's feed, unordered with the
         # liar's own messages, so a replacement would not fall at the same point on every peer.
@@ -237,7 +239,7 @@ def test_torch_user_who_never_publishes_its_key_is_replaced() -> None:
 
 
 def test_refusal_to_reveal_a_play_makes_the_seat_absent_and_its_zombie_plays() -> None:
-    net = Network(3, tag=b"refuse-play")
+    net = raiders_network(3, tag=b"refuse-play")
     silence(net, 2, lambda m: m.kind is Kind.REVEAL and m.content.step.startswith("L2"))  # type: ignore[union-attr]
     net.run_with_timeouts()
     assert_honest_agree(net, {2})
@@ -266,7 +268,7 @@ def _hidden_reveal(net: Network) -> Callable[[Message], bool]:
 
 
 def test_refusal_to_reveal_a_hidden_secret_makes_the_room_drawn_again() -> None:
-    net = Network(4, tag=b"refuse-hidden")
+    net = raiders_network(4, tag=b"refuse-hidden")
     silence(net, 3, _hidden_reveal(net))
     net.run_with_timeouts()
     assert_honest_agree(net, {3})
@@ -307,7 +309,7 @@ def test_deliverer_leaving_mid_row_has_its_delivered_secrets_published() -> None
     # Seat 1's secrets of that round's rooms were published, not lost: no re-draw of them.
     assert not redrawn & set(r.deliverers[1])
     for event in r.deliverers[1]:
-        assert 1 in core.chance_secrets.get(event, {})
+        assert 1 in core.chance.secrets.get(event, {})
     verdict = verify(match_file(net, 0))
     assert verdict.status == VALID, verdict.reason
 
@@ -337,7 +339,7 @@ def _vote_then_deliver(net: Network, target: int, voters: tuple[int, ...],
 
 
 def test_false_absence_by_all_other_seats_is_undone_by_a_reclaim() -> None:
-    net = Network(3, tag=b"collude")
+    net = raiders_network(3, tag=b"collude")
     held = _late_commit(net, 2)
     _vote_then_deliver(net, 2, (0, 1), held)
     net.run_with_timeouts()
@@ -361,7 +363,7 @@ def test_a_reclaiming_seat_is_never_shown_a_play_before_it_commits() -> None:
     another seat reclaims, it commits as usual — a direct reveal would let the reclaiming seat
     rejoin the step after seeing that play.  On the wire, every REVEAL comes after every other
     live decider's commitment, the reclaiming seat's included."""
-    net = Network(3, tag=b"collude-direct")
+    net = raiders_network(3, tag=b"collude-direct")
     patient(net, 1)
     local, core = net.seats[1], net.cores[1]
     send = local.messages_to_send
@@ -371,7 +373,7 @@ def test_a_reclaiming_seat_is_never_shown_a_play_before_it_commits() -> None:
         out = send()
         for m in out:
             if m.kind is Kind.REVEAL and 1 not in core.step.commitments:  # type: ignore[union-attr]
-                shown.append((m.content.step, bool(core.reclaims)))  # type: ignore[union-attr]
+                shown.append((m.content.step, bool(core.seats.reclaims)))  # type: ignore[union-attr]
         return out
     local.messages_to_send = checked  # type: ignore[method-assign]
     held = _late_commit(net, 2)
@@ -395,7 +397,7 @@ def test_a_replaced_seat_still_answers_present_before_it_reclaims() -> None:
     its answer can be the only vote left to decide the other seat's case (seen over real
     sockets with 3 s stalls: two seats voted out at once at different points; the match
     stalled)."""
-    net = Network(3, tag=b"present-while-replaced")
+    net = raiders_network(3, tag=b"present-while-replaced")
     _late_commit(net, 2)
     core = net.cores[2]
     count, earlier = core.cursor[2], core.cursor[1] - 1
@@ -416,7 +418,7 @@ def test_a_replaced_seat_still_answers_present_before_it_reclaims() -> None:
 def test_false_absence_in_the_tactical_variant_is_undone_at_a_turn() -> None:
     """The tactical variant decides in turns (one seat at a time): a seat declared absent
     comes back at the first turn whose player welcomed it before acting."""
-    net = Network(3, "tactical", tag=b"collude-tactical")
+    net = raiders_network(3, "tactical", tag=b"collude-tactical")
     held = silence(net, 2, lambda m: m.kind is Kind.ACT and m.content.step.startswith(
         "L1.R3"))  # type: ignore[union-attr]
     net.pump()
@@ -432,7 +434,7 @@ def test_false_absence_in_the_tactical_variant_is_undone_at_a_turn() -> None:
 
 
 def test_absence_needs_every_other_seat() -> None:
-    net = Network(4, tag=b"partial")
+    net = raiders_network(4, tag=b"partial")
     held = _late_commit(net, 2)
     _vote_then_deliver(net, 2, (0, 1), held)  # seat 3 does not join the claim
     net.pump()
@@ -443,7 +445,7 @@ def test_absence_needs_every_other_seat() -> None:
 
 
 def test_two_seats_silent_at_once_are_both_replaced() -> None:
-    net = Network(5, tag=b"two-gone")
+    net = raiders_network(5, tag=b"two-gone")
     silence(net, 1, lambda m: m.kind is Kind.COMMIT and m.content.step.startswith("L3"))  # type: ignore[union-attr]
     silence(net, 4, lambda m: m.kind is Kind.COMMIT and m.content.step.startswith("L3"))  # type: ignore[union-attr]
     net.run_with_timeouts()
@@ -459,7 +461,7 @@ def test_torch_user_restarted_mid_round_learns_the_same_rooms() -> None:
     net = keen_network(4, b"restart-torch", keen=(0,))
     net.pump(limit=900, partial=True)
     core = net.cores[0]
-    assert any(r.torch is not None for r in core.rounds.values()), "no torch yet"
+    assert any(r.key_message is not None for r in core.rounds.values()), "no torch yet"
     before = dict(net.seats[0].knowledge)
     old = net.seats[0]
     fresh = LocalSeat(core, 0, old.key, hashlib.sha256(b"restart-torch" + b"seed0").digest(),
@@ -480,7 +482,7 @@ def test_torch_user_restarted_mid_round_learns_the_same_rooms() -> None:
     assert not any(core.equivocations for core in net.cores)
 
 
-@pytest.mark.parametrize("kind", [Kind.TORCH, Kind.DELIVERY, Kind.ABSENT])
+@pytest.mark.parametrize("kind", [Kind.SEAL_KEY, Kind.DELIVERY, Kind.ABSENT])
 def test_new_kinds_replayed_from_another_match_are_refused(kind: Kind) -> None:
     first = keen_network(4, b"match-a", keen=(0,))
     first.pump()
@@ -523,7 +525,7 @@ def test_chaos_silent_seats_and_scrambled_links_still_agree_and_verify(seed: int
 def test_a_lone_peer_cannot_vote_everyone_out_and_finish_alone() -> None:
     """Two of three seats fall silent: the last one cannot replace both (a match needs two
     players), so its file stays incomplete instead of claiming a result."""
-    net = Network(3, tag=b"alone")
+    net = raiders_network(3, tag=b"alone")
     silence(net, 1, lambda m: m.seq >= 20)
     silence(net, 2, lambda m: m.seq >= 20)
     with pytest.raises(Stalled):
@@ -541,7 +543,7 @@ def test_chaos_sweep(seed: int) -> None:
     n = 3 + seed % 3
     variant = "tactical" if seed % 4 == 3 else "basic"
     tag = b"sweep%d" % seed
-    net = Network(n, variant, tag=tag,
+    net = raiders_network(n, variant, tag=tag,
                   deciders=[torch_decider(b"d%d" % i, i % 2 == 0) for i in range(n)])
     stream = hashlib.sha256(tag).digest()
     silent = {stream[0] % n}
@@ -578,7 +580,7 @@ def premature_reveal(net: Network, seat: int, action: Callable[[Any], str], *,
         out = original()
         step = core.step
         if done or not out or not when(out[0]) or step is None or (
-                seat not in core._deciders(step)) or seat in step.commitments:
+                seat not in core.steps.deciders(step)) or seat in step.commitments:
             return out
         for _ in out:
             local.sent.pop()
@@ -619,7 +621,8 @@ def test_a_reveal_at_once_instead_of_a_torch_delivery_is_blamed() -> None:
 
         def after_the_torch(state: Any, seat: int, core: Any = core, decide: Any = decide) -> str:
             step = core.step  # (it waits until it owes seat 0's round its secrets)
-            if step is not None and 0 not in step.commitments and not core._owes_delivery(2):
+            if step is not None and 0 not in step.commitments and not (
+                    core.knowledge.owes_delivery(2)):
                 raise DecisionPending
             return str(decide(state, seat))
         local.decide = after_the_torch
@@ -637,7 +640,7 @@ def test_a_revealed_torch_peek_is_blamed_not_a_crash(commit_first: bool) -> None
     """A REVEAL whose play is a torch peek (a free action, taken on its own: never a card of
     the joint decision) is an illegal play: it is blamed when revealed — it used to pass the
     reveal and make every peer's core, and the verifier, fail when the step resolved."""
-    net = Network(3, tag=b"peek-reveal")
+    net = raiders_network(3, tag=b"peek-reveal")
     patient(net, 2)
     done = premature_reveal(
         net, 2, lambda st: "torch",
@@ -655,13 +658,13 @@ def test_a_reveal_at_once_while_welcoming_a_reclaim_is_blamed() -> None:
     """Seat 1 welcomed seat 2 back, and at the next step reveals at once: were it taken, seat 2
     could rejoin that step after seeing seat 1's play (an honest seat never reveals at once
     while a seat reclaims).  It is blamed, and the others finish."""
-    net = Network(3, tag=b"collude-welcome")
+    net = raiders_network(3, tag=b"collude-welcome")
     patient(net, 1)
     core = net.cores[1]
     done = premature_reveal(
         net, 1, lambda st: st.format_action(st.legal_actions(1)[0]),
-        when=lambda m: m.kind is Kind.COMMIT and 2 in core.reclaims and 1 in core.welcomed.get(
-            2, set()))
+        when=lambda m: m.kind is Kind.COMMIT and 2 in core.seats.reclaims
+        and 1 in core.seats.welcomed.get(2, set()))
     held = _late_commit(net, 2)
     _vote_then_deliver(net, 2, (0, 1), held)
     net.run_with_timeouts()
@@ -700,7 +703,7 @@ def test_a_seat_that_owes_a_vote_on_a_stuck_seat_votes_it_absent() -> None:
     — and that owed vote used to count as a message the match lacked, so the seat no longer
     looked stuck to seat 1, which answered "present" (it holds the message) and the match
     stopped again (found over real sockets, tests/adversary)."""
-    net = Network(3, tag=b"never-fits-one-clock")
+    net = raiders_network(3, tag=b"never-fits-one-clock")
     done = _never_fits(net, 2)
     net.pump()
     assert done and all(c.stuck(2) and c.owing() == (2,) for c in net.cores[:2])
@@ -723,7 +726,7 @@ def test_a_message_that_never_fits_does_not_stop_the_match() -> None:
     the match stopped for good.  Now the seat is stuck (protocol.md §6.6): its timers run, the
     others vote it absent instead of answering "present", replace it and finish, and the file
     verifies and names it."""
-    net = Network(3, tag=b"never-fits")
+    net = raiders_network(3, tag=b"never-fits")
     done = _never_fits(net, 2)
     net.run_with_timeouts(limit=4)
     assert done
@@ -746,7 +749,7 @@ def test_torch_messages_for_events_drawn_again_at_a_fork_are_skipped_not_a_stall
     net = keen_network(3, b"torch-fork", keen=(1,))
     net.pump()
     feeds = net.cores[0].feeds
-    torch = next(m for m in feeds[1].messages if m.kind is Kind.TORCH)
+    torch = next(m for m in feeds[1].messages if m.kind is Kind.SEAL_KEY)
     act = feeds[1].messages[torch.seq - 1]
     assert isinstance(act.content, ActBody) and act.content.action == "torch"
     step = act.content.step
@@ -781,7 +784,7 @@ def test_two_seats_left_that_time_each_other_out_play_on() -> None:
     neither vote can ever pass: it must not hold anything up either — before, each seat's
     message waited for the vote on it and each voter's for its own vote, and the match
     stopped for good (tests/adversary equivocation, a 90 s stall)."""
-    net = Network(3, tag=b"two-left")
+    net = raiders_network(3, tag=b"two-left")
     silence(net, 2, lambda m: m.kind in (Kind.COMMIT, Kind.REVEAL))
     for _ in range(5000):  # play until seats 0 and 1 have replaced seat 2, and no further
         if all(2 in c.absent for c in net.cores[:2]):
@@ -807,7 +810,7 @@ def test_two_seats_left_that_time_each_other_out_play_on() -> None:
     for i in (0, 1):  # each times the other out ...
         core = net.cores[i]
         assert net.run_clock(i) and net.run_clock(i), f"peer {i} waits for nobody"
-        assert 1 - i in core.timed_out
+        assert 1 - i in core.clock.timed_out
         assert not net.seats[i].messages_to_send()  # ... but casts no vote: none could pass
         # A vote cast all the same (by a peer that had not seen seat 2 replaced yet, or
         # another program) must not hold anything up either.
@@ -829,7 +832,7 @@ def test_a_reveal_waiting_on_a_silent_seats_commitment_does_not_stop_the_match()
     it is not silent, and seat 2 lacks a message, so nothing looked stuck: the match stopped.
     A seat lacking a message that is already under a vote does not count against a stuck
     one (its case is the vote's): seats 0 and 1 vote seat 3 out as stuck, then seat 2."""
-    net = Network(4, tag=b"reveal-on-silent")
+    net = raiders_network(4, tag=b"reveal-on-silent")
     silence(net, 2, lambda m: m.kind is Kind.COMMIT)
     done = premature_reveal(net, 3, lambda st: st.format_action(st.legal_actions(3)[0]),
                             when=lambda m: m.kind is Kind.COMMIT, silent=True)

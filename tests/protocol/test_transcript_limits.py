@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from benchmarks.scenario import raiders_network
 from protocol.local import Network
 from protocol.messages import sign_message
 from protocol.transcript import MAX_DAMAGED, MAX_FILE, file_start, frame, read_transcript
@@ -17,7 +18,7 @@ from protocol.verify import INVALID, VALID, record_numbers, verify, verify_trans
 
 @pytest.fixture(scope="module")
 def net() -> Network:
-    network = Network(3, tag=b"transcript-limits")
+    network = raiders_network(3, tag=b"transcript-limits")
     network.pump()
     return network
 
@@ -98,7 +99,7 @@ def test_a_file_over_the_cap_is_not_read() -> None:
 
 
 def test_a_real_match_is_far_below_the_cap(match: bytes) -> None:
-    five = Network(5, tag=b"transcript-limits-5")
+    five = raiders_network(5, tag=b"transcript-limits-5")
     five.pump()
     data = file_start(five.header) + b"".join(frame(m.encode()) for m in five.log)
     assert len(data) < 1_000_000 < MAX_FILE

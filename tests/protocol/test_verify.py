@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.scenario import raiders_header, raiders_network
 from protocol.local import Network
 from protocol.messages import Kind
 from protocol.transcript import file_start, frame
@@ -21,7 +22,7 @@ def match_file(net: Network, order: list | None = None) -> bytes:
 
 @pytest.fixture(scope="module")
 def finished() -> Network:
-    net = Network(3, tag=b"verify")
+    net = raiders_network(3, tag=b"verify")
     net.pump()
     return net
 
@@ -46,7 +47,7 @@ def test_truncated_file_is_incomplete(finished: Network) -> None:
 
 
 def test_unfinished_match_is_incomplete() -> None:
-    net = Network(3, tag=b"half")
+    net = raiders_network(3, tag=b"half")
     net.pump(limit=100, partial=True)
     verdict = verify(match_file(net))
     assert verdict.status == INCOMPLETE and "stops before its end" in verdict.reason
@@ -72,7 +73,7 @@ def test_flipped_byte_is_invalid_with_its_record(finished: Network) -> None:
 
 
 def test_cheating_reveal_is_invalid_naming_the_seat() -> None:
-    net = Network(3, tag=b"verify-cheat")
+    net = raiders_network(3, tag=b"verify-cheat")
     rewrite_reveal_action(net, 2, "play 5")
     net.pump()
     verdict = verify(match_file(net))
@@ -97,10 +98,9 @@ def test_a_match_this_program_cannot_play_is_a_verdict_not_a_crash() -> None:
     import dataclasses
 
     from protocol.header import SignedHeader, sign_header
-    from protocol.local import make_header
     from protocol.transcript import file_start
 
-    signed, keys = make_header(3)
+    signed, keys = raiders_header(3)
     header = dataclasses.replace(signed.header, engine="raiders/99")
     resigned = SignedHeader(header, tuple(sign_header(k, header) for k in keys))
     verdict = verify(file_start(resigned))
@@ -120,10 +120,9 @@ def test_options_the_game_cannot_take_are_named_in_the_verdict(options: Any,
     import dataclasses
 
     from protocol.header import SignedHeader, sign_header
-    from protocol.local import make_header
     from protocol.transcript import file_start
 
-    signed, keys = make_header(3)
+    signed, keys = raiders_header(3)
     header = dataclasses.replace(signed.header, options=options)
     resigned = SignedHeader(header, tuple(sign_header(k, header) for k in keys))
     verdict = verify(file_start(resigned))

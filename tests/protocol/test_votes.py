@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.partitions import OUTCOMES, outcome
+from benchmarks.scenario import RAIDERS, raiders_network
 from engine.stream import HashStream
 from protocol.local import (
     Network,
@@ -39,8 +40,8 @@ def adopted(core: MatchCore) -> MatchCore:
 def same_state(a: MatchCore, b: MatchCore) -> bool:
     """The same public state, seats replaced and kept, and — until the result is signed, after
     which nothing more is taken — the same messages taken."""
-    return (a.public_digest(), sorted(a.absent), a.acquitted, a.signed) == (
-        b.public_digest(), sorted(b.absent), b.acquitted, b.signed) and (
+    return (a.public_digest(), sorted(a.absent), a.votes.acquitted, a.signed) == (
+        b.public_digest(), sorted(b.absent), b.votes.acquitted, b.signed) and (
         a.signed or a.cursor == b.cursor)
 
 
@@ -62,7 +63,7 @@ def crossed(tag: bytes = b"mutual") -> Network:
     """Seats 1 and 2's messages stall on every link while seat 0's get through: seat 0 times
     both out, and seats 1 and 2 time each other out.  Then the links heal, and every peer is
     rebuilt from the feeds (as MatchPeer does when a vote names a message it took)."""
-    net = Network(3, tag=tag)
+    net = raiders_network(3, tag=tag)
     net.pump(limit=20, partial=True)
     net.land_in_flight()
     net.heal(net.stall(cut_off({1, 2}, 3)))
@@ -86,13 +87,13 @@ def test_three_seats_that_time_each_other_out_at_once_play_on() -> None:
         assert votes == {(1, 0): 1, (1, 2): 1, (2, 0): 1, (2, 1): 1}, votes
         # A live peer holds the dead end for a turn timeout (a message on its way may change
         # it); nobody is owed meanwhile, but its timer runs.
-        assert not core.acquitted and not core.absent and not core.owing()
+        assert not core.votes.acquitted and not core.absent and not core.owing()
         deadline = core.get_timer()
         assert deadline is not None
         core.handle_timer(deadline - 0.5)
-        assert not core.acquitted
+        assert not core.votes.acquitted
         net.run_clock(i)
-        assert {seat for seat, _ in core.acquitted} == {1}
+        assert {seat for seat, _ in core.votes.acquitted} == {1}
         assert set(core.absent) == {2}
     net.run_with_timeouts(limit=8)
     assert_finished_alike(net)
@@ -125,7 +126,7 @@ def test_a_dead_end_with_a_voter_still_owed_is_left_alone() -> None:
     core = take_in_order(net.header, [
         m for seat, feed in enumerate(reference.feeds)
         for m in feed.messages[:vote.seq if seat == 2 else len(feed.messages)]])
-    assert not core.acquitted
+    assert not core.votes.acquitted
     assert core.owing() == (2,)  # its vote is owed: a timer runs (the peers ask for it)
     # It comes in, with what follows it: now the dead end is the one every peer sees.
     core = take_in_order(net.header, list(reference.feeds[2].messages[vote.seq:]), core)
@@ -146,7 +147,7 @@ def test_a_peer_left_short_by_arrival_order_rebuilds_after_both_timeouts() -> No
     core short of what its own feeds give taken whole, and it waited for good while the three
     others signed the result.  After both timeouts of a wait, a peer whose rebuilt core is
     somewhere else takes it (LocalSeat.lagging) — what a restart would have done."""
-    net = play_partition(draw_partition(b"84", "one-way"))
+    net = play_partition(draw_partition(b"84", RAIDERS, "one-way"))
     assert all(core.signed for core in net.cores)
     assert len({core.public_digest() for core in net.cores}) == 1
     assert outcome(b"84", "one-way") == "finished_alike"
@@ -162,11 +163,11 @@ def test_links_stalled_one_way_as_network_peers_see_them(seed: bytes) -> None:
     core as links down both ways — and these finish alike."""
     assert outcome(seed, "one-way") == "stalled"
     assert outcome(seed, "one-way-closed") == "finished_alike", draw_partition(
-        seed, "one-way-closed").describe()
+        seed, RAIDERS, "one-way-closed").describe()
 
 
 def test_a_core_that_is_where_its_feeds_say_is_not_rebuilt() -> None:
-    net = Network(3, tag=b"lagging")
+    net = raiders_network(3, tag=b"lagging")
     net.pump(limit=60, partial=True)
     for seat in net.seats:
         assert seat.lagging() is None
@@ -176,7 +177,7 @@ def test_a_core_that_is_where_its_feeds_say_is_not_rebuilt() -> None:
 
 
 def assert_partition_heals_alike(seed: bytes, mode: str) -> None:
-    assert outcome(seed, mode) == "finished_alike", draw_partition(seed, mode).describe()
+    assert outcome(seed, mode) == "finished_alike", draw_partition(seed, RAIDERS, mode).describe()
 
 
 def assert_partition_heals(seed: bytes) -> None:
@@ -185,7 +186,7 @@ def assert_partition_heals(seed: bytes) -> None:
     replaced — on their own peers too, which rebuild.  Then the links deliver everything, in a
     scrambled order: every peer finishes the same match, its file verifies, and a core fed that
     file's messages in any order reaches the same state."""
-    net = play_partition(draw_partition(seed))
+    net = play_partition(draw_partition(seed, RAIDERS))
     assert_finished_alike(net)
     reference = adopted(net.cores[0])
     messages = [m for feed in net.cores[0].feeds for m in feed.messages]
@@ -232,7 +233,7 @@ def test_one_way_sweep_as_network_peers_see_it(seed: int) -> None:
     """``pytest -m slow``: 100 one-way patterns as network peers see them (a link silent one
     way is closed: network.md §4).  None stalls; each either finishes alike or is a split
     with two or more seats on two sides (the known gap of protocol.md §13)."""
-    partition = draw_partition(b"%d" % seed, "one-way-closed")
+    partition = draw_partition(b"%d" % seed, RAIDERS, "one-way-closed")
     result = outcome(b"%d" % seed, "one-way-closed")
     if result != "finished_alike":
         assert result == "parted", partition.describe()
@@ -244,18 +245,18 @@ def test_crash_patterns_stop_one_seat_and_cut_only_links_between_the_others() ->
     relays nothing: a pair is cut when no path of live peers joins it); every pattern cuts
     something, both ways."""
     for number in range(60):
-        partition = draw_partition(b"%d" % number, "crash")
+        partition = draw_partition(b"%d" % number, RAIDERS, "crash")
         assert partition.crashed is not None and partition.links
         assert all(partition.crashed not in link for link in partition.links)
         assert all((b, a) in partition.links for a, b in partition.links)
-    assert draw_partition(b"7", "split").crashed is None
+    assert draw_partition(b"7", RAIDERS, "split").crashed is None
 
 
 def test_a_crashed_seat_is_replaced_while_a_live_one_is_cut_off_and_comes_back() -> None:
     """Crash pattern 20: four seats; seat 1's peer stops for good as seat 3's links to seats 0
     and 2 stall three times past both timeouts.  The three live peers finish alike, seat 1
     replaced for its silence on every one of them, and every file verifies."""
-    net = play_partition(draw_partition(b"20", "crash"))
+    net = play_partition(draw_partition(b"20", RAIDERS, "crash"))
     running = [i for i, _ in net.running()]
     assert running == [0, 2, 3]
     assert len({net.cores[i].public_digest() for i in running}) == 1
@@ -283,7 +284,7 @@ def test_a_crashed_seat_whose_votes_a_dead_end_waits_for_is_settled(number: int)
     (protocol.md §7.6 item 8).  Every live seat signs ABSENT ``[seat, count, 2]``; the crashed
     seat is replaced, named "settled" in every file, and the match finishes alike.  (Each
     pattern stalled before settlements.)"""
-    partition = draw_partition(b"%d" % number, "crash")
+    partition = draw_partition(b"%d" % number, RAIDERS, "crash")
     crashed = partition.crashed
     assert crashed is not None
     net = play_partition(partition)
@@ -313,7 +314,7 @@ def test_a_dead_end_of_crossed_votes_waits_for_a_pending_settlement() -> None:
 def test_a_settlement_needs_every_other_live_seat() -> None:
     """Crash pattern 1's feeds without seat 1's settlement (the last signer's, cut off with
     what followed it) stay at the dead end: seat 0's alone replaces nobody."""
-    net = play_partition(draw_partition(b"1", "crash"))
+    net = play_partition(draw_partition(b"1", RAIDERS, "crash"))
     feeds = net.cores[0].feeds
     settle = next(m for m in feeds[1].messages
                   if isinstance(m.content, AbsentBody) and m.content.absent == 2)
@@ -321,7 +322,7 @@ def test_a_settlement_needs_every_other_live_seat() -> None:
                 if seat != 1 or m.seq < settle.seq]
     core = take_in_order(net.header, messages)
     assert 2 not in core.absent and not core.signed
-    assert core.settles == {(settle.content.seat, settle.content.count): {0}}
+    assert core.votes.settles == {(settle.content.seat, settle.content.count): {0}}
     whole = take_in_order(net.header, [m for feed in feeds for m in feed.messages])
     assert 2 in whole.absent and whole.signed
 
@@ -330,7 +331,7 @@ def _settled_and_back(start: int) -> Network:
     """Three seats, every link down past both timeouts (each seat votes both others absent).
     Then the link 0–1 comes back; seats 0 and 1 settle seat 2, and at that very moment seat 2
     comes back too: it was slow, not crashed."""
-    net = Network(3, tag=b"return/%d" % start, rebuild=True)
+    net = raiders_network(3, tag=b"return/%d" % start, rebuild=True)
     net.pump(limit=start, partial=True)
     net.land_in_flight()
     away = {(2, 0), (2, 1), (0, 2), (1, 2)}
@@ -412,7 +413,7 @@ def test_a_peer_rebuilds_at_the_first_vote_on_its_own_message() -> None:
     once: one live seat's vote is enough to make it rebuild (it may have voted, and replaced
     someone, on a vote the feeds say was cast while it was itself under a vote) — and only
     once per vote."""
-    net = Network(3, tag=b"first-vote", rebuild=True)
+    net = raiders_network(3, tag=b"first-vote", rebuild=True)
     net.pump(limit=30, partial=True)
     net.land_in_flight()
     held: list[tuple[int, Message]] = []
@@ -425,7 +426,7 @@ def test_a_peer_rebuilds_at_the_first_vote_on_its_own_message() -> None:
     net.deliver(2, vote[0])
     assert net.rebuilds == before + 1
     core = net.cores[2]
-    assert core.presence(2) == "pending"  # its own message waits for the vote now
+    assert core.votes.presence(2) == "pending"  # its own message waits for the vote now
     assert not core.replaced_behind(2)  # the same vote does not rebuild it again
 
 
@@ -435,7 +436,7 @@ def test_votes_go_out_while_the_seats_own_message_waits() -> None:
     it sent nothing; with three seats its vote can be the one that decides).  Seats 1 and 2
     are cut off; seat 0 times both out first, and its votes reach peer 2, which rebuilds and
     waits on its own message; then peer 2's clock times seat 1 out, and it votes."""
-    net = Network(3, tag=b"vote-while-held", rebuild=True)
+    net = raiders_network(3, tag=b"vote-while-held", rebuild=True)
     net.pump(limit=30, partial=True)
     net.land_in_flight()
     held: list[tuple[int, Message]] = []
@@ -444,7 +445,7 @@ def test_votes_go_out_while_the_seats_own_message_waits() -> None:
     assert net.run_clock(0) and net.run_clock(0)
     net.pump_cut(links, held)  # seat 0's votes: peer 2 rebuilds
     core = net.cores[2]
-    assert net.rebuilds and core.presence(2) == "pending" and not core.timed_out
+    assert net.rebuilds and core.votes.presence(2) == "pending" and not core.clock.timed_out
     waiting = core.cursor[2]
     assert waiting < core.feeds[2].next_seq
     assert net.run_clock(2) and net.run_clock(2)  # peer 2's clock: seat 1 timed out
@@ -458,7 +459,7 @@ def test_a_restored_seat_reopens_its_commitment_when_its_reveal_is_due() -> None
     """A core rebuilt from the feeds may stop short of the step a commitment was made in (its
     seat under a vote, say): the commitment is reopened when the reveal is due, not dropped
     (before, the reveal could not be made)."""
-    net = Network(3, tag=b"lazy-reopen")
+    net = raiders_network(3, tag=b"lazy-reopen")
     for _ in range(10_000):
         net.pump(limit=1, partial=True)
         own = net.cores[0].feeds[0].messages
@@ -498,7 +499,7 @@ def test_a_cheats_votes_on_every_message_taken_rebuild_a_peer_once() -> None:
     """A voter votes on a seat's points in the order it reaches them: one vote per message the
     seat already sent, last first (each a new vote, each on a message the seat's peer took),
     makes that peer rebuild once, not once per vote — and the match finishes alike."""
-    net = Network(3, tag=b"rebuild-spam", rebuild=True)
+    net = raiders_network(3, tag=b"rebuild-spam", rebuild=True)
     net.pump(limit=400, partial=True)
     net.land_in_flight()
     taken = net.cores[1].cursor[1]
@@ -520,7 +521,7 @@ def test_a_vote_cast_just_before_the_last_end_came_in_holds_nothing_up() -> None
     its own END.  The seats that already saw every END have signed (a network peer then stops
     and answers no vote): seat 2's END, in hand, is not held by the vote — every peer signs and
     every file verifies (before, peer 1 never signed and every file was incomplete)."""
-    net = Network(3, tag=b"late-end-vote")
+    net = raiders_network(3, tag=b"late-end-vote")
     held: list[tuple[int, Message]] = []
     for _ in range(2000):  # play until seat 2's END exists, held back from peer 1 alone
         net.pump_cut({(2, 1)}, held)
@@ -547,7 +548,7 @@ def test_a_vote_cast_just_before_the_last_end_came_in_holds_nothing_up() -> None
 
 
 def finished() -> tuple[Network, bytes]:
-    net = Network(3, tag=b"after-the-end")
+    net = raiders_network(3, tag=b"after-the-end")
     net.pump()
     assert all(core.signed for core in net.cores)
     return net, match_file(net, 0)

@@ -56,6 +56,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from benchmarks.scenario import RAIDERS, raiders
 from cli.verify import run_verify
 from engine.core import GameState
 from engine.raiders.bots import RandomBot
@@ -80,7 +81,7 @@ from protocol.messages import (
     Kind,
     Message,
     RevealBody,
-    TorchBody,
+    SealKeyBody,
     sign_message,
 )
 from protocol.transcript import file_start, frame, split_records
@@ -139,7 +140,7 @@ class VectorNetwork(Network):
 
     def __init__(self, n: int, variant: str = "basic", tag: bytes = b"",
                  deciders: list[Decider] | None = None, *, rebuild: bool = False) -> None:
-        super().__init__(n, variant, TAG + tag, deciders, rebuild=rebuild)
+        super().__init__(n, raiders(variant), TAG + tag, deciders, rebuild=rebuild)
         self.tag = TAG + tag
         self.stored: list[list[Message]] = [[] for _ in range(n)]
         self._chained = [[0] * n for _ in range(n)]
@@ -195,7 +196,7 @@ class VectorNetwork(Network):
             return local.sign_next(message.kind, message.body)
         r = local.core.rounds[body.round]
         info = delivery_info(local.core.match_id, r.seat, i, r.deliverers[i])
-        torch = X25519PrivateKey.from_private_bytes(self.seats[r.seat].torch_private(r.id))
+        torch = X25519PrivateKey.from_private_bytes(self.seats[r.seat].round_private(r.id))
         plaintext = _SUITE.decrypt(body.sealed, torch, info=info)
         return local.sign_next(Kind.DELIVERY, DeliveryBody(r.id, self.seal(i, r.id, plaintext)))
 
@@ -797,7 +798,7 @@ def diverged_state() -> Vector:
 def partition(seed: bytes, mode: str, name: str, words: str, notes: tuple[str, ...]) -> Vector:
     """A partition of ``python -m benchmarks partitions`` (:func:`draw_partition`), played as
     :func:`protocol.local.play_partition` plays it, on peers that rebuild as network peers do."""
-    p = draw_partition(seed, mode)
+    p = draw_partition(seed, RAIDERS, mode)
     net = VectorNetwork(p.players, tag=b"faults/partition/" + seed, rebuild=True)
     net.pump(limit=p.start, partial=True)
     net.land_in_flight()
@@ -915,7 +916,7 @@ def reveal_instead_of_delivery() -> Vector:
         decide = local.decide
 
         def owes_delivery(core: Any = core) -> bool:
-            return any(not r.void and r.torch is not None and 2 in r.deliverers
+            return any(not r.void and r.key_message is not None and 2 in r.deliverers
                        and 2 not in r.deliveries for r in core.rounds.values())
 
         def after_the_torch(state: GameState[Any], seat: int, core: Any = core,
@@ -947,8 +948,8 @@ def reveal_while_welcoming() -> Vector:
     core = net.cores[1]
     done = premature_reveal(
         net, 1, lambda st: legal(st, 1)[0],
-        when=lambda m: m.kind is Kind.COMMIT and 2 in core.reclaims
-        and 1 in core.welcomed.get(2, set()))
+        when=lambda m: m.kind is Kind.COMMIT and 2 in core.seats.reclaims
+        and 1 in core.seats.welcomed.get(2, set()))
     held = silence(net, 2, lambda m: m.kind is Kind.COMMIT and step_of(m).startswith("L1.R3"))
     net.pump()
     assert held
@@ -1202,12 +1203,12 @@ def tampered_vectors(base: Base) -> list[Vector]:
             f"flipped{what}.", flipped(data, r_at + start + delta),
             invalid(seat, reason))
     for kind in (Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL, Kind.CHANCE_DIGEST, Kind.COMMIT,
-                 Kind.ACT, Kind.TORCH, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.END):
+                 Kind.ACT, Kind.SEAL_KEY, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.END):
         m = next(x for x in messages if x.kind is kind)
         start, end = field_offsets(m)["body"]
         offset = base.start(base.record_of(m)) + end - 3
-        add(f"body-flip-{kind.name.lower().replace('_', '-')}",
-            f"Record {base.record_of(m)} (seat {m.seat}, the first {kind.name}): a byte near "
+        add(f"body-flip-{kind.wire_name.lower().replace('_', '-')}",
+            f"Record {base.record_of(m)} (seat {m.seat}, the first {kind.wire_name}): a byte near "
             "the end of its body flipped.", flipped(data, offset), invalid(m.seat, "signature"))
     mid = 2 + len(messages) // 2
     longer = bytearray(data)
@@ -1346,13 +1347,13 @@ def tampered_vectors(base: Base) -> list[Vector]:
         "digest; seat 0's feed signed again from there.",
         rewritten(base, state, state=hashlib.sha256(b"z").digest()),
         invalid(0, "public state digest"))
-    torch = base.find(lambda m: m.kind is Kind.TORCH)
+    torch = base.find(lambda m: m.kind is Kind.SEAL_KEY)
     tb = torch.content
-    assert isinstance(tb, TorchBody)
+    assert isinstance(tb, SealKeyBody)
     other_key = X25519PrivateKey.from_private_bytes(hashlib.sha256(b"k").digest()).public_key()
     add("rewrite-torch-key", f"Seat {torch.seat}'s TORCH names another key; its feed signed "
         "again from there.",
-        rewritten(base, torch, body=TorchBody(tb.round, tb.events, other_key.public_bytes(
+        rewritten(base, torch, body=SealKeyBody(tb.round, tb.events, other_key.public_bytes(
             Encoding.Raw, PublicFormat.Raw))),
         invalid(torch.seat, "its released torch key is not the one its TORCH named"))
     release = base.find(lambda m: m.kind is Kind.KEY_RELEASE)

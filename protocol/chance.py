@@ -1,0 +1,284 @@
+"""Chance (F3, protocol.md §7.2–7.4): every live seat commits a fresh secret to each chance event
+before any secret is revealed; the outcome is computed from every contributor's secret; a digest
+round over the commitments held comes before the decisions that may reveal hidden events, so a
+forked commitment shows before anything hidden is seen; a seat replaced while holding a secret
+nobody else can publish makes its event drawn again under a new id.
+
+:class:`Chance` owes its state and its handlers; the match core routes messages to it and asks it
+what each seat owes (its predicates name no gate: the transition table's columns add them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import Chance as Pending
+from engine.core import ChanceEvent, GameState, Simultaneous
+from protocol.absence import Seats
+from protocol.crypto import SeatSecrets, chance_commitment, chance_outcome, chance_set_digest
+from protocol.errors import Fault, Mismatch
+from protocol.events import ChanceRedrawn, ChanceResolved, Event
+from protocol.messages import (
+    ChanceCommitBody,
+    ChanceDigestBody,
+    ChanceRevealBody,
+    Message,
+)
+from protocol.v1_names import secret_from_delivery
+
+
+class Chance:
+    """Commitments, secrets and outcomes of chance events, by protocol event id (an engine id, or
+    a re-draw's ``<id>~<k>``)."""
+
+    def __init__(self, *, match_id: bytes, keys: tuple[bytes, ...], seats: Seats,
+                 state: Callable[[], GameState[Any]], emit: Callable[[Event], None],
+                 shortfalls: list[str]) -> None:
+        self._match_id = match_id
+        self._keys = keys
+        self._n = len(keys)
+        self._seats = seats
+        self._state = state
+        self._emit = emit
+        self._shortfalls = shortfalls
+        self.commitments: dict[str, dict[int, bytes]] = {}
+        self.count = 0  # chance commitments held, in all
+        self.secrets: dict[str, dict[int, bytes]] = {}
+        self.closed: set[str] = set()  # ids whose commitments are all in (contributors fixed)
+        self.resolved: set[str] = set()  # ids whose outcome is known
+        self.alias: dict[str, str] = {}  # engine event id -> its current protocol id
+        self.dead: set[str] = set()  # protocol ids drawn again (their secrets are void)
+        self.published: dict[str, dict[int, bytes]] = {}  # secrets opened by released keys
+        self.digest_rounds = 0  # CHANCE_DIGEST rounds completed
+        self.covered = 0  # chance commitments covered by the last digest round
+        self.digests: dict[int, bytes] = {}  # this round's digests, per seat
+        self._digest_cache: tuple[tuple[int, int], bytes] | None = None
+        # Early turns: a face-down event turned as soon as the step before it resolves, its
+        # secrets revealed with the step's plays (no decision can come in between).  Per engine
+        # state, the event (engine id) the current step turns early, or None; and per event,
+        # the digests its early reveals carry (the step's, which they were signed in).
+        self._early: tuple[GameState[Any], tuple[str, frozenset[int]] | None] | None = None
+        self.early_state: dict[str, set[bytes]] = {}
+
+    # ------------------------------------------------------------------ where chance stands
+
+    def pending_id(self) -> str:
+        """The protocol id of the event the engine waits for."""
+        w = self._state().waiting
+        assert isinstance(w, Pending)
+        return self.alias.get(w.event.id, w.event.id)
+
+    def wanted(self) -> tuple[str, ...]:
+        """The protocol ids every live seat must commit to now (one batch)."""
+        return tuple(a for a in (self.alias.get(e, e) for e in self._state().upcoming_events())
+                     if a not in self.closed)
+
+    def digest_due(self) -> bool:
+        return self.count > self.covered
+
+    def digest(self) -> bytes:
+        """The digest of every chance commitment held (commitments only ever grow, so the
+        count and the round name the set)."""
+        key = (self.digest_rounds, self.count)
+        if self._digest_cache is None or self._digest_cache[0] != key:
+            entries = [(event, seat, c) for event, by_seat in self.commitments.items()
+                       for seat, c in by_seat.items()]
+            digest = chance_set_digest(self._match_id, min(self.digest_rounds + 1, 5), entries)
+            self._digest_cache = (key, digest)
+        return self._digest_cache[1]
+
+    def early_turn(self) -> str | None:
+        """The hidden event (its protocol id) the current simultaneous step turns next once it
+        resolves (``GameState.turned_next``), when its commitments are closed; None otherwise,
+        and when a seat may still decide something before the event is turned (a follow-up).
+        Its secrets are revealed as soon as every live decider of the step has committed:
+        nobody can act on them any more.  (Letting some contributors keep their secrets while
+        the others reveal would let a follow-up decider and one keeper together see the event
+        early: a coalition short of all.)"""
+        state = self._state()
+        if self._early is None or self._early[0] is not state:  # per state: the engine's part
+            turned = (state.turned_next() if isinstance(state.waiting, Simultaneous)
+                      else None)
+            self._early = (state, turned)
+        turned = self._early[1]
+        if turned is None or turned[1] or self.digest_due():
+            return None  # (nobody may decide between: else a follow-up could see the event)
+        event = self.alias.get(turned[0], turned[0])
+        return event if event in self.closed and event not in self.resolved else None
+
+    def early_secret_owed(self, seat: int) -> str | None:
+        """The early turn (protocol id) whose secret ``seat`` contributes and has not revealed
+        yet; None if there is none."""
+        event = self.early_turn()
+        if event is None or seat not in self.commitments.get(event, {}) or (
+                seat in self.secrets.get(event, {})):
+            return None
+        return event
+
+    def early_reveal_state(self, body: ChanceRevealBody, message: Message) -> bool:
+        """A chance reveal of an early turn, consumed after the step it was sent in (in a
+        later step, or once the event is posed), carries the digest of that step."""
+        return message.state in self.early_state.get(body.secrets[0][0], ())
+
+    def note_early_turn(self, step_state: Callable[[], bytes]) -> None:
+        """The step resolves now: its early turn's reveals carry ``step_state()``."""
+        early = self.early_turn()
+        if early is not None:
+            self.early_state.setdefault(early, set()).add(step_state())
+
+    # ------------------------------------------------------------------ what a seat owes
+
+    def owes_commit(self, seat: int) -> bool:
+        """It has not committed to the pending batch."""
+        wanted = self.wanted()
+        return bool(wanted) and seat not in self.commitments.get(wanted[0], {})
+
+    def owes_reveal(self, seat: int) -> bool:
+        """Every live seat has committed to the pending event; it has not revealed."""
+        event = self.pending_id()
+        return (event in self.closed and seat in self.commitments.get(event, {})
+                and seat not in self.secrets.get(event, {}))
+
+    def owes_digest(self, seat: int) -> bool:
+        return seat not in self.digests
+
+    def revealed(self, seat: int, event: str) -> bool:
+        return seat in self.secrets.get(event, {})
+
+    # ------------------------------------------------------------------ handlers
+
+    def on_commit(self, seat: int, message: Message, body: ChanceCommitBody) -> bool:
+        wanted = set(self.wanted())
+        events = [e for e, _ in body.commitments]
+        if set(events) != wanted:
+            # (It may have seen an event drawn again that this peer has not.)
+            raise Mismatch(f"committed to {sorted(events)}, not {sorted(wanted)}", message)
+        for event, commitment in body.commitments:
+            self.commitments.setdefault(event, {})[seat] = commitment
+        self.count += len(body.commitments)
+        self.close_collections()
+        return True
+
+    def on_reveal(self, seat: int, message: Message, body: ChanceRevealBody,
+                  event: str) -> bool:
+        if [e for e, _ in body.secrets] != [event]:
+            raise Fault(f"revealed {[e for e, _ in body.secrets]}, not [{event!r}]", message)
+        self.open_secret(seat, message, event, body.secrets[0][1])
+        return True
+
+    def open_secret(self, seat: int, message: Message, event: str, secret: bytes) -> None:
+        """Hold ``seat``'s secret for ``event`` if it opens its commitment; else a fault."""
+        expected = chance_commitment(self._match_id, event, self._keys[seat], secret)
+        if expected != self.commitments[event][seat]:
+            raise Fault(f"its secret for {event} does not open its commitment", message)
+        self.secrets.setdefault(event, {})[seat] = secret
+
+    def on_digest(self, seat: int, message: Message, body: ChanceDigestBody) -> bool:
+        if body.digest != self.digest():
+            # The seat holds other chance commitments than we do: someone forked a commitment.
+            # As with a reveal's commitment set, nobody is blamed yet: the two signed versions
+            # meet in some feed (relays forward every verified message) and prove who forked.
+            # Until then the round waits — and no hidden event can be shown or turned.
+            return False
+        self.digests[seat] = body.digest
+        return True
+
+    # ------------------------------------------------------------------ settling
+
+    def close_digest_round(self) -> bool | None:
+        """None: no digest round is due.  Else whether every live seat's digest is in, in which
+        case the round is closed."""
+        if not self.digest_due():
+            return None
+        if not all(s in self.digests for s in self._seats.live_seats()):
+            return False
+        self.digest_rounds += 1
+        self.covered = self.count
+        self.digests = {}
+        return True
+
+    def resolve(self, event: ChanceEvent) -> tuple[str, ChanceResolved] | None:
+        """The outcome of the pending event once every contributor's secret is in (with the
+        event to report once the engine took it), else None."""
+        event_id = self.alias.get(event.id, event.id)
+        if event_id not in self.closed:
+            return None
+        secrets = self.secrets.get(event_id, {})
+        committed = self.commitments.get(event_id, {})
+        if len(secrets) < len(committed):  # (secrets are held only for seats that committed)
+            return None
+        contributors = sorted(committed)
+        if not contributors or any(s not in secrets for s in contributors):
+            return None
+        posed = event if event_id == event.id else ChanceEvent(event_id, event.outcomes,
+                                                                event.visibility)
+        outcome = chance_outcome(posed, [secrets[s] for s in contributors])
+        self.resolved.add(event_id)
+        missing = tuple(s for s in range(self._n) if s not in contributors)
+        if missing:
+            self._shortfalls.append(f"{event_id} drawn without seat "
+                                    + ", ".join(str(s) for s in missing))
+        return outcome, ChanceResolved(event.id, outcome, missing)
+
+    def close_collections(self) -> None:
+        live = set(self._seats.live_seats())
+        for event_id, by_seat in self.commitments.items():
+            if event_id not in self.closed and live <= set(by_seat):
+                self.closed.add(event_id)
+
+    def use_published(self, seat: int) -> None:
+        """A replaced seat's secrets that its private-knowledge receiver published count as
+        revealed."""
+        for event, by_seat in self.published.items():
+            if seat in by_seat and event not in self.resolved:
+                held = self.secrets.setdefault(event, {})
+                if seat not in held:
+                    held[seat] = by_seat[seat]
+                    self._shortfalls.append(secret_from_delivery(event, seat))
+
+    def redraw_lost(self, recoverable: Callable[[int, str], bool]) -> None:
+        """Draw again every unresolved event a replaced seat contributed to and whose secret
+        is neither revealed nor on its way (``recoverable``: a round's key will publish it)."""
+        engine_ids = {a: e for e, a in self.alias.items()}
+        for event_id, by_seat in list(self.commitments.items()):
+            if event_id in self.resolved:
+                continue
+            lost = [s for s in by_seat if s in self._seats.absent
+                    and s not in self.secrets.get(event_id, {})
+                    and not recoverable(s, event_id)]
+            if not lost:
+                continue
+            engine_id = engine_ids.get(event_id, event_id)
+            if self.alias.get(engine_id, engine_id) != event_id:
+                continue  # already drawn again
+            k = 1
+            while f"{engine_id}~{k}" in self.commitments:
+                k += 1
+            new_id = f"{engine_id}~{k}"
+            self.alias[engine_id] = new_id
+            self.resolved.add(event_id)
+            self.dead.add(event_id)
+            self._shortfalls.append(f"{engine_id} drawn again as {new_id} (seat "
+                                    + ", ".join(str(s) for s in lost) + " left with its secret)")
+            self._emit(ChanceRedrawn(engine_id, new_id))
+
+
+# ---------------------------------------------------------------------- the local seat's bodies
+
+
+def commit_body(chance: Chance, secrets: SeatSecrets, seat_key: bytes,
+                match_id: bytes) -> ChanceCommitBody:
+    return ChanceCommitBody(tuple(
+        (e, chance_commitment(match_id, e, seat_key, secrets.chance_secret(e)))
+        for e in chance.wanted()))
+
+
+def reveal_body(chance: Chance, secrets: SeatSecrets) -> ChanceRevealBody:
+    early = chance.early_turn()
+    e = chance.pending_id() if early is None else early
+    return ChanceRevealBody(((e, secrets.chance_secret(e)),))
+
+
+def digest_body(chance: Chance) -> ChanceDigestBody:
+    level = min(chance.digest_rounds + 1, 5)
+    return ChanceDigestBody(level, chance.digest())

@@ -1,0 +1,57 @@
+"""The END round (F8): once the engine reaches its end, every live seat signs the final public
+digest and the transcript digest (the head of every feed's last message that drove the engine);
+when every live seat has signed the same, and no private-knowledge key is still owed, the result
+is agreed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from protocol.crypto import transcript_digest
+from protocol.errors import Fault
+from protocol.events import MatchEnded, ResultSigned
+from protocol.messages import EndBody, Message
+
+
+class Ending:
+    """The match's end: the result, and the seats that signed it."""
+
+    def __init__(self, match_id: bytes, n: int) -> None:
+        self._match_id = match_id
+        self.ended = False  # the engine reached its end
+        self.signed = False  # every live seat signed the result (END)
+        self.final: MatchEnded | None = None
+        self.end_signatures: dict[int, Message] = {}
+        # Each seat's last consumed message of the kinds that drive the engine: the heads the
+        # transcript digest covers (optional messages, such as votes, may be consumed earlier
+        # or later on different peers, so they cannot count).
+        self.core_head = [match_id] * n
+
+    def owes(self, seat: int) -> bool:
+        """The match is over and ``seat`` has not signed the result."""
+        return self.ended and seat not in self.end_signatures
+
+    def on_end(self, seat: int, message: Message, body: EndBody) -> bool:
+        assert self.final is not None
+        if body.final_state != self.final.digest or body.transcript != self.final.transcript:
+            raise Fault("its END signs another final state or transcript than the match's (a "
+                        "wrong claim of the result)", message)
+        self.end_signatures[seat] = message
+        return True
+
+    def reach(self, winners: Iterable[int], digest: bytes) -> MatchEnded:
+        """The engine reached its end: the result every live seat now signs."""
+        self.ended = True
+        self.final = MatchEnded(tuple(sorted(winners)), digest,
+                                transcript_digest(self._match_id, list(self.core_head)))
+        return self.final
+
+    def agree(self, live: tuple[int, ...],
+              owes_release: Callable[[int], bool]) -> ResultSigned | None:
+        """Every live seat signed, and no key is owed: the result is agreed."""
+        if live and all(s in self.end_signatures for s in live) and not any(
+                owes_release(s) for s in live):
+            assert self.final is not None
+            self.signed = True
+            return ResultSigned(self.final.winners, self.final.digest, self.final.transcript)
+        return None

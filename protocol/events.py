@@ -1,0 +1,149 @@
+"""The events a match core reports: facts in the past tense, frozen (style.md, h11's events).
+
+Drivers (the network peer, the verifier, the command line) read them; nothing in the core reads
+them back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from protocol.messages import Message
+
+
+@dataclass(frozen=True)
+class ChanceResolved:
+    event: str
+    outcome: str
+    missing: tuple[int, ...] = ()  # seats that did not contribute (replaced when committed)
+
+
+@dataclass(frozen=True)
+class ChanceRedrawn:
+    """A replaced seat's secret for ``event`` is lost: it is drawn again as ``new_id`` from the
+    remaining seats, and whatever a private-knowledge round showed of it is void."""
+
+    event: str
+    new_id: str
+
+
+@dataclass(frozen=True)
+class PlayCommitted:
+    step: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class PlayRevealed:
+    step: str
+    seat: int
+    action: str
+
+
+@dataclass(frozen=True)
+class ActionTaken:
+    step: str
+    seat: int
+    action: str
+    zombie: bool = False  # computed by every peer for a replaced seat
+
+
+@dataclass(frozen=True)
+class PeerMisbehaved:
+    """``seat`` broke the rules; ``evidence`` holds the signed message(s) that prove it."""
+
+    seat: int
+    reason: str
+    evidence: tuple[Message, ...]
+
+
+@dataclass(frozen=True)
+class SeatsOverdue:
+    """``seats`` owe a message for ``step`` since ``since`` and the turn timeout has passed: the
+    driver asks every peer for their missing messages (they may only be delayed)."""
+
+    seats: tuple[int, ...]
+    step: str
+    since: float
+
+
+@dataclass(frozen=True)
+class SeatTimedOut:
+    """``seat`` stayed silent past the silence timeout too: the local seat votes it absent at
+    ``count`` (the number of its messages consumed)."""
+
+    seat: int
+    count: int
+    step: str
+
+
+@dataclass(frozen=True)
+class SeatReplaced:
+    """Every other live seat voted ``seat`` absent (``reason``): its zombie plays from now."""
+
+    seat: int
+    count: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class SeatReclaimed:
+    """``seat`` plays again from ``step``."""
+
+    seat: int
+    step: str
+
+
+@dataclass(frozen=True)
+class RoundKeyReleased:
+    """The seat private-knowledge round ``round`` served published its key; every delivery of
+    the round was opened and checked (``bad``: the deliverers whose delivery lied)."""
+
+    round: str
+    seat: int
+    bad: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PrivateKnowledge:
+    """What a private-knowledge round showed the local seat (event id -> outcome): known to it
+    alone."""
+
+    seat: int
+    round: str
+    knowledge: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class MatchEnded:
+    """The engine reached its end: the result, the final public digest and the transcript
+    digest every live seat now signs in its END message."""
+
+    winners: tuple[int, ...]
+    digest: bytes
+    transcript: bytes = b""
+
+
+@dataclass(frozen=True)
+class ResultSigned:
+    """Every live seat signed the same final state and transcript: the match is agreed."""
+
+    winners: tuple[int, ...]
+    digest: bytes
+    transcript: bytes
+
+
+@dataclass(frozen=True)
+class ForkSuspected:
+    """``seat``'s REVEAL for ``step`` names other commitments than this peer holds: some seat
+    showed different commitments to different peers.  Nobody is blamed yet; the driver sends
+    ``held`` (the COMMIT messages this peer holds for the step) to every peer, so that the two
+    signed versions meet and prove the fork."""
+
+    step: str
+    seat: int
+    held: tuple[Message, ...]
+
+
+Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionTaken
+         | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatReclaimed
+         | RoundKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned | ForkSuspected)

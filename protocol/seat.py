@@ -1,0 +1,419 @@
+"""The local seat: what this peer's own seat must send, persisted by the caller before sending.
+
+:class:`LocalSeat` reads the match core (the same rules as for every other seat) and writes the
+bodies it owes: each mechanism's writers (:mod:`protocol.chance`, :mod:`protocol.knowledge`) for
+its own kinds, the decisions here (it asks ``decide``), and the votes.  It also opens the
+deliveries of its own private-knowledge rounds and computes what they show."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.core import ChanceEvent, EngineError, GameState, Simultaneous, Turn
+from protocol import chance as chance_bodies
+from protocol import knowledge as round_bodies
+from protocol.crypto import SeatSecrets, chance_outcome, commit_set_digest, play_commitment
+from protocol.errors import LocalProtocolError
+from protocol.events import Event, PrivateKnowledge
+from protocol.game import is_free
+from protocol.knowledge import KnowledgeRound, round_private
+from protocol.messages import (
+    AbsentBody,
+    ActBody,
+    CommitBody,
+    EndBody,
+    KeyReleaseBody,
+    Kind,
+    Message,
+    ReclaimBody,
+    RevealBody,
+    WelcomeBody,
+    sign_message,
+)
+
+if TYPE_CHECKING:
+    from protocol.match import MatchCore
+
+Decide = Callable[[GameState[Any], int], str]  # the local seat's choice, in notation
+
+
+class _Unknown(Exception):
+    pass
+
+
+class DecisionPending(Exception):
+    """Raised by a ``decide`` function whose answer is not ready yet (a person still
+    choosing): the local seat sends nothing now and asks again later."""
+
+
+class LocalSeat:
+    """The local seat: what it must send next, persisted by the caller before sending."""
+
+    def __init__(self, core: MatchCore, seat: int, private_key: Ed25519PrivateKey,
+                 seed: bytes, decide: Decide) -> None:
+        self.core = core
+        self.seat = seat
+        self.key = private_key
+        self.seed = seed
+        self.secrets = SeatSecrets(seed, core.match_id, core.keys[seat])
+        self.decide = decide
+        self.sent: list[Message] = []
+        self.pending_reveal: dict[str, tuple[str, bytes]] = {}
+        self._unopened: dict[str, CommitBody] = {}  # restored commitments not reopened yet
+        self.knowledge: dict[str, str] = {}  # what its rounds showed: engine id -> outcome
+        self.events: list[Event] = []  # PrivateKnowledge, for the driver
+        self._opened: set[str] = set()  # its rounds whose deliveries it has opened
+        self._prove: set[str] = set()  # its rounds with a lying delivery: release at once
+        self._voted: set[tuple[int, int]] = set()
+        # Replaced for silence, it sends no RECLAIM while this is set: the driver of a person's
+        # seat sets it when the person let the timeouts run out, and clears it when they
+        # answer again (the bot plays meanwhile, without a timeout in every step).
+        self.hold_reclaim = False
+        self._delivered: dict[str, dict[int, bytes]] = {}  # secrets its rounds were sent
+        self._rounds_seen = 0  # the core's rounds looked at so far (for _learn)
+        self._mine: list[KnowledgeRound] = []  # its own rounds among them, not opened yet
+
+    def restore(self, persisted: list[Message]) -> list[Message]:
+        """After a restart: take back the messages this seat persisted (its own feed, from
+        the match file) and return them to be sent again — the same bytes, so peers see
+        harmless duplicates, never a second message under a sequence number.  A commitment
+        whose reveal is still owed is reopened without storing the choice anywhere: the salt
+        derives from the seed, and the action is found among the step's legal actions."""
+        for i, message in enumerate(persisted):
+            if message.seat != self.seat or message.seq != i:
+                raise LocalProtocolError("the persisted feed is not this seat's, in order")
+        self.sent = list(persisted)
+        self.pending_reveal = {}
+        self._unopened = {}
+        revealed = {m.content.step for m in persisted if isinstance(m.content, RevealBody)}
+        for message in persisted:
+            body = message.content
+            if isinstance(body, CommitBody) and body.step not in revealed:
+                try:
+                    self.pending_reveal[body.step] = self._reopen(body)
+                except LocalProtocolError:
+                    # Not at its step yet (a core rebuilt from the feeds may stop before it,
+                    # the seat under a vote): reopened when its reveal is due.  (A commitment
+                    # skipped as stale — the seat was replaced meanwhile — never is.)
+                    self._unopened[body.step] = body
+            if isinstance(body, AbsentBody):
+                self._voted.add((body.seat, body.count))
+        return list(persisted)
+
+    def behind(self) -> bool:
+        """The core took a message the feeds do not let it take where it did: this seat's own,
+        before another seat's vote on it came in (:meth:`MatchCore.replaced_behind`), or a
+        seat's message past the point its feed was proved forked (:meth:`MatchCore.fork_behind`).
+        The driver then rebuilds (:meth:`rebuilt`)."""
+        return self.core.replaced_behind(self.seat) or self.core.fork_behind()
+
+    def rebuilt(self) -> LocalSeat:
+        """This seat on a core rebuilt from the feeds, as the verifier would build it (a fresh
+        core adopts every feed; the seat takes its own feed back), with the same settings,
+        clock, findings of the clock and ``decide``."""
+        old = self.core
+        core = type(old)(old.header, config=old.config)
+        core.now = old.now
+        # What this peer's clock found stays found (a seat it timed out at a message it still
+        # lacks is still timed out there): the rebuilt core does not wait both timeouts again.
+        core.clock.overdue = dict(old.clock.overdue)
+        core.clock.timed_out = dict(old.clock.timed_out)
+        core.votes.behind_top = dict(old.votes.behind_top)
+        core.adopt(dict(enumerate(old.feeds)))
+        local = LocalSeat(core, self.seat, self.key, self.seed, self.decide)
+        local.restore(list(old.feeds[self.seat].messages))
+        local.hold_reclaim = self.hold_reclaim
+        return local
+
+    def lagging(self) -> LocalSeat | None:
+        """After both timeouts of a wait: this seat on a core rebuilt from the feeds, if that
+        core is somewhere else than this one; else None.  The order messages came in can
+        leave a live core short of what the same feeds give taken whole; the driver then takes
+        the rebuilt seat instead, as it does after :meth:`behind`."""
+        local = self.rebuilt()
+        old, new = self.core, local.core
+        if (tuple(old.cursor), sorted(old.absent), old.public_digest(), bool(old.signed)) == (
+                tuple(new.cursor), sorted(new.absent), new.public_digest(), bool(new.signed)):
+            return None
+        return local
+
+    def _reopen(self, body: CommitBody) -> tuple[str, bytes]:
+        salt = self.secrets.salt_for(body.step)
+        state = self.core.state
+        for action in state.legal_actions(self.seat):
+            text = state.format_action(action)
+            if play_commitment(self.core.match_id, body.step, self.core.keys[self.seat], text,
+                               salt) == body.commitment:
+                return text, salt
+        raise LocalProtocolError(f"cannot reopen the commitment of step {body.step}: the "
+                                 "match state is not the one it was made in")
+
+    def sign_next(self, kind: Kind, body: Any) -> Message:
+        """Sign the next message of this seat's feed (chained, numbered, carrying the step's
+        public digest) and record it as sent."""
+        prev = self.sent[-1].hash if self.sent else self.core.match_id
+        state = self.core.step_state
+        message = sign_message(self.key, match_id=self.core.match_id, seat=self.seat,
+                               seq=len(self.sent), prev=prev, kind=kind, state=state, body=body)
+        self.sent.append(message)
+        return message
+
+    def take_events(self) -> list[Event]:
+        out, self.events = self.events, []
+        return out
+
+    # ------------------------------------------------------------------ private knowledge
+
+    def round_private(self, round_id: str) -> bytes:
+        return round_private(self.secrets, round_id)
+
+    def _learn(self) -> None:
+        """Open the deliveries of this seat's complete rounds: check each against its
+        commitments, and compute the hidden outcomes it may now see."""
+        core = self.core
+        chance, knowledge = core.chance, core.knowledge
+        rounds = knowledge.rounds
+        if len(rounds) != self._rounds_seen:  # (rounds are only ever added)
+            self._mine.extend(r for r in list(rounds.values())[self._rounds_seen:]
+                              if r.seat == self.seat)
+            self._rounds_seen = len(rounds)
+        if not self._mine:
+            return
+        self._mine = [r for r in self._mine if r.id not in self._opened and not r.void]
+        for r in list(self._mine):
+            if not r.complete:
+                continue
+            self._opened.add(r.id)
+            private = self.round_private(r.id)
+            delivered = self._delivered
+            for deliverer in r.deliveries:
+                secrets = knowledge.open_delivery(r, deliverer, private)
+                if secrets is None:
+                    self._prove.add(r.id)  # publish the key: the lie is then plain to all
+                    break
+                for event, secret in secrets:
+                    delivered.setdefault(event, {})[deliverer] = secret
+            if r.id in self._prove:
+                continue
+            for event in r.events:
+                if self.seat in chance.commitments.get(event, {}):
+                    delivered.setdefault(event, {})[self.seat] = self.secrets.chance_secret(event)
+
+            def choose(event: ChanceEvent) -> str:
+                protocol_id = chance.alias.get(event.id, event.id)
+                contributors = sorted(chance.commitments.get(protocol_id, {}))
+                secrets = self._delivered.get(protocol_id, {})
+                if not contributors or any(s not in secrets for s in contributors):
+                    raise _Unknown
+                posed = ChanceEvent(protocol_id, event.outcomes, event.visibility)
+                return chance_outcome(posed, [secrets[s] for s in contributors])
+
+            try:
+                shown = core.state.preview_hidden(choose)
+            except _Unknown:
+                continue  # a contributor left: its secret is gone, the event will be re-drawn
+            mine = {e: card for e, card in shown.items() if chance.alias.get(e, e) in r.events}
+            self.knowledge.update(mine)
+            self.events.append(PrivateKnowledge(self.seat, r.id, tuple(sorted(mine.items()))))
+
+    def _forget(self) -> None:
+        """Knowledge of events drawn again, or turned, is void."""
+        core = self.core
+        if not self.knowledge:
+            return
+        owed: set[str] = set()
+        for request in core.state.knowledge_requests():
+            if request.seat == self.seat:
+                owed.update(request.events)
+        mine = {a for r in core.knowledge.rounds.values() if r.seat == self.seat
+                for a in r.events}
+        for event in list(self.knowledge):
+            if event not in owed or core.chance.alias.get(event, event) not in mine:
+                del self.knowledge[event]
+
+    def decision_state(self) -> GameState[Any]:
+        """The state the local seat decides on: the shared one with its private knowledge."""
+        state = self.core.state
+        owed = [r for r in state.knowledge_requests() if r.seat == self.seat]
+        if owed and owed[0].events and set(owed[0].events) <= set(self.knowledge):
+            try:
+                return state.learn(self.seat, {e: self.knowledge[e] for e in owed[0].events})
+            except EngineError:
+                return state
+        return state
+
+    # ------------------------------------------------------------------ what to send
+
+    def messages_to_send(self) -> list[Message]:
+        """The messages the local seat owes now (each to be persisted, then sent to all and
+        fed back to the core like any other)."""
+        core = self.core
+        seat = self.seat
+        held = core.feeds[seat].next_seq
+        if held < len(self.sent):
+            return []  # our last message has not been fed back yet
+        if core.cursor[seat] < held:
+            # Our own messages wait to be consumed (under a vote, after a rebuild): nothing
+            # else is sent, but votes still are — whether this peer holds another seat's
+            # message, or timed it out, does not depend on where its own feed is taken.
+            vote = self._vote() if seat not in core.absent else None
+            return [] if vote is None else self._cast(vote)
+        if seat in core.absent:
+            # Replaced here, it still answers "present" for a seat whose message it holds:
+            # the others may not have replaced it yet, and then its answer is the vote their
+            # match waits for (with three seats, the only one left).
+            present = self._present_vote()
+            if present is not None:
+                return self._cast(present)
+            absence = core.absent[seat]
+            if absence.final or seat in core.seats.reclaims or self.hold_reclaim:
+                return []
+            return [self.sign_next(Kind.RECLAIM, ReclaimBody(absence.count))]
+        if seat in core.seats.reclaims:
+            return []
+        self._learn()
+        self._forget()
+        vote = self._vote()
+        if vote is not None:
+            return self._cast(vote)
+        for r in core.knowledge.live():
+            if r.seat == seat and r.open and r.key_message is not None and (
+                    r.id in self._prove or r.publish):
+                return [self.sign_next(Kind.KEY_RELEASE,
+                                       KeyReleaseBody(r.id, self.round_private(r.id)))]
+        expected = core.expects(seat)
+        if expected is None:
+            return []
+        try:
+            body = self._body(expected)
+        except DecisionPending:
+            return []
+        return [] if body is None else [self.sign_next(*body)]
+
+    def _cast(self, vote: AbsentBody) -> list[Message]:
+        self._voted.add((vote.seat, vote.count))
+        return [self.sign_next(Kind.ABSENT, vote)]
+
+    def _present_vote(self) -> AbsentBody | None:
+        """Answer another seat's vote "present" if this peer holds the message it is about."""
+        core = self.core
+        for (target, count), ballot in sorted(core.votes.ballots.items()):
+            if (target == self.seat or (target, count) in self._voted or self.seat in ballot
+                    or not core.live(target)):
+                continue
+            if len(core.feeds[target].messages) > count and not (
+                    core.cursor[target] == count and core.stuck(target)):
+                # (Not for a message it holds that cannot be taken: stuck, it is voted out.)
+                return AbsentBody(target, count, 0)
+        return None
+
+    def _vote(self) -> AbsentBody | None:
+        """Answer another seat's vote (present if this peer holds the message), or vote a
+        seat absent that the local clock timed out."""
+        core = self.core
+        votes, clock = core.votes, core.clock
+        if not votes.ballots and not clock.timed_out:
+            return None  # (the common case, at once)
+        present = self._present_vote()
+        if present is not None:
+            # (Even with two seats left: a seat cut off from both, since replaced, voted them
+            # absent; without these answers a replay of the file, which reads its votes ahead
+            # of its replacement, would wait on them for good.)
+            return present
+        if votes.void():
+            return None  # no absent vote can pass (two seats left): none is cast
+        # Absent: once the local clock timed the seat out — or found it overdue, when another
+        # seat's vote already waits for ours (answering fast keeps us from looking silent).
+        candidates = dict(clock.timed_out)
+        for (target, count), ballot in votes.ballots.items():
+            if 1 in ballot.values() and clock.overdue.get(target) == count:
+                candidates.setdefault(target, count)
+        for target, count in sorted(candidates.items()):
+            if (target != self.seat and core.live(target) and core.cursor[target] == count
+                    and (target, count) not in self._voted
+                    and (len(core.feeds[target].messages) <= count
+                         or target in core.seats.blocked or core.stuck(target))):
+                return AbsentBody(target, count, 1)
+        point = core.silent_dead_end()
+        if point is not None and point[0] != self.seat and (
+                self.seat not in votes.settles.get(point, ())):
+            return AbsentBody(*point, 2)
+        return None
+
+    def _body(self, expected: Kind) -> tuple[Kind, Any] | None:
+        core = self.core
+        seat = self.seat
+        w = core.state.waiting
+        if expected is Kind.ABSENT:
+            return None  # answered by _vote as soon as it can (its own timer, or it holds it)
+        if expected is Kind.SEAL_KEY:
+            return Kind.SEAL_KEY, round_bodies.key_body(core.knowledge, seat, self.secrets)
+        if expected is Kind.KEY_RELEASE:
+            return Kind.KEY_RELEASE, round_bodies.release_body(core.knowledge, seat,
+                                                               self.secrets)
+        if expected is Kind.WELCOME:
+            reclaims = core.seats.reclaims
+            x = next(x for x in sorted(reclaims) if seat not in core.seats.welcomed[x])
+            return Kind.WELCOME, WelcomeBody(x, reclaims[x])
+        if expected is Kind.DELIVERY:
+            return Kind.DELIVERY, round_bodies.delivery_body(core.knowledge, seat, self.secrets,
+                                                             self.key, core.match_id)
+        if expected is Kind.CHANCE_COMMIT:
+            return Kind.CHANCE_COMMIT, chance_bodies.commit_body(
+                core.chance, self.secrets, core.keys[seat], core.match_id)
+        if expected is Kind.CHANCE_REVEAL:
+            return Kind.CHANCE_REVEAL, chance_bodies.reveal_body(core.chance, self.secrets)
+        if expected is Kind.CHANCE_DIGEST:
+            return Kind.CHANCE_DIGEST, chance_bodies.digest_body(core.chance)
+        if expected is Kind.ACT:
+            assert isinstance(w, Turn)
+            action = self.decide(self.decision_state(), seat)
+            return Kind.ACT, ActBody(w.step, action)
+        if expected is Kind.COMMIT:
+            assert isinstance(w, Simultaneous)
+            action = self.decide(self.decision_state(), seat)
+            try:
+                parsed = core.state.parse_action(seat, action)
+            except EngineError as exc:
+                raise LocalProtocolError(f"the local seat chose an illegal action: {exc}") from exc
+            if is_free(core.state, seat, parsed):
+                return Kind.ACT, ActBody(w.step, action)
+            salt = self.secrets.salt_for(w.step)
+            commitment = play_commitment(core.match_id, w.step, core.keys[seat], action, salt)
+            if not core.seats.reclaims and core.may_reveal_directly(seat):
+                # The last to decide: every other play is committed, so it reveals at once
+                # (one message instead of two; protocol.md §7.1).  Not while a seat reclaims:
+                # it could still join this step after seeing the play.
+                return self._reveal_body(w.step, action, salt, commitment)
+            self.pending_reveal[w.step] = (action, salt)
+            return Kind.COMMIT, CommitBody(w.step, commitment)
+        if expected is Kind.END:
+            final = core.ending.final
+            assert final is not None
+            return Kind.END, EndBody(final.digest, final.transcript)
+        if expected is Kind.REVEAL:
+            assert isinstance(w, Simultaneous)
+            opened = self.pending_reveal.pop(w.step, None)
+            action, salt = opened or self._reopen(self._unopened.pop(w.step))
+            return self._reveal_body(w.step, action, salt, None)
+        return None
+
+    def _reveal_body(self, step_name: str, action: str, salt: bytes,
+                     direct: bytes | None) -> tuple[Kind, RevealBody]:
+        """The REVEAL of ``action``: with the digest of the commitments held (``direct``: the
+        seat's own, not sent before) and the secret of the step's early turn, if it owes one."""
+        core = self.core
+        step = core.steps.current
+        assert step is not None
+        held = [step.commitments.get(s) for s in range(core.n)]
+        if direct is not None:
+            held[self.seat] = direct
+        early = core.chance.early_secret_owed(self.seat)  # it goes with the play (§7.4)
+        chance: tuple[tuple[str, bytes], ...] = ()
+        if early is not None:
+            chance = ((early, self.secrets.chance_secret(early)),)
+        return Kind.REVEAL, RevealBody(step_name, action, salt,
+                                       commit_set_digest(core.match_id, step_name, held), chance)
