@@ -88,25 +88,30 @@ class _ChanceEventFields(NamedTuple):
     outcomes: tuple[str, ...]
     visibility: Visibility
     seat: Seat | None
+    deck: str | None
 
 
 class ChanceEvent(_ChanceEventFields):
     """A chance event: a stable id, its equally likely outcomes, and who may see the result.
 
-    Validated on construction: an id, at least one outcome, and a seat exactly for PRIVATE
-    events.  (A named tuple: immutable, cheap, compared by value.)"""
+    A PRIVATE event names the seat that alone learns its outcome and the ``deck`` it is drawn
+    from: a card dealt from a shared deck, without replacement across every seat's draws (the
+    outcomes are the deck's cards; which are left is known to nobody but the deck).  Validated
+    on construction: an id, at least one outcome, a seat and a deck exactly for PRIVATE events.
+    (A named tuple: immutable, cheap, compared by value.)"""
 
     __slots__ = ()
 
     def __new__(cls, id: str, outcomes: tuple[str, ...], visibility: Visibility,
-                seat: Seat | None = None) -> ChanceEvent:
+                seat: Seat | None = None, deck: str | None = None) -> ChanceEvent:
         if not id:
             raise ValueError("a chance event needs an id")
         if not outcomes:
             raise ValueError(f"chance event {id} has no outcomes")
-        if (visibility is Visibility.PRIVATE) != (seat is not None):
-            raise ValueError("a seat is named exactly for private chance events")
-        return super().__new__(cls, id, outcomes, visibility, seat)
+        private = visibility is Visibility.PRIVATE
+        if private != (seat is not None) or private != (deck is not None):
+            raise ValueError("a seat and a deck are named exactly for private chance events")
+        return super().__new__(cls, id, outcomes, visibility, seat, deck)
 
     @property
     def probability(self) -> float:
@@ -157,6 +162,34 @@ class Chance(NamedTuple):
     event: ChanceEvent
 
 
+class TimeClass(enum.Enum):
+    """How long a decision may take: the header's timeouts for each class (a quick answer, a
+    normal turn, a long plan), scaled by the table's speed."""
+
+    QUICK = "quick"
+    NORMAL = "normal"
+    LONG = "long"
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningRequest:
+    """``seat`` must open its sealed values ``slots`` now (each was committed when an action of
+    its sealed it, see :meth:`GameState.split_private`)."""
+
+    seat: Seat
+    slots: tuple[str, ...]
+
+
+class Openings(NamedTuple):
+    """The state waits for sealed values to be opened (their owners' openings, in any order)."""
+
+    requests: tuple[OpeningRequest, ...]
+
+    @property
+    def seats(self) -> frozenset[Seat]:
+        return frozenset(r.seat for r in self.requests)
+
+
 @dataclass(frozen=True, slots=True)
 class Standing:
     """One seat's final result."""
@@ -187,7 +220,7 @@ class Over(NamedTuple):
     outcome: Outcome
 
 
-Waiting = Union[Simultaneous, Turn, Chance, Over]  # noqa: UP007  (used at run time)
+Waiting = Union[Simultaneous, Turn, Chance, Openings, Over]  # noqa: UP007  (used at run time)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +316,66 @@ class GameState(ABC, Generic[A]):
         """This state with every seat's private knowledge removed."""
         return self
 
+    # Private chance: a card dealt from a shared deck --------------------------------------
+    def apply_private(self, event_id: str) -> Self:
+        """The public transition of the PRIVATE chance event the state waits for: the card is
+        dealt, its identity unknown (a placeholder: "seat 2 holds 2 unknown powers").  The
+        owner then :meth:`learn` s ``{event_id: card}``; nobody else ever does, unless the owner
+        opens the card (:meth:`open_private`)."""
+        raise InvalidChanceError(f"{self.game} deals no private cards")
+
+    def open_private(self, seat: Seat, event_id: str, outcome: str) -> Self:
+        """``seat`` shows, in public, the card it was dealt by ``event_id`` (the protocol
+        proves it was; the engine checks it may be shown now)."""
+        raise InvalidKnowledgeError(f"{self.game} deals no private cards")
+
+    def private_claims(self, seat: Seat, action: A) -> tuple[str, ...]:
+        """The private events whose cards ``seat``'s ``action`` shows (keeping a dealt power,
+        say): each must be opened in public with it."""
+        return ()
+
+    # Sealed values: committed by one action, opened at a later one ----------------------
+    def split_private(self, seat: Seat, text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """A decision in the deciding seat's own notation, split into the public action every
+        peer applies and the sealed values it commits to, as ``(slot, value)`` pairs (the
+        identity of a token placed face down, a kept objective).  Slot ids are a function of
+        the public state.  The seat itself :meth:`learn` s its values."""
+        return text, ()
+
+    def open_sealed(self, seat: Seat, values: Mapping[str, str]) -> Self:
+        """The state waits on :class:`Openings`: ``seat`` opens ``values`` (slot -> value).
+        Raises :class:`IllegalActionError` for values the rules refuse (a token placed twice):
+        misbehaviour by that seat, proved by its signed openings."""
+        raise IllegalActionError(f"{self.game} has no sealed values")
+
+    def void_sealed(self, seat: Seat) -> Self:
+        """``seat`` can open none of its sealed values any more (it was replaced): the game's
+        ruling for them applies (a forfeit, a score of 0)."""
+        return self
+
+    # Endings and time -----------------------------------------------------------------------
+    def time_class(self, seat: Seat) -> TimeClass:
+        """How long ``seat``'s pending decision may take."""
+        return TimeClass.NORMAL
+
+    def resign(self, seat: Seat) -> Self:
+        """``seat`` resigns: the game's rule (in a two-sided game it loses; in a free-for-all it
+        is eliminated and the others play on).  :class:`IllegalActionError` if it cannot."""
+        raise IllegalActionError(f"resigning is not part of {self.game}")
+
+    def forfeit(self, seat: Seat) -> Self:
+        """``seat`` forfeits (replaced where the game has no zombie, or caught cheating): the
+        game's forfeit result.  By default, as if it resigned."""
+        return self.resign(seat)
+
+    def agree_draw(self) -> Self:
+        """Every live seat agreed to a draw: the game's drawn result."""
+        raise IllegalActionError(f"{self.game} has no draw by agreement")
+
+    def spectator_view(self) -> Any:
+        """What anyone watching may know: the public part only."""
+        raise NotImplementedError(f"{self.game} has no spectator view")
+
     # Notation -----------------------------------------------------------------------------
     @abstractmethod
     def parse_action(self, seat: Seat, text: str) -> A:
@@ -344,7 +437,22 @@ class Learned:
     knowledge: tuple[tuple[str, str], ...]
 
 
-Entry = Union[ChanceResolved, Acted, JointActed, Learned]  # noqa: UP007
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A private chance event was dealt (its outcome is the owner's :class:`Learned`)."""
+
+    event: str
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """``seat`` opened sealed values (slot, value)."""
+
+    seat: Seat
+    values: tuple[tuple[str, str], ...]
+
+
+Entry = Union[ChanceResolved, Acted, JointActed, Learned, Dealt, Opened]  # noqa: UP007
 
 
 def entry_to_json(entry: Entry) -> JSON:
@@ -354,6 +462,10 @@ def entry_to_json(entry: Entry) -> JSON:
         return ["act", entry.seat, entry.action]
     if isinstance(entry, JointActed):
         return ["joint", [[s, a] for s, a in entry.actions]]
+    if isinstance(entry, Dealt):
+        return ["dealt", entry.event]
+    if isinstance(entry, Opened):
+        return ["opened", entry.seat, [[k, v] for k, v in entry.values]]
     return ["learn", entry.seat, [[e, o] for e, o in entry.knowledge]]
 
 
@@ -368,6 +480,10 @@ def entry_from_json(data: JSON) -> Entry:
             return JointActed(tuple((int(s), str(a)) for s, a in data[1]))
         if kind == "learn":
             return Learned(int(data[1]), tuple((str(e), str(o)) for e, o in data[2]))
+        if kind == "dealt":
+            return Dealt(str(data[1]))
+        if kind == "opened":
+            return Opened(int(data[1]), tuple((str(k), str(v)) for k, v in data[2]))
     except (TypeError, ValueError, IndexError, KeyError) as exc:
         raise InvalidPositionError(f"malformed history entry {data!r}") from exc
     raise InvalidPositionError(f"unknown history entry kind {data!r}")
@@ -381,6 +497,10 @@ def apply_entry(state: GameState[Any], entry: Entry) -> GameState[Any]:
         return state.apply(entry.seat, state.parse_action(entry.seat, entry.action))
     if isinstance(entry, JointActed):
         return state.apply_joint({s: state.parse_action(s, a) for s, a in entry.actions})
+    if isinstance(entry, Dealt):
+        return state.apply_private(entry.event)
+    if isinstance(entry, Opened):
+        return state.open_sealed(entry.seat, dict(entry.values))
     return state.learn(entry.seat, dict(entry.knowledge))
 
 
@@ -417,6 +537,40 @@ def _never_free(state: GameState[Any], seat: Seat, action: Any) -> bool:
 
 
 @dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game (``players`` aside): its name, default, the values it takes (a
+    choice among ``choices``, or an integer in ``bounds``, or on/off for a bool default), and a
+    line of help.  :meth:`parse` reads a command line's ``KEY=VALUE`` value."""
+
+    name: str
+    default: str | int | bool
+    help: str = ""
+    choices: tuple[str, ...] = ()
+    bounds: tuple[int, int] | None = None
+
+    def parse(self, text: str) -> str | int | bool:
+        """The value ``text`` names; ValueError (a sentence naming what is allowed) if none."""
+        if isinstance(self.default, bool):
+            value = {"on": True, "yes": True, "true": True, "1": True, "off": False,
+                     "no": False, "false": False, "0": False}.get(text.strip().lower())
+            if value is None:
+                raise ValueError(f"{self.name} is on or off, not {text!r}")
+            return value
+        if isinstance(self.default, int):
+            try:
+                number = int(text)
+            except ValueError:
+                raise ValueError(f"{self.name} is a whole number, not {text!r}") from None
+            low, high = self.bounds or (number, number)
+            if not low <= number <= high:
+                raise ValueError(f"{self.name} is {low} to {high}, not {number}")
+            return number
+        if self.choices and text not in self.choices:
+            raise ValueError(f"{self.name} is one of {', '.join(self.choices)}, not {text!r}")
+        return text
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the protocol and the drivers need to know about a game, declared as data.
 
@@ -424,9 +578,11 @@ class GameSpec:
     played under, and a new rule means a new version).  ``free_action(state, seat, action)``
     says whether an action is *free*: taken on its own, in the open, while the seat's decision
     stays pending (a look at hidden cards, say) — never part of a joint decision.  ``zombie``
-    is the bot every peer computes for a replaced seat (part of the engine version).  A game's
-    private-knowledge requests come from its states (:meth:`GameState.knowledge_requests`).
-    The registry is :mod:`engine.games`."""
+    is the bot every peer computes for a replaced seat (part of the engine version), unless the
+    game makes a replaced seat forfeit (``replaced = "forfeit"``: no zombie could open its
+    sealed values).  ``options`` are the game's options beyond ``players``, which ``new`` takes
+    as keywords.  A game's private-knowledge requests come from its states
+    (:meth:`GameState.knowledge_requests`).  The registry is :mod:`engine.games`."""
 
     name: str
     title: str
@@ -440,6 +596,16 @@ class GameSpec:
     # engine version, so it never changes under a version (None: the "heuristic" bot).
     zombie: Callable[[], Any] | None = None
     free_action: Callable[[GameState[Any], Seat, Any], bool] = _never_free
+    options: tuple[OptionSpec, ...] = ()
+    replaced: str = "zombie"  # what a replaced seat becomes: "zombie" or "forfeit"
+
+    def option(self, name: str) -> OptionSpec:
+        """The option called ``name``; KeyError naming the options there are."""
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise KeyError(f"{self.title} has no option {name!r} (its options: {known})")
 
 
 def draw_without_replacement(pool: Sequence[str], chosen: str) -> tuple[str, ...]:

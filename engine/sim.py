@@ -18,13 +18,17 @@ from engine.core import (
     Chance,
     ChanceEvent,
     ChanceResolved,
+    Dealt,
     Entry,
     GameState,
     JointActed,
     Learned,
+    Opened,
+    Openings,
     Over,
     Simultaneous,
     Turn,
+    Visibility,
 )
 from engine.games import get_game
 from engine.stream import derive_key, sample_index, stream_key
@@ -41,16 +45,32 @@ class Bot(Protocol):
 class Dealer:
     """Answers chance events from a seed (see the module docstring)."""
 
-    __slots__ = ("_prefix", "seed")
+    __slots__ = ("_dealt", "_decks", "_prefix", "seed")
 
     def __init__(self, seed: bytes) -> None:
         self.seed = seed
         self._prefix = stream_key(b"cryptcrawl/dealer/v1", seed)
+        self._dealt: dict[str, str] = {}  # private event id -> its card
+        self._decks: dict[str, list[str]] = {}  # deck -> the cards dealt from it
 
     def choose(self, event: ChanceEvent) -> str:
-        outcomes = event[1]  # (id, outcomes, visibility, seat)
+        outcomes = event[1]  # (id, outcomes, visibility, seat, deck)
         key = self._prefix + stream_key(event[0])
-        return outcomes[sample_index(key, len(outcomes))]
+        deck = event[4]
+        if deck is None:
+            return outcomes[sample_index(key, len(outcomes))]
+        # A private deal: without replacement across every seat's deals from the deck.
+        known = self._dealt.get(event[0])
+        if known is not None:
+            return known
+        left = list(outcomes)
+        for card in self._decks.setdefault(deck, []):
+            if card in left:
+                left.remove(card)
+        card = left[sample_index(key, len(left))]
+        self._dealt[event[0]] = card
+        self._decks[deck].append(card)
+        return card
 
 
 @dataclass
@@ -104,6 +124,9 @@ def play_out(
     choose_outcome = dealer.choose
     decisions = 0
     free = get_game(state.game).free_action
+    # Sealed values: the deciding seat's own values, kept here until the rules open them.
+    splits = type(state).split_private is not GameState.split_private
+    sealed: dict[int, dict[str, str]] = {}
 
     reported: GameState[Any] | None = None
     while True:
@@ -113,17 +136,32 @@ def play_out(
         if type(w) is Chance:
             event = w.event
             outcome = choose_outcome(event)
+            if event.visibility is Visibility.PRIVATE:
+                assert event.seat is not None
+                state = state.apply_private(event.id).learn(event.seat, {event.id: outcome})
+                if history is not None:
+                    history.extend((Dealt(event.id), Learned(event.seat, ((event.id, outcome),))))
+                continue
             state = state.apply_chance(event.id, outcome)
             if history is not None:
                 history.append(ChanceResolved(event.id, outcome))
             continue
         if isinstance(w, Over):
             break
+        if isinstance(w, Openings):
+            for request in w.requests:
+                held = sealed.get(request.seat, {})
+                opened = tuple((slot, held[slot]) for slot in request.slots)
+                state = state.open_sealed(request.seat, dict(opened))
+                if history is not None:
+                    history.append(Opened(request.seat, opened))
+            continue
         assert isinstance(w, Simultaneous | Turn)
         step = w[0]  # Simultaneous and Turn: (step, ...)
         step_key = stream_key(step)
         joint = on_state is None and type(w) is Simultaneous
         chosen: dict[int, Any] = {}
+        learned: list[tuple[int, tuple[tuple[str, str], ...]]] = []
         for seat in sorted(w.pending):
             attempt = 0
             choose = choosers[seat]
@@ -135,13 +173,25 @@ def play_out(
                     view = LegalView(seat, step, state.legal_actions(seat))
                 action = choose(view, key)
                 decisions += 1
+                values: tuple[tuple[str, str], ...] = ()
+                if splits:
+                    text, values = state.split_private(seat, state.format_action(action))
+                    if values:
+                        action = state.parse_action(seat, text)
+                        sealed.setdefault(seat, {}).update(values)
                 is_free = free(state, seat, action)
                 if joint and not is_free:
                     chosen[seat] = action  # apply_joint checks every card
+                    if values:
+                        learned.append((seat, values))
                     break
                 state = state.apply(seat, action)
                 if history is not None:
                     history.append(Acted(seat, state.format_action(action)))
+                if values:
+                    state = state.learn(seat, dict(values))
+                    if history is not None:
+                        history.append(Learned(seat, values))
                 if state.knowledge_requests():
                     state = _serve_knowledge(state, dealer, history)
                 if on_state is not None:
@@ -155,6 +205,10 @@ def play_out(
             if history is not None:
                 fmt = state.format_action
                 history.append(JointActed(tuple((s, fmt(a)) for s, a in sorted(chosen.items()))))
+            for seat, values in learned:
+                state = state.learn(seat, dict(values))
+                if history is not None:
+                    history.append(Learned(seat, values))
             if state.knowledge_requests():
                 state = _serve_knowledge(state, dealer, history)
     run.state = state

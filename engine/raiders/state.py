@@ -144,7 +144,7 @@ def _new_player(fields: tuple[str, int, int, tuple[int, int, int, int], int, boo
 def _event(event_id: str, outcomes: tuple[str, ...], visibility: Visibility) -> ChanceEvent:
     """A public or hidden ChanceEvent for the hot path (valid by construction: the pools a
     draw is made from are never empty), without the interpreted validating __new__."""
-    return tuple.__new__(ChanceEvent, (event_id, outcomes, visibility, None))
+    return tuple.__new__(ChanceEvent, (event_id, outcomes, visibility, None, None))
 
 
 def _new_simultaneous(fields: tuple[str, frozenset[int], frozenset[int]]) -> Simultaneous:
@@ -372,7 +372,7 @@ class RaidersState(GameState[Action]):
             return NotYourDecisionError(f"no decision now: waiting for chance event {w.event.id}")
         if isinstance(w, Turn):
             return NotYourDecisionError(f"it is seat {w.seat}'s turn, not seat {seat}'s")
-        if seat in w.committed:
+        if isinstance(w, Simultaneous) and seat in w.committed:
             return NotYourDecisionError(f"seat {seat} has already committed its card")
         return NotYourDecisionError(f"seat {seat} has no decision in this step")
 
