@@ -6,6 +6,7 @@ Light imports only (see :mod:`cli.main`): the parser is built before any command
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -70,7 +71,25 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr (status 2)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}{did_you_mean(message)} (see "
+                              f"{self.prog} --help)\n")
+
+
+_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)$")
+
+
+def did_you_mean(message: str) -> str:
+    """"; did you mean 'play'?" for argparse's "invalid choice: 'plya' (choose from ...)"
+    when a choice is close to what was typed; "" otherwise."""
+    import difflib
+
+    found = _CHOICE.search(message)
+    if found is None:
+        return ""
+    typed = found.group(1)
+    choices = [c.strip().strip("'") for c in found.group(2).split(",")]
+    close = difflib.get_close_matches(typed.lower(), choices, n=1, cutoff=0.75)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def _players(text: str) -> int:
@@ -191,6 +210,8 @@ def build_parser() -> Parser:
                            "peers and then replacing the silent seat by a bot (default 90)")
     play.add_argument("--name", type=_name, default=None, metavar="NAME",
                       help="your name at the table (default: you)")
+    play.add_argument("--no-bell", action="store_true",
+                      help="full screen: do not ring the terminal's bell when it is your move")
     play.add_argument("--plain", action="store_true",
                       help="plain line mode for scripts and screen readers (the default when "
                            "not on a terminal; on a terminal the game is full screen)")
@@ -202,6 +223,9 @@ def build_parser() -> Parser:
                          help="where cryptcrawl keeps your identity and matches (default: "
                               "your user data directory)")
         if net:
+            sub.add_argument("--no-bell", action="store_true",
+                             help="full screen: do not ring the terminal's bell when it is "
+                                  "your move")
             sub.add_argument("--plain", action="store_true",
                              help="plain line mode for scripts and screen readers (the default "
                                   "when not on a terminal; on a terminal the match is full "
@@ -257,13 +281,25 @@ def build_parser() -> Parser:
     join.add_argument("--bot", choices=("random", "heuristic"), default=None,
                       help="let a bot play this seat (for tests and unattended seats)")
     join.add_argument("--out", metavar="FILE", type=_path, default=None)
-    resume = commands.add_parser("resume", help="rejoin your interrupted match",
-                                 description="Rejoin the last interrupted match in the data "
-                                             "directory: reload its file, reconnect, catch up, "
-                                             "reclaim your seat.", epilog=EPILOG)
+    resume = commands.add_parser(
+        "resume", help="rejoin your interrupted match",
+        description="Rejoin an interrupted match in the data directory (the one played last, or "
+                    "the one whose id starts with ID; `cryptcrawl matches` lists them): reload "
+                    "its file, reconnect, catch up, reclaim your seat. Your name is the one "
+                    "you had in the match.", epilog=EPILOG)
     common(resume)
-    matches = commands.add_parser("matches", help="your match history")
+    resume.add_argument("match", nargs="?", default="", metavar="ID",
+                        help="the match id (or its first characters); default: the unfinished "
+                             "match played last")
+    matches = commands.add_parser(
+        "matches", help="your match history",
+        description="One line per match file in the data directory: when, the game, the "
+                    "players, the result and the file. Verdicts are cached (marked "
+                    "'cached'); a file that changed is checked afresh.")
     common(matches, net=False)
+    matches.add_argument("--prune", action="store_true",
+                         help="delete the interrupted starts that never got under way (no "
+                              "card played), with their seeds")
     ident = commands.add_parser("id", help="create or show your identity; export or import it")
     common(ident, net=False)
     ident.add_argument("--export", metavar="FILE", type=_path, default=None,
@@ -276,12 +312,12 @@ def build_parser() -> Parser:
     replay.add_argument("file", metavar="FILE")
     replay.add_argument("--plain", action="store_true", help="print everything, no pauses")
     common(replay, net=False)
-    export = commands.add_parser("export", help="write a match file as JSON",
+    export = commands.add_parser("export", help="write a match file as JSON (the default)",
                                  description="Write a match file as a readable JSON record: "
                                              "header, verdict, every event and every message.")
     export.add_argument("file", metavar="FILE")
-    export.add_argument("--json", action="store_true", required=True,
-                        help="the format (JSON is the only one)")
+    export.add_argument("--json", action="store_true",
+                        help="the format: JSON, the default and only one")
     common(export, net=False)
     verify = commands.add_parser(
         "verify", help="check a finished match file end to end",
@@ -297,3 +333,39 @@ def build_parser() -> Parser:
                         help="accepted for symmetry with the other commands; not used")
     return parser
 
+
+
+def invocation() -> str:
+    """How to run this program again, as it was started, for the commands it prints ("Check
+    it: ... verify FILE"): ``cryptcrawl`` when that name on PATH is this very program; the
+    script's absolute path when it was started by path (``.venv/bin/cryptcrawl`` with no venv
+    on PATH); ``PYTHON -m cli`` when started as a module."""
+    import os
+    import shlex
+    import shutil
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and spec.name in ("cli", "cli.__main__", "cli.main"):
+        python = sys.executable or "python3"
+        short = os.path.basename(python)
+        found = shutil.which(short)
+        if found and _same_file(found, python):
+            python = short
+        return f"{shlex.quote(python)} -m cli"
+    script = sys.argv[0] if sys.argv else ""
+    if not os.path.basename(script).startswith(PROG):
+        return PROG  # (not started as the command: a test runner calling main())
+    found = shutil.which(PROG)
+    if found and _same_file(found, script):
+        return PROG
+    return shlex.quote(os.path.abspath(script))
+
+
+def _same_file(a: str, b: str) -> bool:
+    import os
+
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False

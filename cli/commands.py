@@ -88,19 +88,22 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
         players=players, bots=bots, bot_kind=args.bot_kind, variant=args.variant,
         bot_seed=args.seed if args.seed is not None else _random_seed(),
         name=args.name or "", turn_timeout=args.turn_timeout,
-        silence_timeout=max(args.turn_timeout * 2 / 3, 0.1), out=args.out or "", local=True)
+        silence_timeout=max(args.turn_timeout * 2 / 3, 0.1), out=args.out or "", local=True,
+        bell=not args.no_bell)
     console = Console(sys.stdin, sys.stdout)
     full_screen = (not args.plain and console.interactive and bots < players
                    and os.environ.get("TERM", "dumb") != "dumb")
     try:
         for match in itertools.count(1):
+            answer: bool | None = None
             if full_screen:
                 from cli.tui import play_full_screen
 
-                code = asyncio.run(play_full_screen(options, console, data_dir_of(args)))
+                code, answer = asyncio.run(play_full_screen(options, console,
+                                                            data_dir_of(args)))
             else:
                 code = asyncio.run(play_networked(options, console, data_dir_of(args)))
-            if code != EXIT_OK or not _rematch(console, bots < players):
+            if code != EXIT_OK or not _rematch(console, bots < players, answer):
                 return code
             # The same seats, a new match: new nonces (so a new match id and new secrets),
             # the bots' choices from a seed of their own, the copy to a file of its own.
@@ -120,12 +123,15 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
 REMATCH_WAIT = 120.0  # seconds a joiner waits for the host to open the rematch
 
 
-def _rematch(console: Console, human: bool) -> bool:
-    """At the end of a match on a terminal, offer another with the same seats."""
+def _rematch(console: Console, human: bool, asked: bool | None = None) -> bool:
+    """At the end of a match on a terminal, offer another with the same seats (``asked``:
+    the answer the full screen's end screen got already)."""
     from cli.play import InputClosed
 
     if not (human and console.interactive):
         return False
+    if asked is not None:
+        return asked
     try:
         answer = console.ask("Rematch: the same seats, a new match? [y/N] ")
     except InputClosed:
@@ -193,13 +199,20 @@ def _lan(args: argparse.Namespace) -> int:
     timeout = getattr(args, "turn_timeout", 90.0)
     try:
         if args.command == "matches":
-            return lan.list_matches(data_dir, sys.stdout)
+            return lan.list_matches(data_dir, sys.stdout, prune=args.prune)
         if args.command == "id":
             return lan.show_id(data_dir, sys.stdout, export=args.export,
                                import_from=args.import_from)
         if args.command == "tables":
-            return lan.run_async(lan.list_tables(sys.stdout, args.interface, args.wait,
-                                                 args.watch))
+            try:
+                return lan.run_async(lan.list_tables(sys.stdout, args.interface, args.wait,
+                                                     args.watch))
+            except KeyboardInterrupt:
+                if not args.watch:
+                    raise
+                # Ctrl-C is how --watch is meant to end: a line, and success.
+                sys.stdout.write("Stopped listening.\n")
+                return EXIT_OK
         console = Console(sys.stdin, sys.stdout)
         full_screen = (not args.plain and console.interactive
                        and os.environ.get("TERM", "dumb") != "dumb")
@@ -207,7 +220,7 @@ def _lan(args: argparse.Namespace) -> int:
             options = NetOptions(players=args.players, bots=args.bots, bot_kind=args.bot_kind,
                                  variant=args.variant, name=args.name or "",
                                  turn_timeout=timeout, silence_timeout=timeout * 2 / 3,
-                                 out=args.out or "")
+                                 out=args.out or "", role="host", bell=not args.no_bell)
             if args.bots >= args.players:
                 sys.stderr.write(f"{PROG} host: error: --bots must be below --players (you "
                                  "take a seat); for an all-bot match use `cryptcrawl play "
@@ -221,7 +234,7 @@ def _lan(args: argparse.Namespace) -> int:
                     table_name=args.table_name or f"{args.name or 'cryptcrawl'}'s table",
                     passphrase=args.passphrase, approve_all=args.yes, full_screen=full_screen,
                     session=session))
-                if code != EXIT_OK or not _rematch(console, True):
+                if code != EXIT_OK or not _rematch(console, True, session.rematch):
                     return code
                 # The table opens again on the same port; the same seats sit down unasked.
                 port = session.port
@@ -230,7 +243,8 @@ def _lan(args: argparse.Namespace) -> int:
                 options = dataclasses.replace(
                     options, out=_numbered(args.out, session.matches + 1) if args.out else "")
         options = NetOptions(name=args.name or "", turn_timeout=timeout,
-                             silence_timeout=timeout * 2 / 3, out=getattr(args, "out", "") or "")
+                             silence_timeout=timeout * 2 / 3, out=getattr(args, "out", "") or "",
+                             role=args.command, bell=not args.no_bell)
         if args.command == "join":
             session = lan.Session()
             target, retry = args.table, 0.0
@@ -239,14 +253,15 @@ def _lan(args: argparse.Namespace) -> int:
                     options, console, data_dir, target, interfaces=args.interface,
                     passphrase=args.passphrase, wait=args.wait, bot=args.bot or "",
                     full_screen=full_screen, session=session, retry_for=retry))
-                if code != EXIT_OK or args.bot or not _rematch(console, True):
+                if code != EXIT_OK or args.bot or not _rematch(console, True,
+                                                               session.rematch):
                     return code
                 # Back to the same table, at the address it was reached at, once the host
                 # opens it again.
                 target, retry = f"{session.host}:{session.port}", REMATCH_WAIT
                 options = dataclasses.replace(
                     options, out=_numbered(args.out, session.matches + 1) if args.out else "")
-        return lan.run_async(lan.resume_lan(options, console, data_dir,
+        return lan.run_async(lan.resume_lan(options, console, data_dir, args.match,
                                             full_screen=full_screen))
     except LeftGame as left:
         sys.stdout.write(f"{left}\n")
