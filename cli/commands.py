@@ -116,8 +116,17 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
         sys.stdout.flush()
         return left.code
     except (LobbyError, StoreError, OSError) as exc:
-        sys.stderr.write(f"{PROG} play: {exc}\n")
+        sys.stderr.write(f"{PROG} play: {error_words(exc)}\n")
         return EXIT_FAILURE
+
+
+def error_words(exc: BaseException) -> str:
+    """An error as one line for a person: an OSError's reason (and file), never Python's
+    "[Errno 98] ..." form."""
+    if isinstance(exc, OSError) and exc.errno and not str(exc).startswith("cannot "):
+        reason = os.strerror(exc.errno)
+        return f"{reason}: {exc.filename}" if exc.filename else reason
+    return str(exc)
 
 
 REMATCH_WAIT = 120.0  # seconds a joiner waits for the host to open the rematch
@@ -267,7 +276,7 @@ def _lan(args: argparse.Namespace) -> int:
         sys.stdout.write(f"{left}\n")
         return left.code
     except (LobbyError, StoreError, OSError) as exc:
-        sys.stderr.write(f"{PROG} {args.command}: {exc}\n")
+        sys.stderr.write(f"{PROG} {args.command}: {error_words(exc)}\n")
         return EXIT_FAILURE
     except Exception as exc:
         if type(exc).__name__ != "DiscoveryError":

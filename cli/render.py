@@ -509,8 +509,8 @@ def _scoreboard(view: RaidersView, outcome: Outcome, labels: Sequence[str], *, n
         lines.append(f"Shared win: {join_words([labels[s] for s in winners])}, with "
                      f"{plural(best.coins, 'coin')} and {plural(best.wounds, 'wound')} each.")
     elif labels[winners[0]] == YOU and winners[0] in bots:
-        lines.append(f"Your seat wins with {plural(best.coins, 'coin')}, but a bot played "
-                     "it (below): not a win of yours alone.")
+        lines.append(f"Your seat wins with {plural(best.coins, 'coin')} (a bot played it: "
+                     "not your win alone).")
     elif labels[winners[0]] == YOU:
         lines.append(f"You win with {plural(best.coins, 'coin')}!")
     else:

@@ -267,8 +267,8 @@ def os_reason(exc: BaseException) -> str:
     prefix ("[Errno 111] Connect call failed ...")."""
     if isinstance(exc, TimeoutError):
         return "no answer in time"
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
+    if isinstance(exc, OSError) and exc.errno:
+        return os.strerror(exc.errno)  # (asyncio's strerror is "Connect call failed (...)")
     text = re.sub(r"\[Errno -?[0-9]+\] ", "", str(exc))
     return text or type(exc).__name__
 

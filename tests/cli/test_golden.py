@@ -27,6 +27,7 @@ import io
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
@@ -40,7 +41,7 @@ from engine.raiders.bots import RandomBot
 from engine.raiders.cards import BOSSES, MONSTERS, TRAPS, TREASURES, VAULTS
 from engine.sim import Dealer, bot_key
 from p2p.peer import MatchPeer
-from protocol.match import ActionTaken, ChanceResolved, PrivateKnowledge
+from protocol.match import ActionTaken, ChanceResolved, PrivateKnowledge, SeatReplaced
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 UPDATE_ENV = "CRYPTCRAWL_UPDATE_GOLDEN"
@@ -87,7 +88,10 @@ def check_golden(name: str, text: str) -> None:
 
 class _NoPeer:
     """Stands where NetGame keeps its match peer: never used (``seat`` and ``view`` are
-    answered by :class:`ScriptedTable`), only not None so that events are shown."""
+    answered by :class:`ScriptedTable`), only not None so that events are shown; its seat is
+    not held for a person who is away (``local.hold_reclaim``)."""
+
+    local = SimpleNamespace(hold_reclaim=False)
 
 
 class ScriptedTable(NetGame):
@@ -333,6 +337,28 @@ def case_boss_and_scoreboard() -> str:
     return table.text()
 
 
+def case_bot_played_your_seat() -> str:
+    """Your seat was voted absent in level 5 and a bot played it to a win: the result says so
+    (a bot's win is not credited to you), and from which room."""
+    state = from_position({
+        "players": 3, "phase": "play", "level": 5, "room": 4, "layout": "L3",
+        "row": ["goblin#1", "treasure-3", "vault-items#1", "treasure-4", "down"],
+        "seats": seats(("explorer", 17, 2, {"torch": 1}, [1, 2, 3]),
+                       ("wizard", 9, 3, {"crystal": 1}, [1, 2, 4]),
+                       ("thief", 8, 2, {"key": 1}, [2, 3, 4]))})
+    table = ScriptedTable(state, NAMES3, new_level=False)
+    table.bot(1, "play 5")
+    table.bot(2, "play 1")
+    table.on_event(SeatReplaced(0, 40, "absent: silent past the timeouts"))
+    table.on_event(ActionTaken("L5.R4.play", 0, "play 4", zombie=True))
+    table.bot(0, "play 4")
+    while not isinstance(table.state.waiting, Over):
+        for seat in table.pending():
+            table.bot(seat)
+    table.finish(table.state, MATCH_FILE)
+    return table.text()
+
+
 def case_medusa_everyone_eliminated() -> str:
     """The Medusa, everyone on the same card: everyone is eliminated and nobody wins."""
     state = from_position({
@@ -458,6 +484,7 @@ CASES: dict[str, Callable[[], str]] = {
     "trap": case_trap,
     "boss-and-scoreboard": case_boss_and_scoreboard,
     "medusa-everyone-eliminated": case_medusa_everyone_eliminated,
+    "bot-played-your-seat": case_bot_played_your_seat,
     "torch": case_torch,
     "spectator": case_spectator,
     "whole-match-4p": case_whole_match_4p,
