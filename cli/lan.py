@@ -167,7 +167,7 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
         return await asyncio.shield(reading[0])
 
     def on_left(joiner: Joiner) -> None:
-        console.say(f"{joiner.name} [{joiner.fingerprint}] left before you answered; the seat "
+        console.say("", f"{joiner.name} [{joiner.fingerprint}] left before you answered; the seat "
                     "is free again.")
 
     def later(coro: Any) -> None:

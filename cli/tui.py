@@ -133,6 +133,8 @@ class FullScreenGame(NetGame):
 
     def _title(self, width: int) -> list[StyledLine]:
         view = self._current_view()
+        if self.over:
+            return [plain(" cryptcrawl: Dungeon Raiders — the match is over", "class:title")]
         if view is None or not view.level:
             return [plain(" cryptcrawl: Dungeon Raiders — gathering the table...",
                           "class:title")]
@@ -208,7 +210,10 @@ class FullScreenGame(NetGame):
         if self._my_move():
             left = max(0, int(self.options.turn_timeout - (time.monotonic() - self.asked_at)))
             others = [s for s in awaited if s != self.seat]
-            text = f" YOUR MOVE ({left} s left)"
+            view = self._current_view()
+            what = (", the follow-up to your crystal ball" if view is not None
+                    and view.phase == "followup" else "")
+            text = f" YOUR MOVE{what} ({left} s left)"
             if self.selected:
                 text += f": {self.selected} selected, Enter locks it in"
             if others:
@@ -217,10 +222,11 @@ class FullScreenGame(NetGame):
         if not step:
             return [plain(" Waiting for the others...", "class:status")]
         left = max(0, int(self.options.turn_timeout - (time.monotonic() - self.step_since)))
-        if not awaited:
+        others = [s for s in awaited if s != self.seat or not self.human]
+        if not others:
             return [plain(" Waiting for the others...", "class:status")]
-        return [plain(f" Waiting for {self._names(awaited)} ({left} s left on the "
-                      "clock).", "class:status")]
+        return [plain(f" Waiting for {self._names(others)}; {left} s left on the clock.",
+                      "class:status")]
 
     def _names(self, seats: list[int]) -> str:
         words = []
@@ -237,7 +243,7 @@ class FullScreenGame(NetGame):
             return hint_rows(("PgUp/PgDn scroll", "Esc close the help"), width)
         if self.over:
             items = ["r rematch (the same seats, a new match)"] if self.offer_rematch else []
-            return hint_rows([*items, "q or Enter leave", "PgUp/PgDn scroll"], width)
+            return hint_rows([*items, "q leave", "PgUp/PgDn scroll"], width)
         if self.confirm_quit:
             return hint_rows(("y leave", "any other key stay"), width)
         return hint_rows(PLAY_HINTS, width)
@@ -253,7 +259,7 @@ class FullScreenGame(NetGame):
             if k == "r" and self.offer_rematch:
                 self.rematch = True
                 self.screen.exit()
-            elif k in ("q", "enter", "escape"):
+            elif k == "q":  # (not Enter: the Enter that locked the last card in may repeat)
                 self.rematch = False
                 self.screen.exit()
             return
