@@ -230,17 +230,17 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
 
 
 async def _await_game(game: NetGame) -> Any:
+    """The match's result; if it fails or is left, the full screen (if any) is closed first,
+    so that what is said next reaches the terminal, not the screen's log."""
     assert game.task is not None
     try:
         return await game.task
-    except asyncio.CancelledError:
-        if game.stop is not None:
-            raise game.stop from None
-        raise
-    except BaseException:
+    except BaseException as exc:
         close_ui = getattr(game, "close_ui", None)
         if close_ui is not None:
-            close_ui()
+            await close_ui()
+        if isinstance(exc, asyncio.CancelledError) and game.stop is not None:
+            raise game.stop from None
         raise
 
 

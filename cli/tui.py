@@ -376,9 +376,12 @@ class LanFullScreenGame(FullScreenGame):
             self.ui = self.run_ui()
         super().attach(peer)
 
-    def close_ui(self) -> None:
-        """The match failed or was left: give the terminal back."""
+    async def close_ui(self) -> None:
+        """The match failed or was left: give the terminal back (once the screen is gone)."""
         self.screen.exit()
+        if self.ui is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.shield(self.ui)
 
     async def wait_ui(self) -> None:
         """After :meth:`finish`: the end screen stays until the player leaves it; then the end

@@ -193,3 +193,18 @@ def test_an_illegal_key_says_why_in_full(terminal: Callable[..., Terminal],
         rows = term.rows()
         assert "? help" in screen and rows[-1].rstrip().endswith("q leave"), screen
         term.close()
+
+
+def test_leaving_a_lan_match_says_so_in_the_terminal(terminal: Callable[..., Terminal],
+                                                     tmp_path: Path) -> None:
+    """The screen is closed before the last words are written: they reach the terminal, not
+    the screen's log (which captures console writes while it runs)."""
+    term = terminal(["host", "--players", "3", "--bots", "2", "--interface", "127.0.0.1",
+                     "--yes", "--data-dir", str(tmp_path)])
+    term.steady("YOUR MOVE")
+    term.send(b"q")
+    term.steady("Leave the match?")
+    term.send(b"y")
+    assert term.finished() == 0
+    after = bytes(term.raw).rsplit(b"\x1b[?1049l", 1)[-1]  # once the full screen is gone
+    assert b"You left the game." in after, bytes(term.raw[-500:])
