@@ -14,7 +14,8 @@ console's lines (:class:`cli.play.Console`), log records, stray writes to ``sys.
 scrolls the terminal and leaves the frame drawn over a shifted copy of itself.
 
 Nothing here names a game.  A game gives the slots: ``title(width)``, ``board(width)``,
-``status(width)`` (each styled lines), ``on_key(key)``, its key hints and its help text.
+``status(width)`` (each styled lines), ``on_key(key)``, its key hints, its help text and the
+styles its lines name beyond the generic ones.
 """
 
 from __future__ import annotations
@@ -41,20 +42,17 @@ from prompt_toolkit.styles import Style
 Fragment = tuple[str, str]
 StyledLine = list[Fragment]
 
-MIN_LOG = 4  # log rows kept below the board (the newest room's result needs two or three)
+MIN_LOG = 4  # log rows kept below the board (the newest result needs two or three)
 
-STYLE = Style.from_dict({
+STYLES = {
     "title": "bold",
-    "room.dark": "bg:#303030 #808080",
-    "room.current": "reverse bold",
-    "room.done": "#808080",
     "dim": "#808080",
     "you": "bold",
     "status": "reverse",
     "hint": "",
     "warn": "bold #ff5f5f",
     "good": "bold",
-})
+}
 
 
 def plain(text: str, style: str = "") -> StyledLine:
@@ -81,11 +79,11 @@ def wrap(line: StyledLine, width: int, *, indent: int | None = None) -> list[Sty
     start = 0
     first = True
     while start < len(chars):
-        room = width if first else width - indent
-        if len(chars) - start <= room:
+        fits = width if first else width - indent
+        if len(chars) - start <= fits:
             end = len(chars)
         else:
-            cut = start + room
+            cut = start + fits
             space = max((i for i in range(start + 1, cut + 1) if i < len(chars)
                          and chars[i][1] == " "), default=-1)
             end = space if space > start else cut
@@ -172,7 +170,8 @@ class Screen:
     def __init__(self, *, title: Slot, board: Slot, status: Slot, hints: Slot,
                  on_key: Callable[[str], None], keys: Sequence[str], help_text: Callable[[], str],
                  min_size: tuple[int, int] = (80, 24), bell: bool = True,
-                 on_interrupt: Callable[[], None] | None = None) -> None:
+                 on_interrupt: Callable[[], None] | None = None,
+                 styles: dict[str, str] | None = None) -> None:
         self.title = title
         self.board = board
         self.status = status
@@ -189,7 +188,7 @@ class Screen:
         self.ended = False
         self.message = ""
         self.size = (0, 0)
-        self.app = self._application(keys)
+        self.app = self._application(keys, Style.from_dict({**STYLES, **(styles or {})}))
 
     # ------------------------------------------------------------------ content
 
@@ -251,7 +250,7 @@ class Screen:
 
     # ------------------------------------------------------------------ keys
 
-    def _application(self, keys: Sequence[str]) -> Application[None]:
+    def _application(self, keys: Sequence[str], style: Style) -> Application[None]:
         kb = KeyBindings()
 
         def bind(name: str) -> None:
@@ -270,7 +269,7 @@ class Screen:
 
         depth = ColorDepth.MONOCHROME if os.environ.get("NO_COLOR") else None
         return Application(layout=Layout(Window(_Control(self.lines), wrap_lines=False)),
-                           key_bindings=kb, full_screen=True, style=STYLE, color_depth=depth,
+                           key_bindings=kb, full_screen=True, style=style, color_depth=depth,
                            refresh_interval=1.0, mouse_support=False)
 
     def press(self, key: str) -> None:

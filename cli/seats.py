@@ -1,8 +1,8 @@
 """What each seat is doing, from the protocol's events alone: locked in, away, played by a bot.
 
-The engine's view of a simultaneous step says only "choosing" for every seat whose card is not
-revealed yet (a commitment hides the card, and the engine never sees one).  The protocol tells
-more, in events every client receives: :class:`PlayCommitted` (a seat locked its card in),
+The engine's view of a simultaneous step says only "choosing" for every seat whose play is not
+revealed yet (a commitment hides the play, and the engine never sees one).  The protocol tells
+more, in events every client receives: :class:`PlayCommitted` (a seat locked its play in),
 :class:`SeatsOverdue` (the turn timeout passed while those seats owed a message),
 :class:`SeatReplaced` / :class:`SeatReclaimed` (a bot plays the seat from now on / the seat is
 back) and :class:`ActionTaken` with ``zombie`` set (the step a bot played for it).  Nothing here

@@ -34,6 +34,8 @@ PLAY_HINTS = ("1-5 card", "k key", "s sword", "c crystal ball", "t torch (look)"
               "T torch (play)", "Enter lock in", "Esc drop", "PgUp/PgDn log", "? help",
               "q leave")
 MIN_SIZE = (80, 24)
+STYLES = {"room.dark": "bg:#303030 #808080", "room.current": "reverse bold",
+          "room.done": "#808080"}
 DEALING = ("setup", "level", "deal")
 
 
@@ -71,7 +73,7 @@ class FullScreenGame(NetGame):
         self.screen = Screen(title=self._title, board=self._board, status=self._status,
                              hints=self._hints, on_key=self._press,
                              keys=[*KEYS, "q", "y", "n", "r"], help_text=self._help,
-                             min_size=MIN_SIZE, bell=options.bell,
+                             min_size=MIN_SIZE, bell=options.bell, styles=STYLES,
                              on_interrupt=lambda: self._leave(
                                  "interrupted; you left the game", 130))
         self.app = self.screen.app

@@ -47,6 +47,7 @@ def clean_frame(term: Terminal) -> None:
     rows = term.rows()
     text = "\n".join(rows)
     assert rows[0].startswith(" Level "), text
+    assert not re.search(r"(?:^|\| )([1-5]) \1 ", rows[0]), text  # each room number once
     rule = rows.index("─" * term.columns)
     assert rule in (1, 2), text  # (a long row of rooms takes two rows)
     status = [r for r in rows if r.startswith((" YOUR MOVE", " Waiting for"))]
