@@ -158,6 +158,7 @@ class NetGame:
         self.say(*render.wrap_text(
             "No dealer: every face-down room comes from secrets all seats contribute; every "
             "move is signed. " + self.options.bots_where))
+        self._show_progress()  # (a resumed match: its level and its latest result)
 
     # ------------------------------------------------------------------ events
 
