@@ -14,6 +14,7 @@ BENCHMARKS = {
     "latency": "benchmarks.latency",
     "discovery": "benchmarks.discovery",
     "partitions": "benchmarks.partitions",
+    "matches": "benchmarks.matches_listing",
 }
 
 

@@ -7,6 +7,7 @@ engine and the protocol.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import ipaddress
 import os
 import re
@@ -20,9 +21,10 @@ from cli.play import Console, InputClosed, in_reader
 from cli.render import seat_letter
 from p2p.lobby import Joiner
 from p2p.peer import PeerConfig, bot_decider
-from p2p.store import KnownKeys, StoreError, load_identity, unfinished_matches
+from p2p.store import KnownKeys, MatchStore, StoreError, load_identity, unfinished_matches
 from p2p.wire import parse_address, valid_port
 from protocol.crypto import fingerprint, public_key_bytes
+from protocol.transcript import read_transcript
 
 
 class UsageError(Exception):
@@ -103,6 +105,7 @@ class Session:
     port: int = 0
     keys: frozenset[bytes] = frozenset()
     matches: int = 0
+    rematch: bool | None = None  # the full screen's end screen answered the offer
 
 
 def _remember(session: Session | None, result: Any) -> None:
@@ -119,11 +122,13 @@ def _new_game(options: NetOptions, console: Console, full_screen: bool) -> NetGa
     return NetGame(options, console)
 
 
-async def _end(game: NetGame, result: Any) -> int:
+async def _end(game: NetGame, result: Any, session: Session | None = None) -> int:
     game.finish(result.core.state, result.path)
     wait_ui = getattr(game, "wait_ui", None)
     if wait_ui is not None:
         await wait_ui()
+    if session is not None:
+        session.rematch = getattr(game, "rematch", None)
     return 0
 
 
@@ -148,6 +153,22 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
         bind = addresses[0] if len(addresses) == 1 else "0.0.0.0"
     ad: list[Advertiser] = []
     pending: set[asyncio.Future[None]] = set()
+    reading: list[asyncio.Future[str]] = []  # the console line being read (one at a time)
+
+    async def ask(prompt: str) -> str:
+        """The answer to ``prompt``.  A question withdrawn (the joiner left) leaves its
+        console read going: the next question takes it over (else two threads would read
+        the console), and an answer typed while nobody asks is dropped, never applied to the
+        next joiner."""
+        if reading and not reading[0].done():
+            console.say(prompt.rstrip())
+        else:
+            reading[:] = [in_reader(console.ask, prompt)]
+        return await asyncio.shield(reading[0])
+
+    def on_left(joiner: Joiner) -> None:
+        console.say("", f"{joiner.name} [{joiner.fingerprint}] left before you answered; the seat "
+                    "is free again.")
 
     def later(coro: Any) -> None:
         future = asyncio.ensure_future(coro)
@@ -165,7 +186,7 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
         if approve_all and not warning:
             return True
         try:
-            answer = await in_reader(console.ask, "let them sit down? [Y/n] ")
+            answer = await ask("let them sit down? [Y/n] ")
         except InputClosed:  # nobody there to answer: nobody sits down unasked
             console.say(f"No answer (input ended): {joiner.name} is turned away.")
             return False
@@ -197,7 +218,7 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
                      choose=game.choose, config=_config(options), passphrase=passphrase,
                      on_event=game.on_event, on_port=on_port, on_joiners=on_joiners,
                      on_peer=game.attach, approve=approve, bot_dir=data_dir / "bots",
-                     table_name=table_name)
+                     table_name=table_name, on_left=on_left)
     game.task = asyncio.ensure_future(game_task)
     try:
         result = await _await_game(game)
@@ -205,21 +226,21 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
         for advert in ad:
             await advert.close()
     _remember(session, result)
-    return await _end(game, result)
+    return await _end(game, result, session)
 
 
 async def _await_game(game: NetGame) -> Any:
+    """The match's result; if it fails or is left, the full screen (if any) is closed first,
+    so that what is said next reaches the terminal, not the screen's log."""
     assert game.task is not None
     try:
         return await game.task
-    except asyncio.CancelledError:
-        if game.stop is not None:
-            raise game.stop from None
-        raise
-    except BaseException:
+    except BaseException as exc:
         close_ui = getattr(game, "close_ui", None)
         if close_ui is not None:
-            close_ui()
+            await close_ui()
+        if isinstance(exc, asyncio.CancelledError) and game.stop is not None:
+            raise game.stop from None
         raise
 
 
@@ -265,7 +286,7 @@ async def join_lan(options: NetOptions, console: Console, data_dir: Path, target
         on_seated=on_seated, on_lobby=on_lobby))
     result = await _await_game(game)
     _remember(session, result)
-    return await _end(game, result)
+    return await _end(game, result, session)
 
 
 async def _answers(host_name: str, port: int) -> bool:
@@ -348,27 +369,69 @@ async def list_tables(out: TextIO, interfaces: list[str] | None, wait: float,
     return 0
 
 
-async def resume_lan(options: NetOptions, console: Console, data_dir: Path, *,
-                     full_screen: bool = False) -> int:
+async def resume_lan(options: NetOptions, console: Console, data_dir: Path, match: str = "",
+                     *, full_screen: bool = False) -> int:
+    """Take up an interrupted match: the one whose id starts with ``match``, or else the one
+    played last (its match file changed last).  The name shown is the one in the match."""
     from p2p.run import resume
 
-    stores = unfinished_matches(data_dir)
-    if not stores:
-        raise StoreError(f"no interrupted match in {data_dir}")
+    store = pick_unfinished(data_dir, match)
+    try:
+        header = read_transcript(store.read()).header
+        seat, _ = store.seat_and_addresses(len(header.header.seats)) if header else (-1, [])
+    except (StoreError, OSError, ValueError):
+        header, seat = None, -1
+    if header is not None and 0 <= seat < len(header.header.seats):
+        named = header.header.seats[seat].name
+        if options.name and options.name != named:
+            console.say(f"You are {named!r} in this match (--name {options.name!r} is for new "
+                        "matches).")
+        options = dataclasses.replace(options, name="" if named == "you" else named)
     game = _new_game(options, console, full_screen)
-    console.say(f"Resuming {stores[-1].path} ...")
+    console.say(f"Resuming {store.path} ...")
     game.task = asyncio.ensure_future(resume(
-        data_dir, store=stores[-1], choose=game.choose, config=_config(options),
+        data_dir, store=store, choose=game.choose, config=_config(options),
         on_event=game.on_event, on_peer=game.attach))
     result = await _await_game(game)
     return await _end(game, result)
 
 
-def list_matches(data_dir: Path, out: TextIO) -> int:
-    """``cryptcrawl matches`` (in :mod:`cli.record`, with replay and export)."""
-    from cli.record import list_matches as listing
+def pick_unfinished(data_dir: Path, match: str = "") -> MatchStore:
+    """The unfinished match to resume: the one whose id (file name) starts with ``match``,
+    or with no ``match`` the one whose file changed last.  StoreError if there is none (or
+    ``match`` names none, or several)."""
+    stores = unfinished_matches(data_dir)
+    if not stores:
+        raise StoreError(f"no interrupted match in {data_dir}")
+    if match:
+        wanted = match.lower()
+        found = [s for s in stores if s.path.stem.startswith(wanted)]
+        if not found:
+            ids = ", ".join(s.path.stem for s in stores)
+            raise StoreError(f"no interrupted match {match!r} in {data_dir} (there is: {ids})")
+        if len(found) > 1:
+            raise StoreError(f"{len(found)} interrupted matches start with {match!r}: give "
+                             "more of the id")
+        return found[0]
+    return max(stores, key=_last_played)
 
-    return listing(data_dir, out)
+
+def _last_played(store: MatchStore) -> tuple[int, int]:
+    """When the match was last played here: its file's last change (then its seed's)."""
+    times = []
+    for path in (store.path, store.seed_path):
+        try:
+            times.append(os.stat(path).st_mtime_ns)
+        except OSError:
+            times.append(0)
+    return times[0], times[1]
+
+
+def list_matches(data_dir: Path, out: TextIO, *, prune: bool = False) -> int:
+    """``cryptcrawl matches`` (in :mod:`cli.matches`)."""
+    from cli.matches import list_matches as listing
+
+    return listing(data_dir, out, prune=prune)
 
 
 def show_id(data_dir: Path, out: TextIO, *, export: str | None, import_from: str | None) -> int:

@@ -11,12 +11,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cli import render
+from cli.args import invocation
 from cli.play import HELP, Console, InputClosed, LeftGame, in_reader
+from cli.seats import SeatWatch
 from engine.core import GameState, IllegalActionError, InvalidActionError, Over
 from engine.raiders import RaidersView
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
@@ -43,20 +46,35 @@ class NetOptions:
     silence_timeout: float = 60.0
     out: str = ""
     local: bool = False  # every other seat plays in this process (``play``): leaving stops it
+    role: str = "play"  # play, host, join or resume: where the bots run
+    bell: bool = True  # the full screen rings the terminal's bell when it is your move
 
     @property
     def leaving(self) -> str:
         """What leaving the match does, for the question that asks first."""
         if self.local:
-            return "the match stops here (cryptcrawl resume takes it up again)"
+            return f"the match stops here ({invocation()} resume takes it up again)"
         return "the others play on, a bot plays your seat"
 
     @property
     def left(self) -> str:
         """What the player is told once they left."""
         if self.local:
-            return "You left the game; it stops here. To take it up again: cryptcrawl resume"
+            return ("You left the game; it stops here. To take it up again: "
+                    f"{invocation()} resume")
         return "You left the game."
+
+    @property
+    def bots_where(self) -> str:
+        """Where the bots of the table run (each such machine can see its bots' hands)."""
+        if self.role == "join":
+            return "Any bots at this table run on the host's machine, which can see their hands."
+        if self.role == "resume":
+            return ("Any bots at this table run on the machine of the player who added them, "
+                    "which can see their hands.")
+        if self.role == "host" and not self.bots:
+            return ""
+        return "The bots run on this machine, which can see their hands."
 
 
 class NetGame:
@@ -73,6 +91,7 @@ class NetGame:
         self.task: asyncio.Task[Any] | None = None
         self.stop: BaseException | None = None
         self.names: list[str] = []
+        self.watch = SeatWatch()
 
     # ------------------------------------------------------------------ views
 
@@ -89,6 +108,14 @@ class NetGame:
 
     def say(self, *lines: str) -> None:
         self.console.say(*lines)
+
+    def gap(self) -> None:
+        self.console.gap()
+
+    def bots(self) -> dict[int, list[tuple[str, str]]]:
+        """The seats a bot played for some rooms: seat -> (first step, step it came back at)."""
+        return {seat: [(s.first, s.back) for s in stretches]
+                for seat, stretches in self.watch.played_by_bot().items()}
 
     def stop_game(self, reason: BaseException) -> None:
         """Stop the match task for ``reason`` (raised by :func:`play_networked` in its place).
@@ -130,7 +157,8 @@ class NetGame:
                      f"{fingerprint(seat.key)}")
         self.say(*render.wrap_text(
             "No dealer: every face-down room comes from secrets all seats contribute; every "
-            "move is signed. The bots run on this machine, which can see their hands."))
+            "move is signed. " + self.options.bots_where))
+        self._show_progress()  # (a resumed match: its level and its latest result)
 
     # ------------------------------------------------------------------ events
 
@@ -141,6 +169,7 @@ class NetGame:
             self._output_lost(exc)
 
     def _on_event(self, event: Event) -> None:
+        self.watch.on_event(event)
         if self.peer is None:
             return
         if isinstance(event, PrivateKnowledge) and self.human:
@@ -178,7 +207,7 @@ class NetGame:
         if (view.level and view.level != self.level_shown
                 and view.phase not in ("setup", "level", "deal")):
             self.level_shown = view.level
-            self.console.gap()
+            self.gap()
             self.say(f"=== Level {view.level} of 5 " + "=" * 60)
             if not self.human:
                 self.say(*render.render_row(view, torch=False))
@@ -239,15 +268,21 @@ class NetGame:
     # ------------------------------------------------------------------ the end
 
     def finish(self, core_state: GameState[Any], path: Path) -> None:
+        self.gap()
+        self.say(*self.end_lines(core_state, path))
+
+    def end_lines(self, core_state: GameState[Any], path: Path) -> list[str]:
+        """The end: the scoreboard and result (who a bot played, and from which room), the
+        match file and the command that checks it."""
         w = core_state.waiting
-        self.console.gap()
+        lines: list[str] = []
         if isinstance(w, Over):
             view = core_state.view(self.seat)
             assert isinstance(view, RaidersView)
-            self.say("=== Game over " + "=" * 65,
-                     *render.render_scoreboard(view, w.outcome, self.labels,
-                                               name=self.options.name))
-        self.say("", *copy_lines(path, self.options.out))
+            lines += ["=== Game over " + "=" * 65,
+                      *render.render_scoreboard(view, w.outcome, self.labels,
+                                                name=self.options.name, bots=self.bots())]
+        return [*lines, "", *copy_lines(path, self.options.out)]
 
 
 def copy_lines(path: Path, out: str) -> list[str]:
@@ -263,7 +298,8 @@ def copy_lines(path: Path, out: str) -> list[str]:
             target = Path(out)
         except OSError as exc:
             lines.append(f"Could not write {out}: {exc.strerror or exc}.")
-    return [*lines, f"The match file: {target}", f"Check it: cryptcrawl verify {target}"]
+    return [*lines, f"The match file: {target}",
+            f"Check it: {invocation()} verify {shlex.quote(str(target))}"]
 
 
 async def play_networked(options: NetOptions, console: Console, data_dir: Path) -> int:

@@ -138,6 +138,9 @@ class Console:
         self.out = out
         self.interactive = _isatty(inp) and _isatty(out)
         self.at_gap = True  # the last line written was blank (or nothing was written)
+        # Where lines go instead of ``out`` while a full screen runs (cli/screen.py): a line
+        # written behind its back would scroll the terminal under it.
+        self.sink: Callable[..., None] | None = None
         if isinstance(inp, io.TextIOWrapper):
             # A byte that is not text (a stray key, a binary pipe) is read as U+FFFD and
             # refused as a card like any typo, instead of stopping the game.
@@ -150,6 +153,9 @@ class Console:
                 _saved_tty.append(termios.tcgetattr(inp.fileno()))
 
     def say(self, *lines: str) -> None:
+        if self.sink is not None:
+            self.sink(*lines)
+            return
         for line in lines:
             self.out.write(line + "\n")
             self.at_gap = not line
@@ -157,7 +163,7 @@ class Console:
 
     def gap(self) -> None:
         """A blank line, unless the last line already was one."""
-        if not self.at_gap:
+        if self.sink is None and not self.at_gap:
             self.say("")
 
     def ask(self, prompt: str) -> str:

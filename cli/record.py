@@ -10,13 +10,11 @@ at most 64 MiB), and every path is printed with :func:`cli.verify.shown`.
 
 from __future__ import annotations
 
-import datetime
 import json
-import os
-from pathlib import Path
 from typing import Any, TextIO
 
 from cli import render
+from cli.seats import SeatWatch
 from cli.verify import EXIT_FOR, Unreadable, read_match_file
 from cli.verify import shown as printable
 from engine.core import GameState
@@ -35,7 +33,7 @@ from protocol.match import (
     SeatReplaced,
 )
 from protocol.transcript import Transcript
-from protocol.verify import INVALID, VALID, Verdict, read_and_verify
+from protocol.verify import INVALID, Verdict, read_and_verify
 
 
 class RecordError(Exception):
@@ -50,7 +48,7 @@ def _json_value(value: Any) -> Any:
     return value
 
 
-def _replay(t: Transcript) -> tuple[MatchCore, list[GameState[Any]]]:
+def replayed(t: Transcript) -> tuple[MatchCore, list[GameState[Any]]]:
     if t.header is None:
         reason = t.problems[0].reason if t.problems else "no header"
         raise RecordError(f"not a readable match file: {reason}")
@@ -66,7 +64,7 @@ def _replay(t: Transcript) -> tuple[MatchCore, list[GameState[Any]]]:
 
 def export_json(path: str, out: TextIO) -> int:
     t, verdict = read_and_verify(_read(path))
-    core, _states = _replay(t)
+    core, _states = replayed(t)
     assert t.header is not None
     h = t.header.header
     events: list[dict[str, Any]] = []
@@ -79,7 +77,7 @@ def export_json(path: str, out: TextIO) -> int:
                            "action": e.action})
         elif isinstance(e, ActionTaken):
             events.append({"type": "action", "step": e.step, "seat": e.seat,
-                           "action": e.action, "zombie": e.zombie})
+                           "action": e.action, "by_bot": e.zombie})
         elif isinstance(e, SeatReplaced):
             events.append({"type": "replaced", "seat": e.seat, "count": e.count,
                            "reason": e.reason})
@@ -93,7 +91,7 @@ def export_json(path: str, out: TextIO) -> int:
         elif isinstance(e, PeerMisbehaved):
             events.append({"type": "misbehaved", "seat": e.seat, "reason": e.reason})
     document = {
-        "format": "cryptcrawl-export/1",
+        "format": "cryptcrawl-export/2",  # 2: "by_bot" in place of "zombie"
         "file": printable(path),
         "match_id": t.header.match_id.hex(),
         "header": {
@@ -119,7 +117,7 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
     """Room by room: each room's cards and resolution; ``ask`` (a prompt function) waits for
     Enter between rooms (``None``: print everything, the ``--plain`` record)."""
     t, verdict = read_and_verify(_read(path))
-    core, states = _replay(t)
+    core, states = replayed(t)
     code = EXIT_FOR[INVALID] if verdict.status == INVALID else 0
     names = [s.name for s in core.header.header.seats]
     out.write(f"{printable(path)}: Dungeon Raiders, {len(names)} players: "
@@ -129,11 +127,13 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
                   "checks out (cryptcrawl verify gives the details)\n")
     shown: tuple[int, int] | None = None
     level = 0
+    labels = tuple(names)
     for state in states:
         view = state.public().view(0)
         if not isinstance(view, RaidersView):
             continue
-        if view.level and view.level != level:
+        # A level's row once its face-up rooms are dealt (at the level card it is all blanks).
+        if view.level and view.level != level and view.phase not in ("setup", "level", "deal"):
             level = view.level
             out.write(f"\n=== Level {level} of 5\n")
             out.write("\n".join(render.render_row(view, torch=False)) + "\n")
@@ -141,21 +141,26 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
         if res is None or (res.level, res.position) == shown:
             continue
         shown = (res.level, res.position)
-        out.write("\n".join(render.render_resolution(res, tuple(names))) + "\n")
+        out.write("\n".join([*render.render_resolution(res, labels),
+                             *render.render_totals(view, labels)]) + "\n")
         out.flush()
         if ask is not None:
             answer = ask("Enter: next room, q: stop> ")
             if answer.strip().lower() in ("q", "quit"):
                 return code
+    watch = SeatWatch()
     for e in core.events:
+        watch.on_event(e)
         if isinstance(e, SeatReplaced | SeatReclaimed):
             out.write(f"note: {seat_note(e, names)}\n")
+    bots = {seat: [(s.first, s.back) for s in stretches]
+            for seat, stretches in watch.played_by_bot().items()}
     final = core.state.waiting
     outcome = getattr(final, "outcome", None)
     if outcome is not None:
         view = core.state.public().view(0)
         assert isinstance(view, RaidersView)
-        out.write("\n" + "\n".join(render.render_scoreboard(view, outcome, tuple(names)))
+        out.write("\n" + "\n".join(render.render_scoreboard(view, outcome, labels, bots=bots))
                   + "\n")
     elif verdict.status != INVALID:
         out.write("\nThe file stops before the end of the match.\n")
@@ -188,75 +193,3 @@ def _read(path: str) -> bytes:
         return read_match_file(path)
     except Unreadable as exc:
         raise RecordError(str(exc)) from None
-
-
-def list_matches(data_dir: Path, out: TextIO) -> int:
-    """``cryptcrawl matches``: one line per match file in the data directory, oldest first —
-    a file that cannot be read (not a regular file, unreadable, not a match file) is a line
-    saying so, and the others are still listed."""
-    from p2p.store import StoreError
-
-    folder = data_dir / "matches"
-    try:
-        with os.scandir(folder) as entries:
-            paths = [Path(e.path) for e in entries
-                     if e.name.endswith(".crawl") and not e.name.startswith(".")]
-    except FileNotFoundError:
-        paths = []
-    except OSError as exc:
-        raise StoreError(f"cannot read {printable(folder)}: {exc.strerror}") from None
-    if not paths:
-        out.write(f"No matches in {printable(folder)} yet.\n")
-        return 0
-    for when, path in sorted(((_modified(p), p) for p in paths),
-                             key=lambda item: (item[0] or 0.0, item[1])):
-        stamp = _stamp(when)
-        try:
-            data = read_match_file(path)
-        except Unreadable as exc:
-            out.write(f"{stamp}  (unreadable: {exc.reason})  {printable(path)}\n")
-            continue
-        t, verdict = read_and_verify(data)
-        if t.header is None:
-            reason = t.problems[0].reason if t.problems else "no header"
-            out.write(f"{stamp}  (unreadable: {reason})  {printable(path)}\n")
-            continue
-        h = t.header.header
-        names = ", ".join(s.name for s in h.seats)
-        if verdict.status == VALID:
-            result = "won by " + (", ".join(h.seats[w].name for w in verdict.winners)
-                                  or "nobody")
-        else:
-            result = verdict.status
-        unfinished = _exists(path.with_suffix(".seed")) and verdict.status != VALID
-        tail = "  (interrupted: cryptcrawl resume)" if unfinished else ""
-        out.write(f"{stamp}  {h.game}  {names}  {result}  {printable(path)}{tail}\n")
-    return 0
-
-
-def _stamp(when: float | None) -> str:
-    """A file's time as the listing shows it; ``????-??-?? ??:??`` if unknown, or out of the
-    range a date can be shown in (a file can be dated year 3 million)."""
-    if when is not None:
-        try:
-            return datetime.datetime.fromtimestamp(when).strftime("%Y-%m-%d %H:%M")
-        except (ValueError, OverflowError, OSError):
-            pass
-    return "????-??-?? ??:??"
-
-
-def _exists(path: Path) -> bool:
-    try:
-        return path.exists()
-    except OSError:  # (a directory that can be listed but not searched)
-        return False
-
-
-def _modified(path: Path) -> float | None:
-    """When the file (or, for a dangling link, the link) was last changed; None if unknown."""
-    for follow in (True, False):
-        try:
-            return os.stat(path, follow_symlinks=follow).st_mtime
-        except (OSError, ValueError):
-            continue
-    return None

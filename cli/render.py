@@ -13,7 +13,7 @@ person at this terminal and a seat letter ("B", "C", ...) for everyone else (see
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.core import Outcome
 from engine.raiders.cards import (
@@ -285,14 +285,16 @@ def seat_now(sv: SeatView) -> str:
     return ""
 
 
-def render_seats(view: RaidersView, labels: Sequence[str], *, name: str = "") -> list[str]:
+def render_seats(view: RaidersView, labels: Sequence[str], *, name: str = "",
+                 now_of: Mapping[int, str] | None = None) -> list[str]:
     """One line per seat: name, character, coins, wounds, items, power cards played this
-    level, and what it is doing now."""
+    level, and what it is doing now (``now_of[seat]`` in place of what the view says, where
+    the client knows more: a seat locked in, away, played by a bot)."""
     width = max(5, *(len(_seat_name(s.seat, labels, name)) for s in view.seats))
     lines = [f"  {'seat':<{width}} {'character':<9} coins wounds items  played     now"]
     for sv in view.seats:
         used = " ".join(str(v) for v in sv.used) or "-"
-        now = seat_now(sv)
+        now = (now_of or {}).get(sv.seat) or seat_now(sv)
         if view.variant == "tactical" and sv.seat == view.map:
             now = ("map, " + now) if now else "map"
         lines.append(
@@ -456,6 +458,13 @@ def render_resolution(res: Resolution, labels: Sequence[str]) -> list[str]:
     return lines
 
 
+def render_totals(view: RaidersView, labels: Sequence[str]) -> list[str]:
+    """The running totals after a room: every seat's coins and wounds."""
+    parts = [f"{labels[sv.seat]} {sv.coins}c/{sv.wounds}w" + (" (out)" if sv.eliminated else "")
+             for sv in view.seats]
+    return wrap_items(parts, first="  Totals (coins/wounds): ", sep=", ", indent="    ")
+
+
 # --------------------------------------------------------------------------- the end
 
 
@@ -463,8 +472,16 @@ _ORDER = {"winner": 0, "lost": 1, "fainted": 2, "eliminated": 3}
 
 
 def render_scoreboard(view: RaidersView, outcome: Outcome, labels: Sequence[str], *,
-                      name: str = "") -> list[str]:
-    """The final scoreboard: every seat's coins, wounds and result, then the winner(s)."""
+                      name: str = "",
+                      bots: Mapping[int, Sequence[tuple[str, str]]] | None = None) -> list[str]:
+    """The final scoreboard: every seat's coins, wounds and result, then the winner(s), then
+    which seats a bot played and from which room (``bots``, see :func:`bot_notes`)."""
+    lines = _scoreboard(view, outcome, labels, name=name, bots=bots or {})
+    return lines + bot_notes(bots or {}, labels)
+
+
+def _scoreboard(view: RaidersView, outcome: Outcome, labels: Sequence[str], *, name: str,
+                bots: Mapping[int, Sequence[tuple[str, str]]]) -> list[str]:
     seats = {sv.seat: sv for sv in view.seats}
     standings = sorted(outcome.standings, key=lambda st: (
         _ORDER.get(st.status, 9), -seats[st.seat].coins, seats[st.seat].wounds, st.seat))
@@ -491,8 +508,40 @@ def render_scoreboard(view: RaidersView, outcome: Outcome, labels: Sequence[str]
     if len(winners) > 1:
         lines.append(f"Shared win: {join_words([labels[s] for s in winners])}, with "
                      f"{plural(best.coins, 'coin')} and {plural(best.wounds, 'wound')} each.")
+    elif labels[winners[0]] == YOU and winners[0] in bots:
+        lines.append(f"Your seat wins with {plural(best.coins, 'coin')} (a bot played it: "
+                     "not your win alone).")
     elif labels[winners[0]] == YOU:
         lines.append(f"You win with {plural(best.coins, 'coin')}!")
     else:
         lines.append(f"{labels[winners[0]]} wins with {plural(best.coins, 'coin')}.")
+    return lines
+
+
+def step_place(step: str) -> str:
+    """Where a step id is, in words: ``L2.R3.play`` -> "level 2, room 3"."""
+    found = _STEP.match(step)
+    if found is None:
+        return step
+    return f"level {found.group(1)}, room {found.group(2)}"
+
+
+_STEP = re.compile(r"L([0-9]+)\.R([0-9]+)")
+
+
+def bot_notes(bots: Mapping[int, Sequence[tuple[str, str]]], labels: Sequence[str]) -> list[str]:
+    """One sentence per seat a bot played for part of the match: from which room (and to which,
+    if the seat came back).  ``bots``: seat -> (first step, step it came back at or "")."""
+    lines: list[str] = []
+    for seat in sorted(bots):
+        if not 0 <= seat < len(labels):
+            continue
+        whose = "your seat" if labels[seat] == YOU else f"{labels[seat]}'s seat"
+        spans = []
+        for first, back in bots[seat]:
+            span = f"from {step_place(first)}"
+            if back:
+                span += f" until {step_place(back)}"
+            spans.append(span)
+        lines.extend(wrap_text(f"A bot played {whose} {join_words(spans)}.", indent="  "))
     return lines

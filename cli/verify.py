@@ -122,6 +122,12 @@ def run_verify(path: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:
     return EXIT_FOR[verdict.status]
 
 
+def bot_words(note: str) -> str:
+    """A verifier's note as a player reads it: a seat's public stand-in is "a bot" (the
+    protocol's name for it, "zombie", is also a monster of the game)."""
+    return note.replace("by its zombie", "by a bot").replace("its zombie", "a bot")
+
+
 def _as_json(path: str, v: Verdict, seats: list[tuple[str, str]], options: dict[str, object],
              game: str) -> dict[str, object]:
     return {
@@ -152,7 +158,7 @@ def _as_text(path: str, v: Verdict, seats: list[tuple[str, str]], game: str,
               "the result and every playing seat's END")
     if v.status == VALID:
         lines += [f"  ok: {c}" for c in checks]
-    lines += [f"  note: {note}" for note in v.notes]
+    lines += [f"  note: {bot_words(note)}" for note in v.notes]
     where = f" (record {v.record})" if v.record is not None else ""
     who = f" seat {v.seat}:" if v.seat is not None else ""
     lines.append(f"  {v.status}{where}:{who} {v.reason}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,6 +100,7 @@ class Table:
     passphrase: str = ""
     approve: Approve = _always
     on_change: Callable[[list[Joiner]], None] | None = None
+    on_left: Callable[[Joiner], None] | None = None  # a joiner left before it was answered
     table_id: bytes = field(default_factory=lambda: os.urandom(16))
 
     def __post_init__(self) -> None:
@@ -156,7 +158,7 @@ class Table:
                 raise LobbyError("the table is full")
             peer = writer.get_extra_info("peername")
             joiner = Joiner(name, key, nonce, str(peer[0]) if peer else "", int(port))
-            if not await self.approve(joiner):
+            if not await self._approved(joiner, reader):
                 raise LobbyError("the opener did not let you sit down")
             if self.taken >= self.players:
                 raise LobbyError("the table is full")
@@ -177,6 +179,32 @@ class Table:
             writer.close()
         except (BadMessage, LinkClosed, TimeoutError, OSError, ValueError):
             writer.close()
+
+    async def _approved(self, joiner: Joiner, reader: asyncio.StreamReader) -> bool:
+        """Ask ``approve``, watching the joiner's connection meanwhile: a joiner that leaves
+        (or sends anything: nothing is due from it before SEATED) before the answer frees
+        its place at once — the question is withdrawn (``on_left``) and the table goes on."""
+        asking = asyncio.ensure_future(self.approve(joiner))
+        gone = asyncio.ensure_future(reader.read(1))
+        try:
+            await asyncio.wait({asking, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (asking, gone):
+                if not task.done():
+                    task.cancel()
+        if not asking.done() or asking.cancelled():
+            with contextlib.suppress(BaseException):
+                await asking
+            if self.on_left is not None:
+                self.on_left(joiner)
+            raise LinkClosed("the joiner left before the answer")
+        with contextlib.suppress(BaseException):
+            await gone
+        if gone.done() and not gone.cancelled():
+            if self.on_left is not None:
+                self.on_left(joiner)
+            raise LinkClosed("the joiner left before the answer")
+        return bool(asking.result())
 
     def _show_seats(self) -> None:
         """Tell every joiner seated so far who sits at the table (LOBBY), seat by seat."""
@@ -233,6 +261,17 @@ class Table:
                 await writer.drain()
             writer.close()
         return Seated(signed, 0, [(h if h else "127.0.0.1", p) for h, p in addresses])
+
+
+def os_reason(exc: BaseException) -> str:
+    """Why a connection failed, in words ("Connection refused"), without Python's errno
+    prefix ("[Errno 111] Connect call failed ...")."""
+    if isinstance(exc, TimeoutError):
+        return "no answer in time"
+    if isinstance(exc, OSError) and exc.errno:
+        return os.strerror(exc.errno)  # (asyncio's strerror is "Connect call failed (...)")
+    text = re.sub(r"\[Errno -?[0-9]+\] ", "", str(exc))
+    return text or type(exc).__name__
 
 
 def _loopback(host: str) -> bool:
@@ -318,7 +357,7 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
         async with asyncio.timeout(10):
             reader, writer = await asyncio.open_connection(host, port)
     except (OSError, TimeoutError) as exc:
-        raise LobbyError(f"cannot reach a table at {where}: {exc}") from None
+        raise LobbyError(f"cannot reach a table at {where}: {os_reason(exc)}") from None
     nonce = os.urandom(32)
     me = public_key_bytes(key)
     writer.write(Frame(FrameKind.JOIN, (PROTOCOL_VERSION, name, me, nonce, mesh_port,

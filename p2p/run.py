@@ -65,14 +65,16 @@ async def host(data_dir: Path, *, game: str, name: str, players: int,
                on_joiners: Callable[[list[Joiner]], None] | None = None,
                on_peer: Callable[[MatchPeer], None] | None = None,
                approve: Any = None, bot_dir: Path | None = None,
-               table_name: str = "cryptcrawl table", bot_seed: bytes | None = None) -> Result:
+               table_name: str = "cryptcrawl table", bot_seed: bytes | None = None,
+               on_left: Callable[[Joiner], None] | None = None) -> Result:
     """Open a table, fill ``bots`` seats with bot peers (in this process, each a real peer),
-    wait for the others, and play seat 0."""
+    wait for the others, and play seat 0.  ``on_left``: a joiner left while ``approve`` was
+    asked about it (its place is free again)."""
     key = load_identity(data_dir)
     sock = listen_socket(0, bind)
     table = Table(key, name, players, sock.getsockname()[1], game=game,
-                  options=dict(options or {}),
-                  passphrase=passphrase, on_change=on_joiners, table_name=table_name)
+                  options=dict(options or {}), passphrase=passphrase, on_change=on_joiners,
+                  table_name=table_name, on_left=on_left)
     bot_dirs = [(bot_dir or data_dir / "bots") / f"bot{i + 1}" for i in range(bots)]
     if approve is not None:
         # The host's own bots sit down without asking: their keys are made here, now.

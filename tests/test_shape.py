@@ -42,9 +42,9 @@ def game_words(source: str) -> list[tuple[int, str]]:
     """(line, token) for every identifier or string literal of ``source`` that holds a game
     word."""
     found = []
+    kinds = {tokenize.NAME, tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.NAME)}
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type not in (tokenize.NAME, tokenize.STRING) and not (
-                token.type == getattr(tokenize, "FSTRING_MIDDLE", -1)):
+        if token.type not in kinds:
             continue
         if any(word.startswith(GAME_WORDS) for word in _words(token.string)):
             found.append((token.start[0], token.string))

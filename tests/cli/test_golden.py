@@ -27,6 +27,7 @@ import io
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
@@ -40,7 +41,7 @@ from engine.raiders.bots import RandomBot
 from engine.raiders.cards import BOSSES, MONSTERS, TRAPS, TREASURES, VAULTS
 from engine.sim import Dealer, bot_key
 from p2p.peer import MatchPeer
-from protocol.match import ActionTaken, ChanceResolved, PrivateKnowledge
+from protocol.match import ActionTaken, ChanceResolved, PrivateKnowledge, SeatReplaced
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 UPDATE_ENV = "CRYPTCRAWL_UPDATE_GOLDEN"
@@ -87,7 +88,10 @@ def check_golden(name: str, text: str) -> None:
 
 class _NoPeer:
     """Stands where NetGame keeps its match peer: never used (``seat`` and ``view`` are
-    answered by :class:`ScriptedTable`), only not None so that events are shown."""
+    answered by :class:`ScriptedTable`), only not None so that events are shown; its seat is
+    not held for a person who is away (``local.hold_reclaim``)."""
+
+    local = SimpleNamespace(hold_reclaim=False)
 
 
 class ScriptedTable(NetGame):
@@ -333,6 +337,28 @@ def case_boss_and_scoreboard() -> str:
     return table.text()
 
 
+def case_bot_played_your_seat() -> str:
+    """Your seat was voted absent in level 5 and a bot played it to a win: the result says so
+    (a bot's win is not credited to you), and from which room."""
+    state = from_position({
+        "players": 3, "phase": "play", "level": 5, "room": 4, "layout": "L3",
+        "row": ["goblin#1", "treasure-3", "vault-items#1", "treasure-4", "down"],
+        "seats": seats(("explorer", 17, 2, {"torch": 1}, [1, 2, 3]),
+                       ("wizard", 9, 3, {"crystal": 1}, [1, 2, 4]),
+                       ("thief", 8, 2, {"key": 1}, [2, 3, 4]))})
+    table = ScriptedTable(state, NAMES3, new_level=False)
+    table.bot(1, "play 5")
+    table.bot(2, "play 1")
+    table.on_event(SeatReplaced(0, 40, "absent: silent past the timeouts"))
+    table.on_event(ActionTaken("L5.R4.play", 0, "play 4", zombie=True))
+    table.bot(0, "play 4")
+    while not isinstance(table.state.waiting, Over):
+        for seat in table.pending():
+            table.bot(seat)
+    table.finish(table.state, MATCH_FILE)
+    return table.text()
+
+
 def case_medusa_everyone_eliminated() -> str:
     """The Medusa, everyone on the same card: everyone is eliminated and nobody wins."""
     state = from_position({
@@ -458,6 +484,7 @@ CASES: dict[str, Callable[[], str]] = {
     "trap": case_trap,
     "boss-and-scoreboard": case_boss_and_scoreboard,
     "medusa-everyone-eliminated": case_medusa_everyone_eliminated,
+    "bot-played-your-seat": case_bot_played_your_seat,
     "torch": case_torch,
     "spectator": case_spectator,
     "whole-match-4p": case_whole_match_4p,
@@ -494,8 +521,12 @@ def test_no_color_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
         check_golden(name, CASES[name]())
 
 
+FRAMES = ("full-screen-80x24", "full-screen-120x40", "full-screen-end-80x24")
+
+
 def test_every_golden_file_has_a_case() -> None:
-    stray = sorted(p.name for p in GOLDEN_DIR.glob("*.txt") if p.stem not in CASES)
+    stray = sorted(p.name for p in GOLDEN_DIR.glob("*.txt")
+                   if p.stem not in CASES and p.stem not in FRAMES)
     assert not stray, f"golden files without a case (delete them): {stray}"
 
 
@@ -521,3 +552,72 @@ def test_a_changed_screen_fails_with_a_diff(tmp_path: Path,
     with pytest.raises(pytest.fail.Exception) as ending:
         check_golden("x", "Level 1 of 5\nRoom 1 of 5.")
     assert "No newline at end of file" in str(ending.value)
+
+
+# --------------------------------------------------------------------------- full-screen frames
+
+
+class _Local:
+    def __init__(self, table: ScriptedTable) -> None:
+        self.table = table
+        self.hold_reclaim = False
+
+    def decision_state(self) -> RaidersState:
+        return self.table.state
+
+
+class _ScreenPeer:
+    """What the full screen reads of its match peer: the seat and the state it decides on."""
+
+    def __init__(self, table: ScriptedTable, seat: int) -> None:
+        self.seat = seat
+        self.local = _Local(table)
+
+
+def full_screen_frame(columns: int, lines: int, *, end: bool = False) -> str:
+    # (The decision's clock reads time.monotonic(): the test stops it, see below.)
+    """The full screen (cli/tui.py on cli/screen.py) of a 4-player match in level 3, as rows of
+    text at ``columns`` x ``lines``: a seat locked in, one away, one played by a bot, the log
+    of the rooms before; or the end screen."""
+    from cli.tui import FullScreenGame
+    from protocol.match import PlayCommitted, SeatsOverdue
+
+    state = from_position({
+        "players": 4, "phase": "play", "level": 3, "room": 2, "layout": "L2",
+        "row": ["treasure-2", "troll#1", "down", "vault-coins#1", "down"],
+        "seats": seats(("wizard", 4, 2, {"crystal": 2}, [3]),
+                       ("warrior", 6, 1, {}, [5]),
+                       ("knight", 3, 3, {"sword": 1}, [1]),
+                       ("explorer", 7, 4, {"torch": 1}, [2]))})
+    table = ScriptedTable(state, NAMES4, new_level=False)
+    game = FullScreenGame(NetOptions(players=4, bots=3, name="Ana", bell=False),
+                          Console(io.StringIO(), io.StringIO()))
+    game.peer = cast(MatchPeer, _ScreenPeer(table, 0))
+    game.labels = table.labels
+    for line in table.text().splitlines():
+        game.say(line)
+    game.say(*(f"Room {r}, Treasure 2: you {r}, Bot 1 5, Bot 2 4, Bot 3 3" for r in range(1, 9)))
+    step = str(getattr(state.waiting, "step", ""))
+    for event in (PlayCommitted(step, 1), SeatsOverdue((3,), step, 0.0),
+                  SeatReplaced(2, 30, "absent: silent past the timeouts"),
+                  ActionTaken(step.replace("R2", "R1"), 2, "play 1", zombie=True)):
+        game.watch.on_event(event)
+    if end:
+        while not isinstance(table.state.waiting, Over):
+            for seat in table.pending():
+                table.bot(seat)
+        game.finish(table.state, MATCH_FILE)
+    rows = game.screen.lines(columns, lines)
+    return "".join("".join(text for _, text in row).rstrip() + "\n" for row in rows)
+
+
+def test_full_screen_frames_are_golden(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.tui
+
+    monkeypatch.setattr(cli.tui, "time", SimpleNamespace(monotonic=lambda: 1000.0))
+    for columns, lines in ((80, 24), (120, 40)):
+        frame = full_screen_frame(columns, lines)
+        assert len(frame.splitlines()) == lines
+        assert all(len(row) <= columns for row in frame.splitlines())
+        check_golden(f"full-screen-{columns}x{lines}", frame)
+    check_golden("full-screen-end-80x24", full_screen_frame(80, 24, end=True))

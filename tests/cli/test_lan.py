@@ -55,6 +55,10 @@ def test_host_and_join_by_name_over_zeroconf_on_loopback(
     assert re.search(r"At the table, 3 of 3: Hal \[[-0-9a-f]+\], Bot 1 \[[-0-9a-f]+\], Joe "
                      r"\[[-0-9a-f]+\]", joined.stdout), joined.stdout[:1500]
     assert "Joe" in out and "wants to sit down" in out  # the opener saw the joiner's key
+    # The bots run on the host's machine, and the joiner is told so (not "this machine").
+    assert "The bots run on this machine" in out
+    assert "The bots run on this machine" not in joined.stdout
+    assert "run on the host's machine" in " ".join(joined.stdout.split())
     files = [Path(m) for m in re.findall(r"The match file: (\S+)", out + joined.stdout)]
     assert len(files) == 2 and files[0].name == files[1].name  # the same match
     for path in files:

@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from cli.main import _numbered, _rematch
+from cli.commands import _numbered, _rematch
 from cli.play import Console
 
 

@@ -339,7 +339,7 @@ def test_resume_with_a_fifo_for_a_data_file_does_not_hang(
 
 def test_matches_lists_a_file_dated_out_of_range(
         interrupted: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cli import record
+    from cli import matches as record
 
     [match] = (interrupted / "matches").glob("*.crawl")
     # (Such dates are set with ``touch -d @99999999999999`` on a tmpfs; other file systems

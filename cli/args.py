@@ -1,0 +1,371 @@
+"""The ``cryptcrawl`` command line: its parser, the argument types and the exit statuses.
+
+Light imports only (see :mod:`cli.main`): the parser is built before any command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+PROG = "cryptcrawl"
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+# cryptcrawl verify
+EXIT_VALID = 0
+EXIT_INVALID = 1
+EXIT_UNREADABLE = 3
+EXIT_INCOMPLETE = 4
+
+EPILOG = """\
+exit status: 0 ok (also when you quit a game), 1 failure (including input
+ending during your turn), 2 usage error, 130 interrupted (Ctrl-C)"""
+
+PLAY_DESCRIPTION = """\
+Play Dungeon Raiders against bots on this machine.
+
+Every bot is a real peer over loopback, with its own key and connections: the
+match runs the full protocol (no dealer: face-down rooms come from secrets all
+seats contribute; every move is signed) and leaves a match file that
+`cryptcrawl verify` checks. The table is never advertised on the network.
+Line mode (--plain): the game prints the table, you type a card such as
+"play 3" and press Enter; type ? during the game for help.
+
+--deal-seed plays OFFLINE instead, with a trusted local dealer seeded by the
+given text (to practise the same deal again; whoever knows the seed knows
+every face-down room)."""
+
+
+def version() -> str:
+    # The import is outside the try: interrupted, it raises KeyboardInterrupt (answered by
+    # main()), never an except clause naming a class that was not imported yet.
+    from importlib import metadata
+
+    try:
+        return metadata.version("cryptcrawl")
+    except metadata.PackageNotFoundError:
+        return "0+unknown (not installed)"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``, looked up only when asked for (not on every run)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS,
+                 help: str = "show program's version number and exit") -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> NoReturn:
+        sys.stdout.write(f"{PROG} {version()}\n")
+        parser.exit()
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr (status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}{did_you_mean(message)} (see "
+                              f"{self.prog} --help)\n")
+
+
+_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)$")
+
+
+def did_you_mean(message: str) -> str:
+    """"; did you mean 'play'?" for argparse's "invalid choice: 'plya' (choose from ...)"
+    when a choice is close to what was typed; "" otherwise."""
+    import difflib
+
+    found = _CHOICE.search(message)
+    if found is None:
+        return ""
+    typed = found.group(1)
+    choices = [c.strip().strip("'") for c in found.group(2).split(",")]
+    close = difflib.get_close_matches(typed.lower(), choices, n=1, cutoff=0.75)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _players(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of players") from None
+    if not 3 <= value <= 5:
+        raise argparse.ArgumentTypeError(f"Dungeon Raiders is for 3 to 5 players, not {value}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.1 <= value <= 86_400:
+        raise argparse.ArgumentTypeError(f"{value:g} s is not between 0.1 s and a day")
+    return value
+
+
+MIN_TURN_TIMEOUT = 5.0  # below it, healthy peers on a busy machine time each other out
+
+
+def _turn_seconds(text: str) -> float:
+    """``--turn-timeout``: 5 s to a day.  Shorter, the peers of one loaded machine (you and
+    your bots) time each other out and vote each other absent all at once, and such a match
+    can wait for good (protocol.md §13); the test harness sets shorter ones in PeerConfig."""
+    value = _seconds(text)
+    if value < MIN_TURN_TIMEOUT:
+        raise argparse.ArgumentTypeError(
+            f"{value:g} s is too short: peers would time each other out (at least "
+            f"{MIN_TURN_TIMEOUT:g} s)")
+    return value
+
+
+def _name(text: str) -> str:
+    name = " ".join(text.split())
+    if not name:
+        raise argparse.ArgumentTypeError("the name is empty")
+    if len(name) > 20:
+        raise argparse.ArgumentTypeError("a name has at most 20 characters")
+    if not name.isprintable():
+        raise argparse.ArgumentTypeError("a name cannot hold control characters")
+    return name
+
+
+def _path(text: str) -> str:
+    """A file or directory option: an empty one is a mistake (``--data-dir "$UNSET"``), never
+    "the default" — which, for --data-dir, is the real user data directory."""
+    if not text:
+        raise argparse.ArgumentTypeError("the path is empty")
+    return text
+
+
+def _table_name(text: str) -> str:
+    """``host --table-name``: what the LAN sees, so at most the advert's 48 bytes (a longer
+    name was cut in the advert, and ``join NAME`` with the whole name then found nothing)."""
+    from p2p.discovery import MAX_NAME_BYTES
+
+    name = " ".join(text.split())
+    if not name:
+        raise argparse.ArgumentTypeError("the table name is empty")
+    if not name.isprintable():
+        raise argparse.ArgumentTypeError("a table name cannot hold control characters")
+    if len(name.encode()) > MAX_NAME_BYTES:
+        raise argparse.ArgumentTypeError(
+            f"a table name has at most {MAX_NAME_BYTES} bytes (UTF-8); this one has "
+            f"{len(name.encode())}")
+    return name
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog=PROG,
+        description="Serverless, verifiable LAN play of dungeon card games.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action=_VersionAction)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    play = commands.add_parser(
+        "play", help="play Dungeon Raiders against bots on this machine",
+        description=PLAY_DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument("--players", type=_players, default=4, metavar="N",
+                      help="number of players, 3 to 5 (default 4)")
+    play.add_argument("--bots", type=_count, default=None, metavar="N",
+                      help="number of bots: players-1 (the default: you and bots) or players "
+                           "(an unattended all-bot game)")
+    play.add_argument("--bot-kind", choices=("random", "heuristic"), default="heuristic",
+                      help="how the bots play (default heuristic)")
+    play.add_argument("--variant", choices=("basic", "tactical"), default="basic",
+                      help="basic: everyone plays at once; tactical: one at a time, face up "
+                           "(default basic)")
+    play.add_argument("--seed", metavar="TEXT", default=None,
+                      help="seed the bots' choices only (chance secrets always come from the "
+                           "operating system's randomness)")
+    play.add_argument("--deal-seed", metavar="TEXT", default=None,
+                      help="play offline with a trusted local dealer seeded by TEXT (the same "
+                           "deal again; whoever knows it knows every face-down room)")
+    play.add_argument("--out", metavar="FILE", type=_path, default=None,
+                      help="also write the match file to FILE")
+    play.add_argument("--turn-timeout", type=_turn_seconds, default=90.0, metavar="SECONDS",
+                      help="how long the table waits for a move before asking the other "
+                           "peers and then replacing the silent seat by a bot (default 90)")
+    play.add_argument("--name", type=_name, default=None, metavar="NAME",
+                      help="your name at the table (default: you)")
+    play.add_argument("--no-bell", action="store_true",
+                      help="full screen: do not ring the terminal's bell when it is your move")
+    play.add_argument("--plain", action="store_true",
+                      help="plain line mode for scripts and screen readers (the default when "
+                           "not on a terminal; on a terminal the game is full screen)")
+    play.add_argument("--data-dir", metavar="DIR", type=_path, default=None,
+                      help="where cryptcrawl keeps your identity and matches (default: your "
+                           "user data directory)")
+    def common(sub: argparse.ArgumentParser, *, net: bool = True) -> None:
+        sub.add_argument("--data-dir", metavar="DIR", type=_path, default=None,
+                         help="where cryptcrawl keeps your identity and matches (default: "
+                              "your user data directory)")
+        if net:
+            sub.add_argument("--no-bell", action="store_true",
+                             help="full screen: do not ring the terminal's bell when it is "
+                                  "your move")
+            sub.add_argument("--plain", action="store_true",
+                             help="plain line mode for scripts and screen readers (the default "
+                                  "when not on a terminal; on a terminal the match is full "
+                                  "screen once it starts)")
+            sub.add_argument("--name", type=_name, default=None, metavar="NAME",
+                             help="your name at the table")
+            sub.add_argument("--turn-timeout", type=_turn_seconds, default=90.0, metavar="SECONDS",
+                             help="how long a move may take before the table asks the other "
+                                  "peers and then replaces the silent seat (default 90)")
+
+    def interface(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--interface", action="append", metavar="IF", default=None,
+                         help="network interface or IPv4 address to use for discovery "
+                              "(repeatable; default: every real interface)")
+
+    host = commands.add_parser(
+        "host", help="open a table on the LAN (advertised with zeroconf)",
+        description="Open a table on the LAN and play seat A. It is advertised with zeroconf "
+                    "until every seat is taken; you approve each joiner (their key fingerprint "
+                    "is shown; a known name with a new key is flagged).", epilog=EPILOG)
+    common(host)
+    interface(host)
+    host.add_argument("--players", type=_players, default=4, metavar="N")
+    host.add_argument("--bots", type=_count, default=0, metavar="N",
+                      help="fill N seats with bots (real peers running on THIS machine, "
+                           "which can see their hands)")
+    host.add_argument("--bot-kind", choices=("random", "heuristic"), default="heuristic")
+    host.add_argument("--variant", choices=("basic", "tactical"), default="basic")
+    host.add_argument("--port", type=_count, default=0, help="lobby TCP port (default: any)")
+    host.add_argument("--table-name", type=_table_name, default=None, metavar="TEXT")
+    host.add_argument("--passphrase", default="", metavar="TEXT",
+                      help="only people who know it may sit down")
+    host.add_argument("--yes", action="store_true",
+                      help="let everyone sit down without asking (a changed key still asks)")
+    host.add_argument("--out", metavar="FILE", type=_path, default=None)
+    tables = commands.add_parser("tables", help="list the tables on the LAN, live",
+                                 description="Listen for tables advertised on the LAN.")
+    common(tables, net=False)
+    interface(tables)
+    tables.add_argument("--wait", type=_seconds, default=3.0, metavar="SECONDS")
+    tables.add_argument("--watch", action="store_true", help="keep listening until Ctrl-C")
+    join = commands.add_parser(
+        "join", help="sit down at a table (by name, or HOST:PORT)",
+        description="Join a table found on the LAN by its name (or the only open one), or at "
+                    "HOST:PORT where multicast does not reach (VPNs, other subnets).",
+        epilog=EPILOG)
+    common(join)
+    interface(join)
+    join.add_argument("table", nargs="?", default="", metavar="TABLE|HOST:PORT")
+    join.add_argument("--passphrase", default="", metavar="TEXT")
+    join.add_argument("--wait", type=_seconds, default=4.0, metavar="SECONDS",
+                      help="how long to look for the table (default 4)")
+    join.add_argument("--bot", choices=("random", "heuristic"), default=None,
+                      help="let a bot play this seat (for tests and unattended seats)")
+    join.add_argument("--out", metavar="FILE", type=_path, default=None)
+    resume = commands.add_parser(
+        "resume", help="rejoin your interrupted match",
+        description="Rejoin an interrupted match in the data directory (the one played last, or "
+                    "the one whose id starts with ID; `cryptcrawl matches` lists them): reload "
+                    "its file, reconnect, catch up, reclaim your seat. Your name is the one "
+                    "you had in the match.", epilog=EPILOG)
+    common(resume)
+    resume.add_argument("match", nargs="?", default="", metavar="ID",
+                        help="the match id (or its first characters); default: the unfinished "
+                             "match played last")
+    matches = commands.add_parser(
+        "matches", help="your match history",
+        description="One line per match file in the data directory: when, the game, the "
+                    "players, the result and the file. Verdicts are cached (marked "
+                    "'cached'); a file that changed is checked afresh.")
+    common(matches, net=False)
+    matches.add_argument("--prune", action="store_true",
+                         help="delete the interrupted starts that never got under way (no "
+                              "card played), with their seeds")
+    ident = commands.add_parser("id", help="create or show your identity; export or import it")
+    common(ident, net=False)
+    ident.add_argument("--export", metavar="FILE", type=_path, default=None,
+                       help="write your private key to FILE (mode 0600) as a backup")
+    ident.add_argument("--import", dest="import_from", metavar="FILE", type=_path, default=None,
+                       help="use the private key in FILE as this data directory's identity")
+    replay = commands.add_parser("replay", help="step through a match file room by room",
+                                 description="Replay a match file room by room (Enter for the "
+                                             "next room); --plain prints the whole record.")
+    replay.add_argument("file", metavar="FILE")
+    replay.add_argument("--plain", action="store_true", help="print everything, no pauses")
+    common(replay, net=False)
+    export = commands.add_parser("export", help="write a match file as JSON (the default)",
+                                 description="Write a match file as a readable JSON record: "
+                                             "header, verdict, every event and every message.")
+    export.add_argument("file", metavar="FILE")
+    export.add_argument("--json", action="store_true",
+                        help="the format: JSON, the default and only one")
+    common(export, net=False)
+    verify = commands.add_parser(
+        "verify", help="check a finished match file end to end",
+        description="Check a match file (.crawl) end to end: every signature and hash chain, "
+                    "every commitment and chance outcome, every action through the rules, the "
+                    "result and every seat's signature on it.",
+        epilog="exit status: 0 valid, 1 invalid (the first bad entry and the seat at fault), "
+               "2 usage error, 3 unreadable file, 4 incomplete",
+    )
+    verify.add_argument("file", metavar="FILE", help="the match file")
+    verify.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    verify.add_argument("--data-dir", metavar="DIR", type=_path, default=None,
+                        help="accepted for symmetry with the other commands; not used")
+    return parser
+
+
+
+def invocation() -> str:
+    """How to run this program again, as it was started, for the commands it prints ("Check
+    it: ... verify FILE"): ``cryptcrawl`` when that name on PATH is this very program; the
+    script's absolute path when it was started by path (``.venv/bin/cryptcrawl`` with no venv
+    on PATH); ``PYTHON -m cli`` when started as a module."""
+    import os
+    import shlex
+    import shutil
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and spec.name in ("cli", "cli.__main__", "cli.main"):
+        python = sys.executable or "python3"
+        short = os.path.basename(python)
+        found = shutil.which(short)
+        if found and _same_file(found, python):
+            python = short
+        return f"{shlex.quote(python)} -m cli"
+    script = sys.argv[0] if sys.argv else ""
+    if not os.path.basename(script).startswith(PROG):
+        return PROG  # (not started as the command: a test runner calling main())
+    found = shutil.which(PROG)
+    if found and _same_file(found, script):
+        return PROG
+    return shlex.quote(os.path.abspath(script))
+
+
+def _same_file(a: str, b: str) -> bool:
+    import os
+
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False

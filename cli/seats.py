@@ -1,0 +1,79 @@
+"""What each seat is doing, from the protocol's events alone: locked in, away, played by a bot.
+
+The engine's view of a simultaneous step says only "choosing" for every seat whose play is not
+revealed yet (a commitment hides the play, and the engine never sees one).  The protocol tells
+more, in events every client receives: :class:`PlayCommitted` (a seat locked its play in),
+:class:`SeatsOverdue` (the turn timeout passed while those seats owed a message),
+:class:`SeatReplaced` / :class:`SeatReclaimed` (a bot plays the seat from now on / the seat is
+back) and :class:`ActionTaken` with ``zombie`` set (the step a bot played for it).  Nothing here
+names a game: steps are the engine's step ids, which the game's renderer puts in words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from protocol.match import (
+    ActionTaken,
+    Event,
+    PlayCommitted,
+    PlayRevealed,
+    SeatReclaimed,
+    SeatReplaced,
+    SeatsOverdue,
+)
+
+
+@dataclass
+class Stretch:
+    """A stretch of the match a bot played a seat: from its first step, to the step the seat
+    came back at ("" while the bot still plays it)."""
+
+    first: str = ""
+    back: str = ""
+
+
+@dataclass
+class SeatWatch:
+    """Fed every event of a match (:meth:`on_event`); asked about the step now in play."""
+
+    locked: set[tuple[str, int]] = field(default_factory=set)
+    overdue: dict[str, set[int]] = field(default_factory=dict)
+    bots: dict[int, list[Stretch]] = field(default_factory=dict)
+
+    def on_event(self, event: Event) -> None:
+        if isinstance(event, PlayCommitted | PlayRevealed):
+            self.locked.add((event.step, event.seat))
+        elif isinstance(event, SeatsOverdue):
+            self.overdue.setdefault(event.step, set()).update(event.seats)
+        elif isinstance(event, SeatReplaced):
+            stretches = self.bots.setdefault(event.seat, [])
+            if not stretches or stretches[-1].back:
+                stretches.append(Stretch())
+        elif isinstance(event, SeatReclaimed):
+            stretches = self.bots.get(event.seat, [])
+            if stretches and not stretches[-1].back:
+                stretches[-1].back = event.step
+        elif isinstance(event, ActionTaken) and event.zombie:
+            stretches = self.bots.setdefault(event.seat, [])
+            if not stretches or stretches[-1].back:
+                stretches.append(Stretch())
+            if not stretches[-1].first:
+                stretches[-1].first = event.step
+
+    def is_locked(self, step: str, seat: int) -> bool:
+        return (step, seat) in self.locked
+
+    def is_overdue(self, step: str, seat: int) -> bool:
+        return seat in self.overdue.get(step, ()) and not self.is_locked(step, seat)
+
+    def bot_plays(self, seat: int) -> bool:
+        """A bot plays ``seat`` now."""
+        stretches = self.bots.get(seat, [])
+        return bool(stretches) and not stretches[-1].back
+
+    def played_by_bot(self) -> dict[int, list[Stretch]]:
+        """Every seat a bot played for some steps, with the stretches (a stretch whose first
+        step is unknown — replaced after its last decision — is left out)."""
+        return {seat: [s for s in stretches if s.first]
+                for seat, stretches in self.bots.items() if any(s.first for s in stretches)}
