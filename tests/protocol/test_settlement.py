@@ -91,9 +91,17 @@ def test_a_seat_that_owes_only_a_vote_can_be_the_silent_one() -> None:
 
 
 @pytest.mark.parametrize("why", ["another seat owes", "nobody else held up",
-                                 "another voted on and free", "two silent"])
+                                 "nobody else voted on", "another voted on and free",
+                                 "two silent"])
 def test_no_dead_end_to_settle(why: str) -> None:
     r = dead_end()
+    if why == "nobody else voted on":  # (then the vote on it completes, or times out anew)
+        r = Rig()
+        r.cursor[3] = 2
+        r.progress.need.add(3)
+        for voter in (0, 1, 2):
+            r.vote(voter, 3, 2)
+        assert r.settlement.silent_candidate(3)
     if why == "another seat owes":
         r.progress.waits_for = (0, 3)
     if why == "nobody else held up":

@@ -326,6 +326,21 @@ def test_a_dead_end_of_crossed_votes_keeps_the_seat_whose_vote_follows_its_messa
     assert r.votes.crossed() == (1, 1, (1, 2))
 
 
+def test_a_vote_that_is_the_message_held_does_not_keep_its_seat() -> None:
+    # Seat 1's message 1 is its vote itself: it shows no message of seat 1 sent before it;
+    # seat 2's vote follows its message 1, so seat 2 is the one kept.
+    r = rig(need=(1, 2))
+    r.send(1, 1)
+    r.send(2, 2)
+    r.cursor[1], r.cursor[2] = 1, 1
+    for target in (1, 2):
+        r.vote(0, target, 1)
+    r.vote(1, 2, 1)
+    r.vote(2, 1, 1)
+    assert r.votes.ballot_at[(2, 1, 1)] == 1 and r.votes.ballot_at[(1, 1, 2)] == 2
+    assert r.votes.crossed() == (2, 1, (1, 2))
+
+
 @pytest.mark.parametrize("why", ["owing", "one point", "not needed", "a voter short"])
 def test_no_dead_end(why: str) -> None:
     r = crossed_votes()
