@@ -425,6 +425,29 @@ def test_a_round_stops_waiting_for_a_deliverer_replaced_before_delivering() -> N
     assert not r.knowledge.recoverable(2, "h1")
 
 
+RELEASED_ROUND_KEEPS_WAITING = (
+    "bug: protocol/knowledge.py:284, KnowledgeRounds.on_replaced drops a replaced deliverer "
+    "only from an open round (`elif r.open and seat in r.deliverers`); a round whose key was "
+    "released early (its seat does so once a deliverer that delivered is replaced: "
+    "r.publish) keeps waiting for a deliverer replaced after the release, so it is never "
+    "complete and waits(r.seat) stays True: the seat's decisions are never owed again")
+
+
+@pytest.mark.xfail(strict=True, reason=RELEASED_ROUND_KEEPS_WAITING)
+def test_a_released_round_stops_waiting_for_a_deliverer_replaced_before_delivering() -> None:
+    r = keyed()
+    r.deliver(1)
+    r.seats.replace(1, 4, "absent", final=False)
+    r.knowledge.on_replaced(1)
+    assert r.round().publish
+    assert r.release()  # early: what the round's seat does for a round to publish
+    assert owed(r, "waits") == [0]  # (still waiting for seat 2's delivery, which may come)
+    r.seats.replace(2, 4, "absent", final=False)
+    r.knowledge.on_replaced(2)  # seat 2 leaves without delivering
+    assert owed(r, "waits") == []
+    assert r.knowledge.live() == []
+
+
 def test_a_replaced_deliverers_secrets_are_published_with_the_key() -> None:
     r = complete()
     assert not r.knowledge.recoverable(2, "h9")

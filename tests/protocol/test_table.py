@@ -43,10 +43,19 @@ from protocol.chance import Chance as ChanceMechanism
 from protocol.crypto import SeatSecrets, commit_set_digest, play_commitment
 from protocol.ending import Ending
 from protocol.events import Event, PeerMisbehaved, ResultSigned
-from protocol.knowledge import KnowledgeRounds
+from protocol.knowledge import KnowledgeRounds, round_private
 from protocol.local import MeshGame, make_header
 from protocol.match import MatchCore
-from protocol.messages import ActBody, Body, CommitBody, EndBody, Kind, RevealBody, sign_message
+from protocol.messages import (
+    ActBody,
+    Body,
+    CommitBody,
+    EndBody,
+    KeyReleaseBody,
+    Kind,
+    RevealBody,
+    sign_message,
+)
 from protocol.steps import Steps
 from protocol.table import (
     ANY,
@@ -62,6 +71,7 @@ from protocol.table import (
     describe_transitions,
 )
 from protocol.votes import Votes
+from tests.protocol.test_knowledge_rounds import RELEASED_ROUND_KEEPS_WAITING
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 MECHANISMS = {Seats, ChanceMechanism, KnowledgeRounds, Steps, Votes, Ending}
@@ -238,14 +248,20 @@ class Match:
                                     self.core.keys[s]) for s in range(3)]
         self.events: list[Event] = []
 
-    def send(self, seat: int, body: Body) -> None:
+    def send(self, seat: int, body: Body, *, fault: bool = False) -> None:
+        """``seat``'s next message, which the core takes (or, with ``fault``, blames it for)."""
         core = self.core
         feed = core.feeds[seat]
         message = sign_message(self.private[seat], match_id=core.match_id, seat=seat,
                                seq=feed.next_seq, prev=feed.head, kind=body.KIND,
                                state=core.step_state, body=body)
-        self.events += core.receive(message)
-        assert not [e for e in self.events if isinstance(e, PeerMisbehaved)], self.events
+        events = core.receive(message)
+        self.events += events
+        blamed = [e.seat for e in events if isinstance(e, PeerMisbehaved)]
+        if fault:
+            assert blamed == [seat] and seat in core.absent, events
+            return
+        assert not blamed, events
         assert core.cursor[seat] == feed.next_seq, f"seat {seat}'s {body.KIND.name} waits"
 
     def expects(self) -> list[Kind | None]:
@@ -397,3 +413,18 @@ def test_a_key_owed_at_last_is_released_before_anything_gated() -> None:
         m.send(s, EndBody(final.digest, final.transcript))
     assert m.core.signed and isinstance(m.events[-1], ResultSigned)
     assert m.expects() == [None] * 3
+
+
+@pytest.mark.xfail(strict=True, reason=RELEASED_ROUND_KEEPS_WAITING)
+def test_a_seat_whose_round_was_released_early_decides_once_its_deliverers_left() -> None:
+    m = dealt(owed=True)
+    m.key()
+    digested(m)
+    m.deliver(1)
+    m.send(1, CommitBody("zz", bytes(32)), fault=True)  # replaced (for a wrong step)
+    (r,) = m.core.knowledge.live()
+    assert r.publish
+    m.send(0, KeyReleaseBody(r.id, round_private(m.secrets[0], r.id)))  # (as a LocalSeat does)
+    m.send(2, CommitBody("zz", bytes(32)), fault=True)  # replaced before delivering
+    # The zombies decide for seats 1 and 2; seat 0's commitment is all the step waits for.
+    assert m.expects() == [Kind.COMMIT, None, None]
