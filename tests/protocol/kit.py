@@ -123,3 +123,23 @@ class FakeProgress:
 
     def owing(self) -> tuple[int, ...]:
         return self.waits_for
+
+
+# --------------------------------------------------------------------------- bugs the tier found
+# (each has xfail(strict=True) tests: they fail while the bug is there, and fail loudly once it
+# is fixed, so the marker is removed with the fix)
+
+RELEASED_ROUND_KEEPS_WAITING = (
+    "bug: protocol/knowledge.py:284, KnowledgeRounds.on_replaced drops a replaced deliverer "
+    "only from an open round (`elif r.open and seat in r.deliverers`); a round whose key was "
+    "released early (its seat does so once a deliverer that delivered is replaced: "
+    "r.publish) keeps waiting for a deliverer replaced after the release, so it is never "
+    "complete and waits(r.seat) stays True: the seat's decisions are never owed again")
+
+WELCOME_OF_A_LIVE_SEAT_STALLS = (
+    "bug: a WELCOME naming a live seat at a count it has not reached waits without bound "
+    "(protocol/absence.py:86-97, Seats.on_welcome answers \"wait\" while cursor(seat) <= since), "
+    "and protocol/match.py:654 returns False for it without marking the sender unfit (as a "
+    "reveal that suspects a fork is, steps.py: mark_unfit): every later message of the sender "
+    "waits behind it, yet the core owes it nothing and runs no timer, so one seat's WELCOME "
+    "with a made-up count stalls the match for good")

@@ -1,5 +1,6 @@
 """The absent seats and rejoining on their own (protocol/absence.py, protocol.md §7.7): a
-:class:`Seats` built without a match core, driven by hand."""
+:class:`Seats` built without a match core, driven by hand; and, last, what the core does with a
+welcome (the toy match of tests/protocol/toy.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ from collections.abc import Callable
 
 import pytest
 
+from protocol import chance as chance_writers
 from protocol.absence import Absence, Seats
 from protocol.events import Event, SeatReclaimed
-from protocol.messages import ActBody, ReclaimBody, WelcomeBody
+from protocol.messages import AbsentBody, ActBody, Kind, ReclaimBody, WelcomeBody
 from protocol.steps import Step
+from tests.protocol.kit import WELCOME_OF_A_LIVE_SEAT_STALLS
+from tests.protocol.toy import Match
 
 
 def seats(n: int = 4) -> tuple[Seats, list[Event]]:
@@ -258,3 +262,40 @@ def test_replacing_a_welcomer_withdraws_its_welcome() -> None:
     s.first_of_step(step, 1)
     s.settle_rejoins(step, step.name, step.seats, frozenset({0, 1}))
     assert events == [SeatReclaimed(3, "s")]  # the live deciders were enough
+
+
+# --------------------------------------------------------------------------- in the core
+
+
+def reclaimed() -> Match:
+    """The toy match: seats 0 and 1 vote seat 2 out at its first message; it reclaims."""
+    m = Match(owed=False)
+    m.send(0, AbsentBody(2, 0, 1))
+    m.send(1, AbsentBody(2, 0, 1))
+    assert sorted(m.core.absent) == [2]
+    m.send(2, ReclaimBody(0))
+    assert m.core.seats.reclaims == {2: 0}
+    assert m.expects() == [Kind.WELCOME, Kind.WELCOME, None]
+    return m
+
+
+def test_the_core_takes_the_welcomes_of_a_reclaim() -> None:
+    m = reclaimed()
+    m.send(0, WelcomeBody(2, 0))
+    m.send(1, WelcomeBody(2, 0))
+    assert m.core.seats.welcomed == {2: {0, 1}}
+    assert m.expects() == [Kind.CHANCE_COMMIT, Kind.CHANCE_COMMIT, None]
+
+
+@pytest.mark.xfail(strict=True, reason=WELCOME_OF_A_LIVE_SEAT_STALLS)
+def test_a_welcome_of_a_live_seat_ahead_of_it_does_not_stall_the_match() -> None:
+    m = reclaimed()
+    m.send(0, WelcomeBody(2, 0))
+    m.send(1, WelcomeBody(0, 1000), waits=True)  # seat 0 is live, at its message 3
+    m.send(0, chance_writers.commit_body(m.core.chance, m.secrets[0], m.core.keys[0],
+                                         m.core.match_id))
+    # The match needs seat 1's commitment, which waits behind a message that cannot be taken
+    # now (and, seat 0 being live and far from 1000, may never be): seat 1 must be owed — timed,
+    # and then voted out — as a seat stuck on any other message is.
+    assert m.core.owing() == (1,)
+    assert m.core.get_timer() is not None

@@ -44,6 +44,7 @@ from tests.protocol.kit import (
     MATCH_ID,
     OTHER_SECRETS,
     PRIVATE,
+    RELEASED_ROUND_KEEPS_WAITING,
     SECRETS,
     Box,
     Scripted,
@@ -423,14 +424,6 @@ def test_a_round_stops_waiting_for_a_deliverer_replaced_before_delivering() -> N
     assert r.round().deliverers == {1: ("h1", "h2")}
     assert r.round().complete and owed(r, "waits") == []
     assert not r.knowledge.recoverable(2, "h1")
-
-
-RELEASED_ROUND_KEEPS_WAITING = (
-    "bug: protocol/knowledge.py:284, KnowledgeRounds.on_replaced drops a replaced deliverer "
-    "only from an open round (`elif r.open and seat in r.deliverers`); a round whose key was "
-    "released early (its seat does so once a deliverer that delivered is replaced: "
-    "r.publish) keeps waiting for a deliverer replaced after the release, so it is never "
-    "complete and waits(r.seat) stays True: the seat's decisions are never owed again")
 
 
 @pytest.mark.xfail(strict=True, reason=RELEASED_ROUND_KEEPS_WAITING)
