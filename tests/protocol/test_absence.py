@@ -222,6 +222,23 @@ def test_rejoins_are_settled_once_per_step() -> None:
     assert events == []
 
 
+def test_a_seat_replaced_again_does_not_rejoin_the_step_it_rejoined() -> None:
+    s, events = seats(4)
+    reclaiming(s, 3, 5)
+    for x in (0, 1, 2):
+        s.on_welcome(x, WelcomeBody(3, 5), at({}))
+    step = Step("s", frozenset({0, 1, 2, 3}))
+    for x in (0, 1, 2):
+        s.first_of_step(step, x)
+    s.settle_rejoins(step, step.name, step.seats, frozenset({0, 1, 2}))
+    assert events == [SeatReclaimed(3, "s")]
+    reclaiming(s, 3, 8)  # replaced again within the step, and reclaiming again
+    for x in (0, 1, 2):
+        s.on_welcome(x, WelcomeBody(3, 8), at({}))
+    s.settle_rejoins(step, step.name, step.seats, frozenset({0, 1, 2}))
+    assert events == [SeatReclaimed(3, "s")] and s.reclaims == {3: 8}
+
+
 def test_in_a_turn_a_seat_rejoins_once_the_decider_welcomed_it() -> None:
     s, events = seats(3)
     reclaiming(s, 2)
