@@ -43,8 +43,8 @@ def game_words(source: str) -> list[tuple[int, str]]:
     word."""
     found = []
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type not in (tokenize.NAME, tokenize.STRING) and not (
-                token.type == getattr(tokenize, "FSTRING_MIDDLE", -1)):
+        if token.type not in (tokenize.NAME, tokenize.STRING) and (
+                token.type != getattr(tokenize, "FSTRING_MIDDLE", -1)):
             continue
         if any(word.startswith(GAME_WORDS) for word in _words(token.string)):
             found.append((token.start[0], token.string))
