@@ -292,8 +292,10 @@ def _tokens(data: Mapping[str, Any], kinds: tuple[int, ...]) -> tuple[Tok, ...]:
             if t % PER_SEAT < N_CHARACTERS and tok.carrier < 0 and not tok.wounded:
                 standing[tok.at] = standing.get(tok.at, 0) + 1
     for sq, n in count.items():
-        if n > 2 or standing.get(sq, 0) > 1:
+        if n > 2:
             raise _bad(f"square {sq % WIDTH},{sq // WIDTH} holds {n} tokens (golden rule 2)")
+        if standing.get(sq, 0) > 1:
+            raise _bad(f"square {sq % WIDTH},{sq // WIDTH} holds two unwounded characters")
     return tuple(tokens)
 
 
