@@ -1,4 +1,4 @@
-"""Dungeon Twister actions and their text notation (docs/rules/twister.md §9).
+"""Dungeon Twister actions and their text notation (docs/rules/twister.md §7).
 
 Tokens are written ``W-troll`` / ``E-rope`` (seat 0 West, seat 1 East), squares ``x,y`` (x = 0..21
 west to east, y = 0..9 north to south), directions ``n e s w``, slots ``0``..``7``.  Canonical

@@ -1,4 +1,4 @@
-"""The legal actions of a turn, as listed by ``legal_actions`` (docs/rules/twister.md §10).
+"""The legal actions of a turn as ``legal_actions`` lists them (docs/rules/twister.md §9, 7).
 
 Every action but moves and jumps is listed exactly: each candidate goes through the same check
 ``apply`` uses.  A Move can be spelled in countless ways (detours, backtracking, handling

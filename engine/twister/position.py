@@ -1,4 +1,4 @@
-"""The Dungeon Twister JSON position format (docs/rules/twister.md §11).
+"""The Dungeon Twister JSON position format (docs/rules/twister.md §8).
 
 A position sets up any situation, as FEN does for chess.  A short example (West to act with 3
 AP, one room face up, two tokens on it)::
