@@ -293,8 +293,12 @@ def record_openings(new: TwisterState, seat: int, values: tuple[tuple[str, str],
 
 def begin_end(new: TwisterState, ending: Ending) -> None:
     """The match ends: every token still sealed is opened (end_open), then the result."""
-    new._set(ending=ending, phase=END_OPEN, reveal=None, fight=None,
-             knowledge=tuple(k._replace(team=False, card=-1) for k in new.knowledge))
+    knowledge = tuple(k._replace(team=False, card=-1) for k in new.knowledge)
+    if not new.teamed:  # a team committed in an unfinished team step was never sealed
+        knowledge = tuple(k._replace(sealed=tuple(kv for kv in k.sealed
+                                                  if not kv[0].startswith("start.")))
+                          for k in knowledge)
+    new._set(ending=ending, phase=END_OPEN, reveal=None, fight=None, knowledge=knowledge)
     if not new._requests():
         finish(new)
 

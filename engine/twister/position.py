@@ -346,7 +346,10 @@ def from_position(data: Any) -> TwisterState:
                            "seat's placed count, each once")
             seen.add((item[0], item[1]))
             items.append((item[0], item[1]))
-        if items and rooms[slot] is not None and not (phase == OPEN and _slot(data) == slot):
+        # A revealed slot keeps its face-down tokens while they are opened, and for good if
+        # the game ends before they are lifted.
+        if items and rooms[slot] is not None and not (
+                (phase == OPEN and _slot(data) == slot) or phase in (END_OPEN, OVER)):
             raise _bad(f"slot {slot} is face up but holds face-down tokens")
         if len(items) > CAPACITY[slot]:
             raise _bad(f"slot {slot} holds at most {CAPACITY[slot]} face-down tokens")

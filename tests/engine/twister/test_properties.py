@@ -208,3 +208,50 @@ def test_the_sweep_sees_every_kind_of_action() -> None:
     assert seen >= {"team", "place", "card", "end", "move", "jump", "reveal", "rotate",
                     "attack", "put", "pass", "open", "break"}
     assert TOKENS == 28
+
+
+def finish_openings(state: Any) -> Any:
+    """Every seat opens what it is asked for, from the values this (full) state holds."""
+    while isinstance(state.waiting, Openings):
+        request = state.waiting.requests[0]
+        held = dict(state.knowledge[request.seat].sealed)
+        state = state.open_sealed(request.seat, {slot: held[slot] for slot in request.slots})
+    return state
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS, pair=PAIRS, every=st.integers(min_value=3, max_value=40))
+def test_endings_at_any_moment(seed: int, pair: str, every: int) -> None:
+    """Resigning, forfeiting, agreeing a draw or being replaced at any state (mid-combat,
+    mid-reveal, in the set-up) opens what is still sealed and then gives the result."""
+    count = 0
+
+    def end_here(state: Any) -> None:
+        nonlocal count
+        count += 1
+        if count % every or state.is_over:
+            return
+        for how in ("resign", "forfeit", "draw", "void"):
+            seat = count % 2
+            if how == "draw":
+                if state.phase == "end_open":
+                    continue
+                ended = state.agree_draw()
+            elif how == "void":
+                ended = state.void_sealed(seat)
+            else:
+                ended = getattr(state, how)(seat)
+            position = ended.to_position()
+            assert from_position(json.loads(json.dumps(position))) == ended
+            done = finish_openings(ended)
+            w = done.waiting
+            assert isinstance(w, Over), w
+            if how in ("resign", "forfeit", "void"):
+                assert seat not in w.outcome.winners
+            else:
+                assert w.outcome.winners == frozenset() or state.phase == "end_open"
+            for s in (0, 1):
+                if s not in done.ending.forfeited:
+                    assert done.unopened(s) == ()
+
+    play(seed, 12, pair, end_here)

@@ -29,7 +29,7 @@ from engine.core import (
 )
 from engine.games import get_game, replay
 from engine.sim import Dealer, play_out
-from engine.twister import TwisterState, new_game
+from engine.twister import TwisterState, from_position, new_game
 from engine.twister.bots import HeuristicBot, RandomBot
 from engine.twister.data import CHARACTERS, KINDS
 from tests.engine.twister.helpers import act, at, outcome, pos
@@ -337,6 +337,10 @@ def test_endings_before_anything_is_sealed() -> None:
     assert isinstance(state.waiting, Over) and outcome(state).winners == {1}
     state = new_game().agree_draw()
     assert outcome(state).winners == frozenset()
+    # A team committed in the unfinished team step was never sealed: nothing to open.
+    state = seal(new_game(), 0, "team cleric mekanork thief troll").resign(1)
+    assert outcome(state).winners == {0} and state.knowledge[0].sealed == ()
+    assert from_position(state.to_position()) == state
 
 
 # ---------------------------------------------------------------------- a whole game
