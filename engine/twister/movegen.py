@@ -2,12 +2,13 @@
 
 Every action but moves and jumps is listed exactly: each candidate goes through the same check
 ``apply`` uses.  A Move can be spelled in countless ways (detours, backtracking, handling
-repeated), so the list holds one walk per distinct result among the moves that handle tokens on
-at most two squares of their walk — a stop square and the end square — with at most one drop and
-one pick-up (or one swap): every plain move, every pick-up or drop on the way or at the end,
-carrying a token from one square to another, dropping the Rope on a pit and walking on.  Each
-walk is a shortest one (breadth first, in direction order n, e, s, w).  ``check`` accepts every
-legal move however it is spelled; a test checks every listed action against it.
+repeated), so the list holds one walk per distinct result among the moves with at most one drop
+and at most one pick-up (a swap on one square counts as both), each on any square of the walk:
+every plain move, every pick-up or drop on the way or at the end, fetching a token and leaving it
+elsewhere on the way, dropping the Rope on a pit and walking on.  Every leg between handlings is a
+shortest walk (breadth first, in direction order n, e, s, w), judged on the squares as the
+handling left them.  ``check`` accepts every legal move however it is spelled; a test checks every
+listed action against it.
 """
 
 from __future__ import annotations
@@ -153,8 +154,9 @@ def _others(state: TwisterState, seat: int, t: int) -> list[Action]:
 
 
 class _Walker:
-    """The bookkeeping of one mover's candidate moves: the other tokens on each square with
-    the mover and its load left out, and breadth-first walks."""
+    """The bookkeeping of one mover's candidate moves: the other tokens on each square, with
+    the mover and its load left out and the squares its handling changed overlaid, and
+    breadth-first walks."""
 
     __slots__ = ("board", "goal", "links", "load", "mover", "occ", "start", "tokens")
 
@@ -168,11 +170,14 @@ class _Walker:
         self.goal = LINE_X[mover // PER_SEAT ^ 1]
         self.occ = state.occupancy()
 
-    def base(self, sq: int) -> list[int]:
+    def base(self, sq: int, overlay: dict[int, list[int]] | None = None) -> list[int]:
+        if overlay and sq in overlay:
+            return overlay[sq]
         mover, load = self.mover, self.load
         return [u for u in self.occ.get(sq, ()) if u != mover and u != load]
 
-    def walk(self, start: int, carrying: int, budget: int) -> dict[int, int]:
+    def walk(self, start: int, carrying: int, budget: int,
+             overlay: dict[int, list[int]] | None = None) -> dict[int, int]:
         """Square -> the square it is reached from (the start -> -1), breadth first, within
         ``budget`` steps; squares of the opponent's line are reached but not left."""
         parent = {start: -1}
@@ -189,7 +194,8 @@ class _Walker:
                     other = links[base + d]
                     if other < 0 or other in parent:
                         continue
-                    if enter_reason(tokens, board, mover, other, self.base(other), carrying):
+                    if enter_reason(tokens, board, mover, other, self.base(other, overlay),
+                                    carrying):
                         continue
                     parent[other] = sq
                     nxt.append(other)
@@ -214,23 +220,17 @@ def _path(parent: dict[int, int], sq: int) -> list[int]:
     return out
 
 
-def _depth(parent: dict[int, int], sq: int) -> int:
-    n = 0
-    while parent[sq] >= 0:
-        sq = parent[sq]
-        n += 1
-    return n
-
-
-def _handlings(w: _Walker, sq: int, carrying: int,
-               others: list[int]) -> list[tuple[tuple[int, ...], int, list[int], int]]:
+def _handlings(w: _Walker, sq: int, carrying: int, others: list[int], *, drop: bool,
+               pick: bool) -> list[tuple[tuple[int, ...], int, list[int], int]]:
     """The handlings possible on ``sq``: (path items, carried after, others after, the token
     dropped there or -1).  A drop, a pick-up, or a swap (drop, then pick up)."""
     out: list[tuple[tuple[int, ...], int, list[int], int]] = []
     pit = w.board.kinds[sq] == PIT
-    may_drop = carrying >= 0 and (not pit or carrying % PER_SEAT == ROPE)
+    may_drop = drop and carrying >= 0 and (not pit or carrying % PER_SEAT == ROPE)
     if may_drop:
         out.append(((DROP,), -1, [*others, carrying], carrying))
+    if not pick:
+        return out
     if carrying < 0:
         for u in w.takeable(others):
             out.append(((take(u),), u, [x for x in others if x != u], -1))
@@ -242,56 +242,34 @@ def _handlings(w: _Walker, sq: int, carrying: int,
 
 
 def _moves(state: TwisterState, seat: int, t: int) -> list[Action]:
+    """One walk per distinct result among the moves with at most one drop and one pick-up (a
+    swap counts as both), each on any square of the walk; every leg between them is a shortest
+    walk, judged on the squares as the handling left them."""
     w = _Walker(state, t)
-    budget = MOVE[t % PER_SEAT]
-    start, load, goal = w.start, w.load, w.goal
     seen: dict[tuple[int, int, tuple[tuple[int, int], ...]], Action] = {}
+    goal = w.goal
 
-    def add(items: list[int], end: int, carrying: int, drops: tuple[tuple[int, int], ...]
-            ) -> None:
-        key = (end, carrying, drops)
-        if key not in seen:
-            seen[key] = Action("move", who=t, path=tuple(items))
+    def search(cur: int, carrying: int, left: int, items: list[int],
+               overlay: dict[int, list[int]], drop: bool, pick: bool,
+               drops: tuple[tuple[int, int], ...]) -> None:
+        reach = w.walk(cur, carrying, left, overlay)
+        for end in reach:
+            leg = _path(reach, end)
+            path = [*items, *leg]
+            if path and w.ends(end, w.base(end, overlay), carrying) and all(
+                    len(overlay[sq]) <= 2 for _, sq in drops if sq != end):  # rule 2
+                key = (end, carrying, tuple(sorted(drops)))
+                if key not in seen:
+                    seen[key] = Action("move", who=t, path=tuple(path))
+            if end % WIDTH == goal or (end == cur and items):
+                continue  # no handling on an escape square, nor twice on one square
+            for op, carried, after, dropped in _handlings(
+                    w, end, carrying, w.base(end, overlay), drop=drop, pick=pick):
+                search(end, carried, left - len(leg), [*path, *op], {**overlay, end: after},
+                       drop and DROP not in op, pick and all(i >= DROP for i in op),
+                       (*drops, (dropped, end)) if dropped >= 0 else drops)
 
-    first = w.walk(start, load, budget)
-    # Plain moves and escapes.
-    for end in first:
-        if end != start and w.ends(end, w.base(end), load):
-            add(_path(first, end), end, load, ())
-    # Handling at a stop square m, then (perhaps) on to an end square.
-    for m in first:
-        if m % WIDTH == goal:
-            continue
-        to_m = _path(first, m)
-        left = budget - len(to_m)
-        others_m = w.base(m)
-        for items_m, carried, after_m, dropped in _handlings(w, m, load, others_m):
-            drops_m = ((dropped, m),) if dropped >= 0 else ()
-            # Ending on m itself.
-            if w.ends(m, after_m, carried):
-                add([*to_m, *items_m], m, carried, drops_m)
-            if left <= 0 or len(after_m) > 2:
-                continue
-            second = w.walk(m, carried, left)
-            for end in second:
-                if end == m:
-                    continue
-                to_end = [*to_m, *items_m, *_path(second, end)]
-                others = w.base(end)
-                if w.ends(end, others, carried):
-                    add(to_end, end, carried, drops_m)
-                if end % WIDTH == goal:
-                    continue
-                if items_m == (DROP,):  # a drop on the way, then a pick-up at the end
-                    for u in w.takeable(others):
-                        rest = [x for x in others if x != u]
-                        if w.ends(end, rest, u):
-                            add([*to_end, take(u)], end, u, drops_m)
-                elif len(items_m) == 1 and carried >= 0:  # a pick-up, then a drop at the end
-                    if w.board.kinds[end] == PIT and carried % PER_SEAT != ROPE:
-                        continue
-                    if w.ends(end, [*others, carried], -1):
-                        add([*to_end, DROP], end, -1, ((carried, end),))
+    search(w.start, w.load, MOVE[t % PER_SEAT], [], {}, True, True, ())
     return list(seen.values())
 
 
@@ -315,7 +293,8 @@ def _jumps(state: TwisterState, seat: int, t: int) -> list[Action]:
                 out.append(Action("jump", who=t, path=(pit, land)))
             if land % WIDTH == w.goal:
                 continue
-            for items, carried, after, _ in _handlings(w, land, load, others):
+            for items, carried, after, _ in _handlings(w, land, load, others, drop=True,
+                                                       pick=True):
                 if w.ends(land, after, carried):
                     out.append(Action("jump", who=t, path=(pit, land, *items)))
     return out
