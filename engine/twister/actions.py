@@ -40,7 +40,6 @@ from engine.twister.data import (
     KIND_ALIASES,
     KINDS,
     PER_SEAT,
-    SIDE,
     SLOTS,
     TOKENS,
     WIDTH,
@@ -290,7 +289,3 @@ def format_action(action: Action) -> str:
     if kind == "put":
         return f"put {who} {square_name(action.n)}"
     return f"{kind}?"
-
-
-def side_letter(seat: int) -> str:
-    return SIDE[seat]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from engine.twister.data import HEIGHT, LINE_X, SLOTS, SQUARES, WIDTH, local_of, slot_of
+from engine.twister.data import HEIGHT, SQUARES, WIDTH, local_of, slot_of
 from engine.twister.rooms import DX, DY, OPEN, PLACED, WALL
 
 CLOSED: Final = 0
@@ -100,25 +100,3 @@ def board_for(rooms: Rooms, gates: Gates) -> Board:
             _CACHE.clear()
         board = _CACHE[key] = _build(rooms, gates)
     return board
-
-
-def line_of(seat: int) -> int:
-    return LINE_X[seat]
-
-
-def is_line(sq: int) -> bool:
-    x = sq % WIDTH
-    return x == 0 or x == WIDTH - 1
-
-
-def face_down_neighbours(board: Board, sq: int) -> list[tuple[int, int]]:
-    """(direction, slot) of every face-down slot square orthogonally next to ``sq``."""
-    out = []
-    for d in range(4):
-        other = NEIGHBOURS[sq * 4 + d]
-        if other >= 0 and board.kinds[other] == FACE_DOWN:
-            out.append((d, _SLOT[other]))
-    return out
-
-
-ALL_SLOTS: Final = tuple(range(SLOTS))

@@ -56,17 +56,11 @@ def kind_of(token: int) -> int:
     return token % PER_SEAT
 
 
-def is_character(token: int) -> bool:
-    return token % PER_SEAT < N_CHARACTERS
-
 
 def token_id(token: int) -> str:
     """``W-troll``, ``E-rope``."""
     return f"{SIDE[token // PER_SEAT]}-{KINDS[token % PER_SEAT]}"
 
-
-def token_of(seat: int, kind: str) -> int:
-    return seat * PER_SEAT + KINDS.index(kind)
 
 
 def square(x: int, y: int) -> int:
@@ -100,11 +94,6 @@ def slot_square(slot: int, local: int) -> int:
     k, j = slot % 4, slot // 4
     return square(5 * k + 1 + local % 5, 5 * j + local // 5)
 
-
-def line_owner(sq: int) -> int:
-    """The seat whose starting line holds ``sq``, or -1."""
-    x = sq % WIDTH
-    return 0 if x == 0 else 1 if x == WIDTH - 1 else -1
 
 
 def start_slot(seat: int, y: int) -> str:

@@ -14,7 +14,6 @@ from engine.twister.data import (
     LINE_X,
     N_CHARACTERS,
     PER_SEAT,
-    SIDE,
     SIDE_NAME,
     START_YS,
     TARGET_VP,
@@ -344,7 +343,3 @@ def finish(new: TwisterState) -> None:
             status = "lost"
         standings.append(Standing(s, status, vp[s], 0, SIDE_NAME[s]))
     new._set(phase=OVER, outcome=Outcome(frozenset(winners), tuple(standings), reason))
-
-
-def token_kind_name(t: int) -> str:
-    return f"{SIDE[t // PER_SEAT]}-{KINDS[t % PER_SEAT]}"

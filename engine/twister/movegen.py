@@ -17,7 +17,6 @@ from itertools import permutations
 from typing import Final
 
 from engine.twister.actions import DROP, Action, take
-from engine.twister.board import NEIGHBOURS
 from engine.twister.data import (
     CLERIC,
     LINE_X,
@@ -30,7 +29,6 @@ from engine.twister.data import (
     SLOT_SQUARES,
     SLOTS,
     THIEF,
-    TOKENS,
     TROLL,
     WALL_WALKER,
     WAND,
@@ -298,6 +296,3 @@ def _jumps(state: TwisterState, seat: int, t: int) -> list[Action]:
                 if w.ends(land, after, carried):
                     out.append(Action("jump", who=t, path=(pit, land, *items)))
     return out
-
-
-_UNUSED: Final = (NEIGHBOURS, TOKENS)

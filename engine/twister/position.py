@@ -30,7 +30,6 @@ from engine.twister.data import (
     KINDS,
     N_CHARACTERS,
     PER_SEAT,
-    SLOT_SQUARES,
     SLOTS,
     START_YS,
     TOKENS,
@@ -40,12 +39,9 @@ from engine.twister.data import (
     token_slot,
 )
 from engine.twister.records import (
-    ELIMINATED,
-    ESCAPED,
     GONE_WORDS,
     HIDDEN,
     NO_ENDING,
-    REMOVED,
     Ending,
     Fight,
     Know,
@@ -470,5 +466,4 @@ def _knowledge(data: Mapping[str, Any]) -> tuple[Know, Know]:
     return out[0], out[1]
 
 
-__all__ = ["ELIMINATED", "ESCAPED", "FORMAT", "REMOVED", "SLOT_SQUARES", "from_position",
-           "to_position"]
+__all__ = ["FORMAT", "from_position", "to_position"]

@@ -27,9 +27,6 @@ class Tok(NamedTuple):
     potion: int = 0  # Speed Potion AP left this turn (characters only)
 
 
-NEW_TOKEN: Final = Tok()
-
-
 class Player(NamedTuple):
     """One seat's public state.  ``opened`` are the seat's sealed values opened so far, as
     (slot, kind), in the order they were opened."""

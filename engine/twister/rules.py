@@ -12,7 +12,6 @@ from engine.twister.board import BROKEN, CLOSED, FACE_DOWN, NEIGHBOURS, RAISED, 
 from engine.twister.data import (
     ARMOUR,
     CLERIC,
-    COMBAT_CARDS,
     LINE_SLOTS,
     LINE_X,
     MEKANORK,
@@ -34,7 +33,6 @@ from engine.twister.data import (
     WARRIOR,
     WIDTH,
     WIZARD,
-    local_of,
     slot_of,
     square_name,
     token_id,
@@ -540,10 +538,6 @@ def resolve_ability(state: TwisterState, action: Action) -> Result:
     return Result(table, ap, gates=gates)
 
 
-def combat_cards(hand: tuple[int, ...]) -> tuple[int, ...]:
-    """The distinct combat card values in a hand."""
-    return tuple(sorted(set(hand)))
-
 
 def spend_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     """The hand after a combat card is played: it leaves the game, except the 0 (§5.5 step 6)."""
@@ -552,12 +546,3 @@ def spend_card(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     out = list(hand)
     out.remove(card)
     return tuple(out)
-
-
-ALL_COMBAT: Final = tuple(sorted(set(COMBAT_CARDS)))
-
-
-def local_name(sq: int) -> str:
-    """``r4c5`` of a room square (for messages)."""
-    local = local_of(sq)
-    return f"r{local // 5 + 1}c{local % 5 + 1}"

@@ -47,36 +47,26 @@ from engine.core import (
     Waiting,
 )
 from engine.twister.actions import (
-    END,
+    KINDS_OF_ACTION,
     Action,
     format_action,
     is_private,
     parse_action,
     public_part,
 )
-from engine.twister.board import CLOSED, Board, board_for
+from engine.twister.board import Board, board_for
 from engine.twister.data import (
-    ACTION_CARDS,
     CAPACITY,
     CHARACTERS,
     KINDS,
-    LINE_X,
-    N_CHARACTERS,
     PER_SEAT,
     SEATS,
-    SIDE_NAME,
-    SLOT_SQUARES,
     SLOTS,
     START_YS,
-    TARGET_VP,
-    square,
-    square_name,
     start_slot,
-    token_id,
     token_slot,
 )
 from engine.twister.records import (
-    HIDDEN,
     NO_ENDING,
     NO_KNOWLEDGE,
     Ending,
@@ -86,8 +76,8 @@ from engine.twister.records import (
     Reveal,
     Tok,
 )
-from engine.twister.rooms import FLOOR, GEAR, ROOM_IDS, ROOMS
-from engine.twister.table import Table, occupancy
+from engine.twister.rooms import ROOM_IDS
+from engine.twister.table import occupancy
 
 TEAM: Final = "team"
 PLACER: Final = "placer"
@@ -396,8 +386,8 @@ class TwisterState(GameState[Action]):
 
     def check(self, seat: object, action: object) -> None:
         """Raise the error :meth:`apply` would raise, or return if the action is legal."""
-        if not isinstance(action, Action):
-            raise IllegalActionError(f"{action!r:.40} is not a Dungeon Twister action")
+        if not isinstance(action, Action) or not _well_formed(action):
+            raise IllegalActionError(f"{action!r:.60} is not a Dungeon Twister action")
         if not self._deciding(seat):
             raise self._no_decision(seat)
         assert isinstance(seat, int)
@@ -649,6 +639,12 @@ def _with(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def _well_formed(action: Action) -> bool:
+    """Every field of the type the notation gives it (a value built by hand may not be)."""
+    return (action.kind in KINDS_OF_ACTION and isinstance(action.path, tuple)
+            and all(type(v) is int for v in (action.who, action.n, action.m, *action.path)))
+
+
 def _shown(action: Action) -> str:
     try:
         return format_action(action)
@@ -685,8 +681,5 @@ def new_game(players: int = 2, turn_cap: int = TURN_CAP) -> TwisterState:
         knowledge=(NO_KNOWLEDGE, NO_KNOWLEDGE))
 
 
-__all__ = [
-    "ACTION_CARDS", "CLOSED", "END", "FLOOR", "GEAR", "HIDDEN", "LINE_X", "N_CHARACTERS",
-    "PHASES", "ROOMS", "SIDE_NAME", "SLOT_SQUARES", "TARGET_VP", "Table", "TwisterState",
-    "new_game", "square", "square_name", "token_id",
-]
+__all__ = ["OPENING_PHASES", "PHASES", "TURN_CAP", "TwisterState", "ceiling", "make_state",
+           "new_game"]

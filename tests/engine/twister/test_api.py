@@ -22,7 +22,7 @@ from engine.core import (
     Visibility,
 )
 from engine.games import games, get_game
-from engine.twister import SPEC, format_action, from_position, new_game, parse_action
+from engine.twister import SPEC, Action, format_action, from_position, new_game, parse_action
 from tests.engine.twister.helpers import act, layout_l, position, random_game
 
 
@@ -151,6 +151,10 @@ def test_illegal_actions_are_typed_and_readable() -> None:
         assert one_line(err.value).startswith(f"illegal '{text}'")
     with pytest.raises(IllegalActionError, match="not a Dungeon Twister action"):
         state.check(0, "end")
+    for bad in (Action("move", who="W-goblin"), Action("dance"),  # type: ignore[arg-type]
+                Action("move", who=1, path=[23]), Action("card", n=3.0)):  # type: ignore[arg-type]
+        with pytest.raises(IllegalActionError, match="not a Dungeon Twister action"):
+            state.check(0, bad)
     with pytest.raises(NotYourDecisionError):
         state.open_sealed(0, {})
     with pytest.raises(NotYourDecisionError, match=r"decision alone"):
