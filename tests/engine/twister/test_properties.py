@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from engine.core import (
     Acted,
+    ChanceResolved,
     GameState,
     JointActed,
     Learned,
@@ -155,7 +156,9 @@ def test_replay_equals_play(seed: int, cap: int, pair: str) -> None:
     assert again == run.state.public() and again.digest() == run.state.digest()
     # Halfway: a prefix rebuilds the state it led to (its public part: the record holds joint
     # decisions, which a seat-by-seat game passes through privately).
-    half = len(run.history) // 2
+    half = len(run.history) // 2  # (at an entry that starts a decision or a draw)
+    while not isinstance(run.history[half], Acted | JointActed | ChanceResolved):
+        half += 1
     states: list[GameState[Any]] = []
     play_out(new_game(turn_cap=cap), bots_for(pair), Dealer(f"props/{seed}".encode()),
              on_state=states.append)
