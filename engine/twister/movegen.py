@@ -156,7 +156,8 @@ class _Walker:
     the mover and its load left out and the squares its handling changed overlaid, and
     breadth-first walks."""
 
-    __slots__ = ("board", "goal", "links", "load", "mover", "occ", "start", "tokens")
+    __slots__ = ("_base", "_enter", "board", "goal", "links", "load", "mover", "occ", "start",
+                 "tokens")
 
     def __init__(self, state: TwisterState, mover: int) -> None:
         self.tokens: tuple[Tok, ...] = state.tokens
@@ -167,12 +168,31 @@ class _Walker:
         self.start = self.tokens[mover].at
         self.goal = LINE_X[mover // PER_SEAT ^ 1]
         self.occ = state.occupancy()
+        self._base: dict[int, list[int]] = {}
+        self._enter: dict[tuple[int, bool], bool] = {}
 
     def base(self, sq: int, overlay: dict[int, list[int]] | None = None) -> list[int]:
+        """The other tokens on ``sq`` (shared lists: never change them)."""
         if overlay and sq in overlay:
             return overlay[sq]
-        mover, load = self.mover, self.load
-        return [u for u in self.occ.get(sq, ()) if u != mover and u != load]
+        found = self._base.get(sq)
+        if found is None:
+            mover, load = self.mover, self.load
+            found = self._base[sq] = [u for u in self.occ.get(sq, ()) if u != mover
+                                      and u != load]
+        return found
+
+    def enters(self, sq: int, carrying: int, overlay: dict[int, list[int]] | None) -> bool:
+        if overlay and sq in overlay:
+            return not enter_reason(self.tokens, self.board, self.mover, sq, overlay[sq],
+                                    carrying)
+        rope = carrying >= 0 and carrying % PER_SEAT == ROPE
+        key = (sq, rope)
+        found = self._enter.get(key)
+        if found is None:
+            found = self._enter[key] = not enter_reason(self.tokens, self.board, self.mover, sq,
+                                                        self.base(sq), carrying)
+        return found
 
     def walk(self, start: int, carrying: int, budget: int,
              overlay: dict[int, list[int]] | None = None) -> dict[int, int]:
@@ -181,7 +201,6 @@ class _Walker:
         parent = {start: -1}
         frontier = [start]
         links = self.links
-        tokens, board, mover = self.tokens, self.board, self.mover
         for _ in range(budget):
             nxt: list[int] = []
             for sq in frontier:
@@ -190,10 +209,8 @@ class _Walker:
                 base = sq * 4
                 for d in range(4):
                     other = links[base + d]
-                    if other < 0 or other in parent:
-                        continue
-                    if enter_reason(tokens, board, mover, other, self.base(other, overlay),
-                                    carrying):
+                    if other < 0 or other in parent or not self.enters(other, carrying,
+                                                                       overlay):
                         continue
                     parent[other] = sq
                     nxt.append(other)
@@ -251,18 +268,24 @@ def _moves(state: TwisterState, seat: int, t: int) -> list[Action]:
                overlay: dict[int, list[int]], drop: bool, pick: bool,
                drops: tuple[tuple[int, int], ...]) -> None:
         reach = w.walk(cur, carrying, left, overlay)
+        key_drops = tuple(sorted(drops))
+        may_drop = drop and carrying >= 0
         for end in reach:
-            leg = _path(reach, end)
-            path = [*items, *leg]
-            if path and w.ends(end, w.base(end, overlay), carrying) and all(
+            others = w.base(end, overlay)
+            key = (end, carrying, key_drops)
+            if key not in seen and (end != cur or items) and w.ends(end, others, carrying) and all(
                     len(overlay[sq]) <= 2 for _, sq in drops if sq != end):  # rule 2
-                key = (end, carrying, tuple(sorted(drops)))
-                if key not in seen:
-                    seen[key] = Action("move", who=t, path=tuple(path))
+                seen[key] = Action("move", who=t, path=(*items, *_path(reach, end)))
             if end % WIDTH == goal or (end == cur and items):
                 continue  # no handling on an escape square, nor twice on one square
-            for op, carried, after, dropped in _handlings(
-                    w, end, carrying, w.base(end, overlay), drop=drop, pick=pick):
+            if not may_drop and not (pick and others):
+                continue
+            ops = _handlings(w, end, carrying, others, drop=drop, pick=pick)
+            if not ops:
+                continue
+            leg = _path(reach, end)
+            path = [*items, *leg]
+            for op, carried, after, dropped in ops:
                 search(end, carried, left - len(leg), [*path, *op], {**overlay, end: after},
                        drop and DROP not in op, pick and all(i >= DROP for i in op),
                        (*drops, (dropped, end)) if dropped >= 0 else drops)
