@@ -1,6 +1,10 @@
 """How strong is a bot?  One seat plays BOT, the others play OPPONENT; the seat rotates.
 
     python -m benchmarks bots --bot heuristic --opponent random --players 5 --games 2000
+    python -m benchmarks bots --game twister --games 600
+
+``--players`` defaults to the game's largest table and ``--variant`` to its first variant (a
+game without variants is created without one).
 
 Reports the bot's win share (a k-way shared win counts 1/k; a fair seat wins 1/players) with a
 95% confidence interval (normal approximation on per-game shares), and, over games/20 games
@@ -27,8 +31,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--game", default="raiders")
     parser.add_argument("--bot", default="heuristic")
     parser.add_argument("--opponent", default="random")
-    parser.add_argument("--players", type=int, default=5)
-    parser.add_argument("--variant", default="basic")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--variant", default=None)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", default="bots")
     args = parser.parse_args(argv)
@@ -36,8 +40,15 @@ def main(argv: list[str]) -> int:
     for name in (args.bot, args.opponent):
         if name not in spec.bots:
             parser.error(f"unknown bot {name!r} (known: {', '.join(spec.bots)})")
+    if args.players is None:
+        args.players = max(spec.players)
+    if args.variant is None and spec.variants:
+        args.variant = spec.variants[0]
     if args.players not in spec.players:
         parser.error(f"{spec.title} is for {min(spec.players)}-{max(spec.players)} players")
+    options = {"players": args.players}
+    if spec.variants:
+        options["variant"] = args.variant
     shares: list[float] = []
     start = time.perf_counter()
     for g in range(args.games):
@@ -45,8 +56,7 @@ def main(argv: list[str]) -> int:
         bots = [spec.bots[args.opponent]() for _ in range(args.players)]
         bots[seat] = spec.bots[args.bot]()
         dealer = Dealer(derive_key(args.seed, str(g)))
-        run = play_out(spec.new(players=args.players, variant=args.variant), bots, dealer,
-                       record=False)
+        run = play_out(spec.new(**options), bots, dealer, record=False)
         outcome = run.state.waiting.outcome  # type: ignore[attr-defined]
         shares.append(outcome.share(seat))
         if (g + 1) % 250 == 0:
@@ -55,7 +65,7 @@ def main(argv: list[str]) -> int:
     # mirrors its copies: a person can predict it, and shared chests go to waste).
     same = steps = 0
     for g in range(max(1, args.games // 20)):
-        run = play_out(spec.new(players=args.players, variant=args.variant),
+        run = play_out(spec.new(**options),
                        [spec.bots[args.bot]() for _ in range(args.players)],
                        Dealer(derive_key(args.seed, "self", str(g))))
         for entry in run.history:

@@ -40,31 +40,36 @@ def _baseline(seconds: float = 0.2) -> float:
 
 NATIVE_MODULES = ("engine.stream", "engine.sim", "engine.raiders.resolve",
                   "engine.raiders.state", "engine.raiders.bots")
+GAME_MODULES = {"raiders": NATIVE_MODULES}  # a game not listed: its state module
 
 
-def native_status() -> tuple[bool, list[str]]:
-    """Whether the engine's hot modules are the compiled (mypyc) build, and which compiled
+def native_status(game: str = "raiders") -> tuple[bool, list[str]]:
+    """Whether the game's hot modules are the compiled (mypyc) build, and which compiled
     modules are older than their source (a stale in-place build)."""
     compiled, stale = [], []
-    for name in NATIVE_MODULES:
+    modules = GAME_MODULES.get(game, ("engine.stream", "engine.sim", f"engine.{game}.state"))
+    for name in modules:
         path = Path(importlib.import_module(name).__file__ or "")
         if path.suffix in (".so", ".pyd"):
             compiled.append(name)
             source = path.with_name(path.name.split(".")[0] + ".py")
             if source.exists() and source.stat().st_mtime > path.stat().st_mtime:
                 stale.append(name)
-    return len(compiled) == len(NATIVE_MODULES), stale
+    return len(compiled) == len(modules), stale
 
 
-def run_batch(game: str, players: int, variant: str, games: int, first_seed: int) -> float:
+def run_batch(game: str, players: int, variant: str | None, games: int,
+              first_seed: int) -> float:
     spec = get_game(game)
     bot_factory = spec.bots["random"]
     bots = [bot_factory() for _ in range(players)]
+    options: dict[str, object] = {"players": players}
+    if spec.variants:
+        options["variant"] = variant
     start = time.perf_counter()
     for g in range(first_seed, first_seed + games):
         seed = derive_key("bench", str(g))
-        run = play_out(spec.new(players=players, variant=variant), bots, Dealer(seed),
-                       record=False)
+        run = play_out(spec.new(**options), bots, Dealer(seed), record=False)
         assert run.state.is_over
     return games / (time.perf_counter() - start)
 
@@ -73,17 +78,22 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks engine",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="raiders")
-    parser.add_argument("--players", type=int, default=5)
-    parser.add_argument("--variant", default="basic")
+    parser.add_argument("--players", type=int, default=None,
+                        help="default: the game's largest table")
+    parser.add_argument("--variant", default=None, help="default: the game's first variant")
     parser.add_argument("--games", type=int, default=1000, help="games per timed batch")
     parser.add_argument("--repeats", type=int, default=5, help="timed batches (median)")
     args = parser.parse_args(argv)
     spec = get_game(args.game)
+    if args.players is None:
+        args.players = max(spec.players)
+    if args.variant is None and spec.variants:
+        args.variant = spec.variants[0]
     if args.players not in spec.players:
         parser.error(f"{spec.title} is for {min(spec.players)}-{max(spec.players)} players")
     if args.games < 1 or args.repeats < 1:
         parser.error("--games and --repeats must be at least 1")
-    native, stale = native_status()
+    native, stale = native_status(args.game)
     if stale:
         print(f"error: stale native build of {', '.join(stale)}: rebuild with "
               "CRYPTCRAWL_NATIVE=1 pip install -e . or delete the .so files", file=sys.stderr)

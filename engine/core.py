@@ -539,17 +539,22 @@ def _never_free(state: GameState[Any], seat: Seat, action: Any) -> bool:
 @dataclass(frozen=True)
 class OptionSpec:
     """One option of a game (``players`` aside): its name, default, the values it takes (a
-    choice among ``choices``, or an integer in ``bounds``, or on/off for a bool default), and a
-    line of help.  :meth:`parse` reads a command line's ``KEY=VALUE`` value."""
+    choice among ``choices``, or an integer in ``bounds`` — or ``off``, held as 0, if ``off`` is
+    set — or on/off for a bool default), and a line of help.  :meth:`parse` reads a command
+    line's ``KEY=VALUE`` value."""
 
     name: str
     default: str | int | bool
     help: str = ""
     choices: tuple[str, ...] = ()
     bounds: tuple[int, int] | None = None
+    off: bool = False  # an integer option that may also be switched off: "off" parses to 0
 
     def parse(self, text: str) -> str | int | bool:
         """The value ``text`` names; ValueError (a sentence naming what is allowed) if none."""
+        if self.off and isinstance(self.default, int) and not isinstance(self.default, bool) \
+                and text.strip().lower() == "off":
+            return 0
         if isinstance(self.default, bool):
             value = {"on": True, "yes": True, "true": True, "1": True, "off": False,
                      "no": False, "false": False, "0": False}.get(text.strip().lower())
@@ -563,7 +568,8 @@ class OptionSpec:
                 raise ValueError(f"{self.name} is a whole number, not {text!r}") from None
             low, high = self.bounds or (number, number)
             if not low <= number <= high:
-                raise ValueError(f"{self.name} is {low} to {high}, not {number}")
+                also = " or off" if self.off else ""
+                raise ValueError(f"{self.name} is {low} to {high}{also}, not {number}")
             return number
         if self.choices and text not in self.choices:
             raise ValueError(f"{self.name} is one of {', '.join(self.choices)}, not {text!r}")
