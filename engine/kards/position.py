@@ -408,9 +408,11 @@ def from_position(data: Any) -> KardsState:
     events = _bool(data, "events", True)
     events_done = _int(data, "events_done", min(4, revealed // step) if events else 0, hi=4)
     help_done = _int(data, "help_done", revealed // step if solo_help == "programmed" else 0)
-    active = data.get("active", None if setup else first)
-    if active is not None:
+    active: int | None = None
+    if data.get("active") is not None:
         active = _int(data, "active", hi=len(chars) - 1)
+    elif not setup:
+        active = first if r.mode != "solo" else 0
     raw_resigned = _list(data, "resigned", [False] * n)
     if len(raw_resigned) != n or any(not isinstance(x, bool) for x in raw_resigned):
         raise _fail(f"'resigned' lists {n} booleans")

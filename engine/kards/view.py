@@ -110,6 +110,8 @@ class KardsView:
     round_cap: int  # 0: off
     turn: int
     active: str  # the active character's card ("" in set-up)
+    deciding: str  # the character the pending decision is for (an event's chooser, else the
+    # active character; "" in set-up and while chance or the end is pending)
     phase: str  # the kind of the top frame ("main", "attacks", "strike", ...)
     step: str
     waiting_for: tuple[int, ...]
@@ -155,7 +157,8 @@ class KardsView:
             "lair": list(self.lair), "boss_appeared": self.boss_appeared,
             "revealed": self.revealed, "events_done": self.events_done,
             "next_event": self.next_event, "round": self.round, "round_cap": self.round_cap,
-            "turn": self.turn, "active": self.active, "phase": self.phase, "step": self.step,
+            "turn": self.turn, "active": self.active, "deciding": self.deciding,
+            "phase": self.phase, "step": self.step,
             "waiting_for": list(self.waiting_for), "chance": self.chance,
             "legal": [format_action(a) for a in self.legal], "peeked": dict(self.peeked),
             "owed": list(self.owed), "log": list(self.log), "winners": list(self.winners),
@@ -190,6 +193,15 @@ def _monster_view(s: KardsState, m: Monster) -> MonsterView:
                        data.ap, at, m.effects, m.first, guarded)
 
 
+def _deciding(s: KardsState) -> str:
+    if not isinstance(s.waiting, Turn) or s.active < 0:
+        return ""
+    frame = s.stack[-1]
+    if frame[0] == "choose":
+        return s.chars[int(frame[1])].card
+    return s.chars[s.active].card
+
+
 def make_view(s: KardsState, seat: int) -> KardsView:
     w = s.waiting
     o = s.orange
@@ -217,6 +229,7 @@ def make_view(s: KardsState, seat: int) -> KardsView:
         events_done=s.events_done, next_event=next_event,
         round=s.rounds + 1 if s.turn else 0, round_cap=s.round_cap, turn=s.turn,
         active=s.chars[s.active].card if s.active >= 0 else "",
+        deciding=_deciding(s),
         phase=s.stack[-1][0] if s.stack else "over", step=step,
         waiting_for=(w.seat,) if isinstance(w, Turn) else (),
         chance=w.event.id if isinstance(w, Chance) else "",
