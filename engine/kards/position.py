@@ -284,6 +284,9 @@ def from_position(data: Any) -> KardsState:
             raise _fail(f"{what} is on the map with 0 life (only while a defeat is resolved)")
         if cell >= 0 and not board[cell]:
             raise _fail(f"{what} stands on an empty cell")
+        if card and not setup and (start < 0 or not board[start]):
+            raise _fail(f"{what} needs a starting point on a placed card (its gate, or the "
+                        "Black Gate in the campaign)")
         raw_carried = d.get("carried") or []
         if not isinstance(raw_carried, list):
             raise _fail(f"{what}: 'carried' is a list")
