@@ -276,7 +276,7 @@ def from_position(data: Any) -> KardsState:
         seat = _int(d, "seat", i if r.mode != "solo" else 0, hi=n - 1)
         cell = r.cell(d.get("at"), what) if "at" in d else (-1 if setup else d05)
         start = r.cell(d.get("start"), what) if "start" in d else (
-            d05 if r.mode != "arena" else cell)
+            d05 if r.mode != "arena" and d05 >= 0 else cell)
         life = _int(d, "life", max_life(card) if card and cell >= 0 else 0,
                     hi=max_life(card) if card else 0)
         if card and cell >= 0 and not setup and life == 0 and not any(
