@@ -19,8 +19,7 @@ import json
 import math
 import time
 
-from engine.core import JointActed
-from engine.core import GameSpec
+from engine.core import GameSpec, JointActed
 from engine.games import get_game
 from engine.sim import Dealer, play_out
 from engine.stream import derive_key

@@ -331,7 +331,8 @@ class HeuristicBot:
         dest = ctx.cell
         for name in args:
             dest = connected(ctx.board, ctx.size, dest, _DIR[name])
-        foes_there = [m for m in ctx.view.monsters if ctx.cell_of(m.at) == dest]
+        foes_there: list[CharView | MonsterView] = [
+            m for m in ctx.view.monsters if ctx.cell_of(m.at) == dest]
         foes_there += [o for o in ctx.opponents if ctx.cell_of(o.at) == dest]
         low = me.life < me.max_life * self.explore_life
         value = -1.3 if low else -0.3  # the appearance roll

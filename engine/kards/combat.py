@@ -8,14 +8,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from engine.core import Outcome, Standing
-from engine.kards.cards import ITEM_BY_KIND, MONSTER_BY_KIND, category, display, kind_of
+from engine.kards.cards import ITEM_BY_KIND, category, display, kind_of
 from engine.kards.records import (
     Char,
     Item,
     Monster,
     ap_of,
     attributes,
-    equipped,
     max_life,
     stunned,
 )
@@ -25,12 +24,6 @@ if TYPE_CHECKING:
 
 _ATK_DMG: Final = {k: (i.attack > 0 or i.damage > 0) for k, i in ITEM_BY_KIND.items()}
 _DEF: Final = {k: i.defence > 0 for k, i in ITEM_BY_KIND.items()}
-
-
-def _flow() -> object:
-    from engine.kards import flow
-
-    return flow
 
 
 # ---------------------------------------------------------------------- life
@@ -79,19 +72,19 @@ def _spend(fig: Char | Monster, as_roller: bool) -> tuple[Char | Monster, list[s
     if not isinstance(fig, Char):
         return fig, []
     spent: list[str] = []
-    slots = {}
+    slots: dict[str, Item | None] = {}
     for slot in ("weapon", "pet"):
-        item: Item | None = getattr(fig, slot)
-        if item is None:
+        held: Item | None = getattr(fig, slot)
+        if held is None:
             continue
-        kind = kind_of(item.card)
+        kind = kind_of(held.card)
         if (_ATK_DMG[kind] if as_roller else _DEF[kind]):
-            item = item._replace(uses=item.uses - 1)
-            if item.uses <= 0:
-                spent.append(item.card)
+            used = held._replace(uses=held.uses - 1)
+            if used.uses <= 0:
+                spent.append(used.card)
                 slots[slot] = None
             else:
-                slots[slot] = item
+                slots[slot] = used
     return (fig.replace(**slots) if slots else fig), spent
 
 
@@ -206,8 +199,6 @@ def resolve_defeats(s: KardsState, frame: Frame) -> None:
                 s.lair = (*s.lair, m.card)
                 say(s, f"{display(m.card)} leaves the map for the lair")
     check_end(s)
-    if s.outcome is None and any(c.cell >= 0 and c.life <= 0 for c in s.chars):
-        push(s, ("defeats", "", 0))
 
 
 def resurrection_stone(c: Char) -> str:
@@ -260,7 +251,7 @@ def restore(c: Char, *, keep: bool) -> Char:
     return c
 
 
-def remove_seat(s: KardsState, seat: int, *, already: bool = False) -> None:
+def remove_seat(s: KardsState, seat: int) -> None:
     """A resignation: the seat's characters leave for good (their items are shuffled back and
     their gold leaves the game); the end conditions are checked."""
     from engine.kards.flow import say, set_char
@@ -366,10 +357,3 @@ def finish(s: KardsState, winners: frozenset[int], reason: str, others: str, *,
     s.stack = ()
     say(s, "game over: " + reason)
 
-
-def threat(m: Monster) -> int:
-    """How many hits the monster needs, a rough measure for the bots and the views."""
-    return MONSTER_BY_KIND[kind_of(m.card)].level
-
-
-__all__ = ["equipped"]

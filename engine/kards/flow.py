@@ -10,6 +10,7 @@ choice).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from engine.core import ChanceEvent, Visibility
@@ -232,10 +233,16 @@ def _begin(s: KardsState, frame: Frame) -> None:
     s.active = s.first if s.mode != "solo" else 0
     say(s, "the orange deck: " + f"{s.orange.top_size} cards over {s.orange.bottom_size} "
         "(the Portal Stone among them)")
+    # Seats that resigned during the set-up leave now; the first turn goes to the first
+    # character still in play in turn order.
+    for i, c in enumerate(s.chars):
+        if s.resigned[c.seat]:
+            set_char(s, i, c.replace(out=True, life=0, cell=-1))
+    combat.check_end(s)
+    count = len(s.chars)
+    order = [(s.active + k) % count for k in range(count)]
+    s.active = next((i for i in order if s.chars[i].cell >= 0), s.active)
     replace(s, ("turn",))
-    for seat in range(s.n):
-        if s.resigned[seat]:
-            combat.remove_seat(s, seat, already=True)
 
 
 # ---------------------------------------------------------------------- turns
@@ -542,13 +549,12 @@ _AUTO: Final = {
     "defeats": combat.resolve_defeats,
     "to_tail": _to_tail,
 }
-_PRE: Final = {
+_PRE: Final[dict[str, Callable[[KardsState, Frame], bool]]] = {
     "explore": _pre_grey,
     "open": _pre_grey,
     "draw": _pre_orange,
     "fetch": _pre_orange,
     "strike": combat.strike_void,
-    "yellow": lambda s, f: _pre_yellow(s, f),
 }
 _DICE: Final = {
     "appear": _appear_roll,
@@ -564,6 +570,9 @@ def _pre_yellow(s: KardsState, frame: Frame) -> bool:
         return False
     pop(s)
     return True
+
+
+_PRE["yellow"] = _pre_yellow
 
 
 def stone_kind(card: str) -> str:

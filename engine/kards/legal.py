@@ -25,7 +25,6 @@ from engine.kards.board import (
     portal,
 )
 from engine.kards.cards import (
-    ABILITY_BY_ID,
     CHARACTER_BY_KIND,
     ITEM_BY_KIND,
     SIDES,
@@ -35,7 +34,6 @@ from engine.kards.cards import (
     kind_of,
 )
 from engine.kards.flow import (
-    appear,
     explore_to,
     join,
     place_card,
@@ -342,7 +340,8 @@ def decide(s: KardsState, frame: Frame, action: Action) -> None:
 def _pick(s: KardsState, frame: Frame, card: str) -> None:
     i = int(frame[1])
     seat = (s.first - 1 - i) % s.n
-    set_char(s, seat, s.chars[seat].replace(card=card))
+    data = CHARACTER_BY_KIND[kind_of(card)]
+    set_char(s, seat, s.chars[seat].replace(card=card, life=data.life, budget=data.ap))
     say(s, f"seat {seat} takes the {display(card)}")
     if i + 1 < s.n:
         replace(s, ("pick", i + 1))
@@ -439,10 +438,7 @@ def _free(s: KardsState, action: Action) -> None:
     elif verb == "hop":
         c = s.chars[s.active]
         dest = s.cell_of_card(args[0])
-        if args[1] == "gold":
-            c = c.replace(gold=c.gold - 1)
-        else:
-            c = c.replace(life=c.life - 1)
+        c = c.replace(gold=c.gold - 1) if args[1] == "gold" else c.replace(life=c.life - 1)
         set_char(s, s.active, c.replace(cell=dest))
         say(s, f"{display(c.card)} hops to {display(args[0])}, paying 1 {args[1]}")
     else:
@@ -606,5 +602,4 @@ def normalize(s: KardsState, action: Action) -> Action:
         uses = [a for a in same if a.args[0] == args[0]]
         if len(uses) == 1:
             return uses[0]
-    _ = ABILITY_BY_ID
     return action

@@ -17,7 +17,6 @@ from typing import Any, Final
 
 from engine.core import InvalidPositionError, Outcome, Standing
 from engine.kards.cards import (
-    CHARACTER_BY_KIND,
     ITEM_BY_KIND,
     PACKS,
     STONE_BY_KIND,
@@ -25,8 +24,16 @@ from engine.kards.cards import (
     kind_of,
 )
 from engine.kards.decks import Orange
-from engine.kards.records import NO_KNOWLEDGE, Char, Effect, Item, Knowledge, Monster, ap_of, \
-    max_life
+from engine.kards.records import (
+    NO_KNOWLEDGE,
+    Char,
+    Effect,
+    Item,
+    Knowledge,
+    Monster,
+    ap_of,
+    max_life,
+)
 from engine.kards.state import (
     HELPS,
     KardsState,
@@ -268,11 +275,8 @@ def from_position(data: Any) -> KardsState:
     for i, v in enumerate(raw_chars):
         what = f"character {i}"
         d = _obj(v, what)
-        card = d.get("card")
-        if card is None and setup:
-            card = ""
-        else:
-            card = r.card(card, what, "character")
+        raw_card = d.get("card")
+        card = "" if raw_card is None and setup else r.card(raw_card, what, "character")
         seat = _int(d, "seat", i if r.mode != "solo" else 0, hi=n - 1)
         cell = r.cell(d.get("at"), what) if "at" in d else (-1 if setup else d05)
         start = r.cell(d.get("start"), what) if "start" in d else (
@@ -481,7 +485,8 @@ def from_position(data: Any) -> KardsState:
     return state
 
 
-def _once(what: str, found: list[str], expected: tuple[str, ...] | list[str], *,
+def _once(what: str, found: list[str] | tuple[str, ...],
+          expected: tuple[str, ...] | list[str], *,
           complete: bool = True) -> None:
     """Every card is in one place: none twice and (``complete``) none missing."""
     seen: set[str] = set()
@@ -580,5 +585,3 @@ def _outcome(v: Any, n: int) -> Outcome | None:
         out.append(Standing(int(st[0]), st[1], int(st[2]), int(st[3]), st[4]))
     return Outcome(frozenset(winners), tuple(out), reason)
 
-
-_ = CHARACTER_BY_KIND

@@ -22,7 +22,6 @@ from engine.core import (
     ChanceEvent,
     GameState,
     IllegalActionError,
-    InvalidActionError,
     InvalidChanceError,
     InvalidKnowledgeError,
     KnowledgeRequest,
@@ -44,7 +43,6 @@ from engine.kards.cards import (
     EVENT_STEP,
     PACKS,
     Pack,
-    category,
 )
 from engine.kards.decks import Orange
 from engine.kards.records import NO_KNOWLEDGE, Char, Knowledge, Monster
@@ -342,7 +340,7 @@ class KardsState(GameState[Action]):
         from engine.kards.flow import resolve_chance, settle
 
         new = self._copy()
-        resolve_chance(new, self.stack[-1], cast(str, outcome))
+        resolve_chance(new, self.stack[-1], outcome)
         settle(new)
         return new
 
@@ -576,6 +574,7 @@ def new_game(players: int = 2, mode: str = "auto", copies: object = "auto",
         board[cell] = card
     placed = {card for card, _ in starts}
     state.board = tuple(board)
+    state.revealed = len(starts)
     state.grey = tuple(c for c in pack.dungeon if c not in placed)
     teams = state.teams()
     state.chars = tuple(Char("", s, s % teams, 0, -1, -1, 0, True, None, None, (), (), (),
@@ -587,7 +586,3 @@ def new_game(players: int = 2, mode: str = "auto", copies: object = "auto",
     settle(state)
     return state
 
-
-def check_category(card: str, *allowed: str) -> None:
-    if category(card) not in allowed:
-        raise InvalidActionError(f"{card} is not a {' or '.join(allowed)} card")

@@ -553,3 +553,157 @@ def test_time_classes() -> None:
                 monsters=[{"card": "ooze", "at": [3, 3]}])
     state = act(load(data), "attack ooze")
     assert state.time_class(0).value == "quick" and state.time_class(1).value == "normal"
+
+
+# ---------------------------------------------------------------------- solo help
+
+
+def test_solo_programmed_help_after_the_event() -> None:
+    """A-40: at a multiple of 5 the event resolves first, then an ally may join on the
+    player's card; allies act after the player's character, in the order they joined."""
+    data = {"players": 1, "solo_help": "programmed", "events_done": 0, "help_done": 0,
+            "map": [["D05", 3, 3], ["D06", 4, 3], ["D23", 3, 2], ["D11", 2, 3], ["D10", 3, 4]],
+            "characters": [{"card": "mage"}], "unused": ["warrior", "ranger"],
+            "stack": [["end"], ["threshold"]]}
+    state = load(data)
+    assert waiting_event(state).endswith(".event")  # the event first
+    state = roll(state, "4")  # Forgotten relic: you +2 (the Mage is at full life)
+    assert legal(state) == ["recruit warrior", "recruit ranger", "recruit none"]
+    state = act(state, "recruit ranger")
+    p = pos(state)
+    assert [c["card"] for c in p["characters"]] == ["mage", "ranger"]
+    assert p["characters"][1]["at"] == [3, 3] and p["unused"] == ["warrior"]
+    # The Mage's turn ends, then the Ranger's turn, then the Mage's again.
+    assert state.view(0).active == "ranger"
+    state = act(state, "wait")
+    assert state.view(0).active == "mage" and pos(state)["round"] == 1
+
+
+def test_solo_random_help_joins_where_it_is_found() -> None:
+    data = {"players": 1, "solo_help": "random", "map": [["D05", 3, 3]],
+            "characters": [{"card": "mage"}]}
+    state = load(data)
+    assert "cleric" in pos(state)["orange"]["pool"]
+    state = roll(act(state, "explore"), "D06")
+    assert legal(state) == ["place N", "place E", "place S", "place W"]
+    state = roll(act(state, "place E"), "cleric")
+    cleric = char(state, "cleric")
+    assert cleric["at"] == [4, 3] and cleric["start"] == [3, 3]  # resurrects on D05
+
+
+def test_solo_loses_when_its_own_character_falls() -> None:
+    data = {"players": 1, "solo_help": "programmed",
+            "map": [["D05", 3, 3]],
+            "characters": [{"card": "mage", "life": 1}, {"card": "warrior"}],
+            "monsters": [{"card": "orc", "at": [3, 3]}]}
+    state = roll(roll(load(data), "1+1", "attack"), "6+6", "counter")
+    assert state.is_over and state.waiting.outcome.winners == frozenset()  # type: ignore
+
+
+# ---------------------------------------------------------------------- endings
+
+
+def test_the_boss_defeated_wins_the_campaign_for_everyone() -> None:
+    data = camp(characters=[{"card": "warrior"}, {"card": "cleric", "at": None, "life": 0}],
+                monsters=[{"card": "warden", "at": [3, 3], "life": 1}])
+    state = roll(act(load(data), "attack warden"), "6+6", "attack")
+    out = state.waiting.outcome  # type: ignore[union-attr]
+    assert out.winners == {0, 1} and "party wins" in out.reason
+
+
+def test_the_boss_defeated_in_arena_wins_for_the_team() -> None:
+    data = {"players": 4, "team_size": 2,
+            "map": [["D01", 0, 0], ["D02", 6, 0], ["D03", 0, 6], ["D04", 6, 6],
+                    ["D05", 3, 3]],
+            "characters": [{"card": "warrior", "at": [3, 3]}, {"card": "knight", "at": [6, 0]},
+                           {"card": "mage", "at": [0, 6]}, {"card": "rogue", "at": [6, 6]}],
+            "monsters": [{"card": "warden", "at": [3, 3], "life": 1}]}
+    state = roll(act(load(data), "attack warden"), "6+6", "attack")
+    out = state.waiting.outcome  # type: ignore[union-attr]
+    assert out.winners == {0, 2}
+    assert [st.status for st in out.standings] == ["winner", "lost", "winner", "lost"]
+
+
+def test_everyone_loses_when_no_character_is_left() -> None:
+    """A-42: a simultaneous wipe loses, even in Arena."""
+    data = {"players": 2,
+            "map": [["D01", 0, 0], ["D02", 6, 0], ["D03", 0, 6], ["D04", 6, 6]],
+            "characters": [{"card": "warrior", "at": [0, 0], "life": 2},
+                           {"card": "knight", "at": [6, 6], "life": 3}],
+            "events_done": 1, "stack": [["end"], ["event", 2]]}
+    state = roll(load(data), "4")  # Hideout uncovered: every character −3
+    out = state.waiting.outcome  # type: ignore[union-attr]
+    assert out.winners == frozenset() and "everyone loses" in out.reason
+
+
+def test_a_round_ends_at_the_first_players_position_even_when_it_is_out() -> None:
+    """A-41: rounds are counted when play passes the first player's seat position."""
+    data = {"players": 3, "first": 0, "active": 1,
+            "map": [["D01", 0, 0], ["D02", 6, 0], ["D03", 0, 6], ["D04", 6, 6]],
+            "characters": [{"card": "warrior", "at": None, "life": 0, "start": [0, 0]},
+                           {"card": "knight", "at": [6, 0]}, {"card": "mage", "at": [6, 6]}]}
+    state = act(load(data), "wait")  # the Knight (seat 1) waits: the Mage (seat 2) next
+    assert state.view(0).active == "mage" and pos(state)["round"] == 0
+    state = act(state, "wait")  # past seat 0 (out): round 1 ends, seat 1 again
+    assert state.view(0).active == "knight" and pos(state)["round"] == 1
+
+
+def test_resigning_during_the_set_up() -> None:
+    state = roll(new_game(2), "0").resign(0)
+    assert not state.is_over  # its pick and gate are made for it
+    state = act(act(state, "pick knight"), "gate D01")
+    assert state.is_over and state.waiting.outcome.winners == {1}  # type: ignore
+
+
+# ---------------------------------------------------------------------- the orange deck
+
+
+ORANGE_REST = ["tower_shield", "watch_owl", "war_hound", "goblin", "spider", "ooze", "orc",
+               "ghoul", "cultist", "gargoyle", "resurrection#1", "resurrection#2",
+               "restoration_3", "restoration_4", "restoration_5", "poison_darts"]
+
+
+def test_a_card_shuffled_back_into_the_top_half_is_weighted_right() -> None:
+    """Ruling 23 with the lazy split: a known card in a top half of t cards comes next with
+    probability 1/t; each pool card with (t−1)/t spread over the pool."""
+    data = camp(orange={"pool": ["longsword", "runeblade", "rat", "skeleton"],
+                        "top_unknown": 2, "top_known": ["war_axe"],
+                        "bottom_known": ["portal_stone"], "tail": ["spike_pit", *ORANGE_REST]},
+                characters=[{"card": "warrior", "at": [4, 3]},
+                            {"card": "cleric", "at": [3, 3]}])
+    state = load({**data, "stack": [["end"], ["draw", "search"]]})
+    event = state.waiting.event  # type: ignore[union-attr]
+    counts = {c: event.outcomes.count(c) for c in set(event.outcomes)}
+    # t = 3: the axe 1/3; the 2 unknown top cards are 2 of the 4 pool cards: 1/6 each.
+    assert counts == {"war_axe": 2, "longsword": 1, "runeblade": 1, "rat": 1, "skeleton": 1}
+    assert "portal_stone" not in counts
+    # Once the top half is out, the bottom half holds the rest of the pool and the stone.
+    bottom = load({**data, "orange": {"pool": ["rat", "skeleton"], "top_unknown": 0,
+                                      "top_known": [], "bottom_known": ["portal_stone"],
+                                      "tail": ["spike_pit", "longsword", "runeblade",
+                                               "war_axe", *ORANGE_REST]},
+                   "stack": [["end"], ["draw", "search"]]})
+    assert bottom.waiting.event.outcomes == ("rat", "skeleton", "portal_stone")  # type: ignore
+    # Both halves empty: the tail's first card, no chance.
+    rest = ["rat", "skeleton", "longsword", "runeblade", "war_axe", "portal_stone",
+            *ORANGE_REST]
+    tail = load({**data, "orange": {"pool": [], "top_unknown": 0, "top_known": [],
+                                    "bottom_known": [], "tail": ["spike_pit", *rest]},
+                 "monsters": [], "stack": [["end"], ["draw", "search"]]})
+    assert life(tail, "warrior") == 11
+    assert pos(tail)["orange"]["tail"] == [*rest, "spike_pit"]
+
+
+def test_shuffling_back_with_both_halves_empty_makes_the_tail_hidden() -> None:
+    rest = ["rat", "skeleton", "longsword", "runeblade", "portal_stone",
+            *(c for c in ORANGE_REST if c != "orc")]
+    data = camp(characters=[{"card": "warrior", "life": 1,
+                             "weapon": {"card": "war_axe"}},
+                            {"card": "cleric", "at": [4, 3]}],
+                orange={"pool": [], "top_unknown": 0, "top_known": [], "bottom_known": [],
+                        "tail": ["spike_pit", *rest]},
+                monsters=[{"card": "orc", "at": [3, 3]}])
+    state = roll(roll(load(data), "1+1", "attack"), "6+6", "counter")
+    orange = pos(state)["orange"]
+    assert orange["tail"] == []
+    assert orange["bottom_known"] == ["spike_pit", *rest, "war_axe", "orc"]
