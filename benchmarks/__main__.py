@@ -14,6 +14,7 @@ BENCHMARKS = {
     "latency": "benchmarks.latency",
     "discovery": "benchmarks.discovery",
     "partitions": "benchmarks.partitions",
+    "kards-balance": "benchmarks.kards_balance",
 }
 
 

@@ -98,7 +98,9 @@ def _store(s: KardsState, fig: Char | Monster) -> None:
 
 
 def resolve_strike(s: KardsState, frame: Frame, outcome: str) -> None:
-    """One attack or counter-attack roll (§4.8 steps 2–5, rulings 1–5, A-01, A-02, A-09)."""
+    """One attack or counter-attack roll (§4.8 steps 2–5, rulings 1–4, A-01, A-02, A-09).  A
+    hit deals the roller's DMG as it stands (the rulebook: weaken lowers it, down to 0; the
+    reference's floor of 1, ruling 5 and A-13, is set aside: docs/rules/kards.md §7)."""
     from engine.kards.flow import pop, push, say
 
     counter = bool(frame[3])
@@ -110,7 +112,7 @@ def resolve_strike(s: KardsState, frame: Frame, outcome: str) -> None:
     _, dfn, _ = attributes(target)
     total = a + b + atk
     hit = total > dfn
-    damage = max(1, dmg) if hit else 0
+    damage = max(0, dmg) if hit else 0  # the rulebook: DMG, weakened (never below 0)
     roller, spent_r = _spend(roller, True)
     target, spent_t = _spend(target, False)
     life = max(0, target.life - damage)
@@ -168,8 +170,9 @@ def monster_defeated(s: KardsState, m: Monster, by: Char | Monster) -> None:
 
 def resolve_defeats(s: KardsState, frame: Frame) -> None:
     """Characters at 0 life are defeated together (ruling 42), after the active character's
-    chance to save itself (ruling 18, A-05); then the killer monster may leave, and the end
-    conditions are checked once."""
+    chance to save itself (ruling 18, A-05); then the monster that defeated a character leaves
+    the map (the rulebook: shuffled back on its first appearance, else as if defeated; the
+    Boss stays), and the end conditions are checked once."""
     from engine.kards.flow import pop, push, say
 
     zeros = [i for i, c in enumerate(s.chars) if c.cell >= 0 and c.life <= 0]
@@ -187,8 +190,7 @@ def resolve_defeats(s: KardsState, frame: Frame) -> None:
     k = s.monster_index(killer)
     if k >= 0:
         m = s.monsters[k]
-        alive_here = any(c.cell == m.cell for c in s.chars)
-        if not alive_here and category(m.card) != "boss":
+        if category(m.card) != "boss":
             from engine.kards.flow import set_monster
 
             set_monster(s, k, None)

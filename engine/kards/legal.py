@@ -213,7 +213,8 @@ def main_actions(s: KardsState, c: Char) -> tuple[Action, ...]:
     if valve_open(s, c):
         out.append(SEARCH)
     out.extend(ability_actions(s, c))
-    out.append(WAIT)
+    if not out:  # (never with this pack: some Walk is always possible; see the docs)
+        out.append(WAIT)
     return tuple(out)
 
 

@@ -340,17 +340,11 @@ def test_e5_the_peek_is_drawn_later_as_the_hidden_event() -> None:
     state = roll(_e5_to_the_event(), "2", "event")
     preview = state.preview_hidden(lambda event: event.outcomes[-1])
     state = state.learn(0, preview)
-    # The Cleric's turn: she waits.
+    # The Cleric's turn: she explores east of her card and draws O2.
     w = state.waiting
     assert isinstance(w, Turn) and w.seat == 1
-    state = state.apply(1, state.parse_action(1, "wait"))
-    # The Rogue's next turn: it equips the Watch Owl it drew, moves back, and a level-1
-    # appearance search draws O2.
-    assert legal(state) == ["equip watch_owl", "equip done"]
-    state = act(state, "equip watch_owl")
-    assert char(state, "rogue")["pet"]["card"] == "watch_owl"
-    state = act(state, "move W")
-    state = roll(state, "5", "appear")
+    state = state.apply(1, state.parse_action(1, "explore"))
+    state = act(roll(state, "D15"), "place E")
     w2 = state.waiting
     assert isinstance(w2, Chance) and w2.event.id == "O2"
     assert w2.event.visibility.value == "hidden"

@@ -123,15 +123,23 @@ def test_a_match_ends_under_the_cap_whatever_the_cap() -> None:
 
 
 def test_round_cap_off_lets_a_game_run_past_40_rounds() -> None:
-    """With the cap off, a game that would have been capped goes on (the bots here are two
-    waiting players: nothing else ever happens)."""
-    from engine.kards import new_game
-    from tests.engine.kards.helpers import act, roll
+    """With the cap off, a game that would have been capped goes on: two characters stunned
+    for long in combat with monsters can only wait, so turns pass at once."""
+    from tests.engine.kards.helpers import load
 
-    state = new_game(2, round_cap="off", events=False)
-    state = roll(state, "0")
-    state = act(act(state, "pick knight"), "pick warrior")
-    state = act(act(state, "gate D01"), "gate D04")
-    for _ in range(2 * 45):
-        state = act(state, "wait")
-    assert not state.is_over and state.to_position()["round"] == 45
+    stun = [{"kind": "stun", "x": 99, "timer": 200, "turn": 0}]
+    data = {"players": 2, "abilities": False, "events": False, "round": 38,
+            "map": [["D01", 0, 0], ["D02", 6, 0], ["D03", 0, 6], ["D04", 6, 6]],
+            "characters": [{"card": "warrior", "at": [0, 0], "effects": stun},
+                           {"card": "knight", "at": [6, 6], "effects": stun}],
+            "monsters": [{"card": "rat", "at": [0, 0]}, {"card": "goblin", "at": [6, 6]}]}
+    capped = load(data)
+    assert capped.is_over and capped.to_position()["round"] == 40
+    # With the cap off the turns pass on until the stuns (12 turns) wear off and the first
+    # attack roll is due, in round 44.
+    short = [{"kind": "stun", "x": 99, "timer": 12, "turn": 0}]
+    endless = load({**data, "round_cap": "off",
+                    "characters": [{**data["characters"][0], "effects": short},
+                                   {**data["characters"][1], "effects": short}]})
+    assert not endless.is_over and endless.to_position()["round"] == 44
+    assert endless.waiting.event.id.endswith(".attack")  # type: ignore[union-attr]

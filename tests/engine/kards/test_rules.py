@@ -300,10 +300,11 @@ def test_defeat_by_a_monster_shuffles_items_back_and_the_monster_leaves() -> Non
     data["monsters"] = [{"card": "goblin", "at": [3, 3], "first": False}]
     state = roll(roll(load(data), "1+1", "attack"), "6+6", "counter")
     assert pos(state)["lair"] == ["goblin"]
-    # Another character on its card: it stays (ruling 22).
+    # Another character on its card: it leaves all the same (the rulebook; ruling 22 set
+    # aside, docs/rules/kards.md §7).
     data["characters"][1]["at"] = [3, 3]
     state = roll(roll(load(data), "1+1", "attack"), "6+6", "counter")
-    assert monster(state, "goblin") is not None
+    assert monster(state, "goblin") is None and pos(state)["lair"] == ["goblin"]
 
 
 def test_arena_spoils_go_to_the_opponent() -> None:
@@ -505,20 +506,33 @@ def test_event_cascade_and_nothing_to_open() -> None:
     assert waiting_event(state).endswith(".event") and pos(state)["events_done"] == 2
 
 
+STUN = [{"kind": "stun", "x": 9, "timer": 99, "turn": 0}]
+
+
+def stunned_arena(**changes: Any) -> dict[str, Any]:
+    """Two characters, each stunned in combat with a rat: their one action is to wait."""
+    data: dict[str, Any] = {
+        "players": 2, "abilities": False, "events": False,
+        "map": [["D01", 0, 0], ["D02", 6, 0], ["D03", 0, 6], ["D04", 6, 6]],
+        "characters": [{"card": "warrior", "at": [0, 0], "effects": STUN},
+                       {"card": "knight", "at": [6, 6], "effects": STUN}],
+        "monsters": [{"card": "rat", "at": [0, 0]}, {"card": "goblin", "at": [6, 6]}]}
+    data.update(changes)
+    return data
+
+
 def test_round_cap_arena_draw_and_campaign_loss() -> None:
-    arena = {"players": 2, "round_cap": 3, "round": 2, "active": 1, "first": 0,
-             "map": [["D01", 0, 0], ["D02", 6, 0], ["D03", 0, 6], ["D04", 6, 6]],
-             "characters": [{"card": "warrior", "at": [0, 0]}, {"card": "knight",
-                                                                 "at": [6, 6]}]}
-    state = act(load(arena), "wait")
+    # Waiting is the only action: each turn passes at once; round 3 ends after seat 1.
+    state = load(stunned_arena(round_cap=3, round=2, active=1))
     out = state.waiting.outcome  # type: ignore[union-attr]
     assert out.winners == {0, 1} and "cap" in out.reason
     assert [st.status for st in out.standings] == ["drawn", "drawn"]
-    coop = load(camp(round_cap=3, round=2, active=1))
-    state = act(coop, "wait")
-    assert state.is_over and state.waiting.outcome.winners == frozenset()  # type: ignore
-    off = load({**arena, "round_cap": "off"})
-    assert not act(off, "wait").is_over
+    coop = load(camp(round_cap=3, round=2, active=1, abilities=False,
+                     characters=[{"card": "warrior", "effects": STUN},
+                                 {"card": "cleric", "at": [4, 3], "effects": STUN}],
+                     monsters=[{"card": "rat", "at": [3, 3]}, {"card": "ooze", "at": [4, 3]}]))
+    assert coop.is_over and coop.waiting.outcome.winners == frozenset()  # type: ignore
+    assert "lost" in coop.waiting.outcome.reason  # type: ignore[union-attr]
 
 
 def test_resignations() -> None:
@@ -532,7 +546,7 @@ def test_resignations() -> None:
         {"card": "warrior", "at": [0, 0]}, {"card": "knight", "at": [6, 6]},
         {"card": "mage", "at": [6, 0]}]})
     state = ffa.resign(0)  # the active seat: its turn ends, the others play on
-    assert not state.is_over and isinstance(state.waiting, Turn) and state.waiting.seat == 1
+    assert not state.is_over and state.view(1).active == "knight"
     with pytest.raises(IllegalActionError):
         state.resign(0)
     coop = load(camp()).resign(1)
@@ -574,8 +588,9 @@ def test_solo_programmed_help_after_the_event() -> None:
     assert [c["card"] for c in p["characters"]] == ["mage", "ranger"]
     assert p["characters"][1]["at"] == [3, 3] and p["unused"] == ["warrior"]
     # The Mage's turn ends, then the Ranger's turn, then the Mage's again.
-    assert state.view(0).active == "ranger"
-    state = act(state, "wait")
+    assert state.view(0).active == "ranger" and pos(state)["round"] == 0
+    state = act(state, "move N")
+    state = roll(state, "1", "appear")
     assert state.view(0).active == "mage" and pos(state)["round"] == 1
 
 
@@ -584,7 +599,8 @@ def test_solo_random_help_joins_where_it_is_found() -> None:
             "characters": [{"card": "mage"}]}
     state = load(data)
     assert "cleric" in pos(state)["orange"]["pool"]
-    state = roll(act(state, "explore"), "D06")
+    # Alone on D05 the Mage's one Walk is to explore: it is taken at once.
+    state = roll(state, "D06", "G1")
     assert legal(state) == ["place N", "place E", "place S", "place W"]
     state = roll(act(state, "place E"), "cleric")
     cleric = char(state, "cleric")
@@ -638,14 +654,20 @@ def test_everyone_loses_when_no_character_is_left() -> None:
 
 def test_a_round_ends_at_the_first_players_position_even_when_it_is_out() -> None:
     """A-41: rounds are counted when play passes the first player's seat position."""
-    data = {"players": 3, "first": 0, "active": 1,
+    data = {"players": 3, "first": 0, "active": 1, "round_cap": 5, "events": False,
             "map": [["D01", 0, 0], ["D02", 6, 0], ["D03", 0, 6], ["D04", 6, 6]],
             "characters": [{"card": "warrior", "at": None, "life": 0, "start": [0, 0]},
                            {"card": "knight", "at": [6, 0]}, {"card": "mage", "at": [6, 6]}]}
-    state = act(load(data), "wait")  # the Knight (seat 1) waits: the Mage (seat 2) next
-    assert state.view(0).active == "mage" and pos(state)["round"] == 0
-    state = act(state, "wait")  # past seat 0 (out): round 1 ends, seat 1 again
-    assert state.view(0).active == "knight" and pos(state)["round"] == 1
+    assert pos(load(data))["round"] == 0
+    # Stunned in combat, the Knight and the Mage can only wait: every turn passes at once,
+    # and rounds count on past the out first player until the cap of 5.
+    stunned = {**data, "abilities": False,
+               "characters": [data["characters"][0],
+                              {"card": "knight", "at": [6, 0], "effects": STUN},
+                              {"card": "mage", "at": [6, 6], "effects": STUN}],
+               "monsters": [{"card": "rat", "at": [6, 0]}, {"card": "goblin", "at": [6, 6]}]}
+    state = load(stunned)
+    assert state.is_over and pos(state)["round"] == 5 and pos(state)["turn"] == 10
 
 
 def test_resigning_during_the_set_up() -> None:
