@@ -37,7 +37,7 @@ _OVER: Final = {t: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b > t)
                 for t in range(-20, 30)}
 _DIR: Final = {name: i for i, name in enumerate(SIDES)}
 # Duel strength, measured with the engine (docs/rules/kards.md §8): the heuristic's picks.
-PICK_ARENA: Final = ("knight", "warrior", "cleric", "ranger", "mage", "rogue")
+PICK_ARENA: Final = ("knight", "cleric", "ranger", "warrior", "rogue", "mage")
 PICK_CAMPAIGN: Final = ("cleric", "mage", "warrior", "ranger", "rogue", "knight")
 
 
@@ -106,7 +106,8 @@ class HeuristicBot:
 
     def __init__(self, margin: float = 0.5, mix: tuple[int, int] = (1, 6), *,
                  engage: float = 0.15, engage_late: float = -0.3, late_round: int = 25,
-                 explore_life: float = 0.7, approach: float = 1.0) -> None:
+                 explore_life: float = 0.5, approach: float = 1.0,
+                 explore_late: float = -0.5, ability_edge: float = 0.5) -> None:
         self.margin = margin
         self.mix_num, self.mix_den = mix
         self.engage = engage  # the duel edge needed to walk onto an opponent
@@ -114,6 +115,8 @@ class HeuristicBot:
         self.late_round = late_round
         self.explore_life = explore_life  # below this share of its life it stops exploring
         self.approach = approach  # the weight of a step toward the goal
+        self.explore_late = explore_late  # exploring after turn 12 when a path exists
+        self.ability_edge = ability_edge  # below this edge a fight calls for the ability
 
     def choose(self, view: KardsView, key: bytes) -> Action:
         legal = view.legal
@@ -268,7 +271,9 @@ class HeuristicBot:
         if foe.level == 3:
             return 10 - cost
         edge = self._edge(me, foe)
-        return (6.0 if edge < 0.5 else 1.0) + threat * 0.05 - cost
+        if ability.kind == "weaken" and foe.damage - ability.x <= 0 and foe.life >= 4:
+            return 7.0 + threat * 0.05 - cost  # it cannot hurt me for a while
+        return (6.0 if edge < self.ability_edge else 1.0) + threat * 0.05 - cost
 
     # ---- walking
 
@@ -303,17 +308,17 @@ class HeuristicBot:
         if ctx.arena and goal >= 0:
             if goal in ctx.dist_from_me:
                 if me.life < me.max_life * self.explore_life:
-                    return -1.0
-                return 1.0 if ctx.view.turn < 12 else -0.5
+                    return -2.5  # riskier than a step (a monster 9 times in 22, traps)
+                return 1.0 if ctx.view.turn < 12 else self.explore_late
             # No path to the opponent: exploring is the way to it, worth more risk when I am
             # the healthier, and as the cap nears (a draw is half a win).
             weakest = min((o.life for o in ctx.opponents), default=0)
             floor = self.explore_life * (0.6 if me.life > weakest else 1.0)
             if ctx.view.round >= self.late_round and me.life > weakest:
                 floor *= 0.5
-            return 3.0 if me.life >= me.max_life * floor else -1.0
+            return 3.0 if me.life >= me.max_life * floor else -2.5
         if me.life < me.max_life * self.explore_life:
-            return -1.0
+            return -2.5
         if ctx.boss is not None:
             return -1.0 if goal in ctx.dist_from_me else 2.0
         return 3.0 + (0.5 if self._healthy(me) else -1.5)
