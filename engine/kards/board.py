@@ -38,13 +38,27 @@ def at(x: int, y: int, size: int) -> int:
     return y * size + x
 
 
+def _neighbours(size: int) -> tuple[tuple[int, int, int, int], ...]:
+    out = []
+    for cell in range(size * size):
+        row = []
+        for dx, dy in STEP:
+            x, y = cell % size + dx, cell // size + dy
+            row.append(y * size + x if 0 <= x < size and 0 <= y < size else -1)
+        out.append((row[0], row[1], row[2], row[3]))
+    return tuple(out)
+
+
+_NEIGHBOURS: dict[int, tuple[tuple[int, int, int, int], ...]] = {
+    size: _neighbours(size) for size in (7, 9)}
+
+
 def neighbour(cell: int, d: int, size: int) -> int:
     """The cell next to ``cell`` in direction ``d``, or -1 off the map."""
-    dx, dy = STEP[d]
-    x, y = cell % size + dx, cell // size + dy
-    if 0 <= x < size and 0 <= y < size:
-        return y * size + x
-    return -1
+    table = _NEIGHBOURS.get(size)
+    if table is None:
+        table = _NEIGHBOURS[size] = _neighbours(size)
+    return table[cell][d]
 
 
 def is_exit(code: str) -> bool:

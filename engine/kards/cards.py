@@ -300,8 +300,18 @@ def category(card: str) -> str:
     return ""
 
 
+_DISPLAY: dict[str, str] = {}
+
+
 def display(card: str) -> str:
     """A card's printed name, with its copy (``Skeleton``, ``Skeleton (B)``)."""
+    got = _DISPLAY.get(card)
+    if got is None:
+        got = _DISPLAY[card] = _display(card)
+    return got
+
+
+def _display(card: str) -> str:
     kind = kind_of(card)
     for table in (CHARACTER_BY_KIND, MONSTER_BY_KIND, ITEM_BY_KIND, STONE_BY_KIND,
                   TRAP_BY_KIND, TREASURE_BY_KIND, DUNGEON_BY_KIND):

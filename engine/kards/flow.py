@@ -113,6 +113,7 @@ def settle(s: KardsState) -> None:
             s.acts += 1
             continue
         assert legal, f"no legal action in {frame}"
+        s._legal = legal
         return
     s.stack = ()
 

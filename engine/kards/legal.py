@@ -198,6 +198,8 @@ def valve_open(s: KardsState, c: Char) -> bool:
     available exit."""
     if not (s.grey or s.grey_tail):
         return True
+    if available_exits(s.board, s.size, c.cell):
+        return False
     return not any_available_exit(s.board, s.size, component(s.board, s.size, c.cell))
 
 

@@ -116,9 +116,48 @@ class KardsState(GameState[Action]):
     # ------------------------------------------------------------------ value semantics
 
     def _copy(self) -> KardsState:
+        """A fresh copy to build the next state in (caches empty).  Straight-line code, kept
+        in step with _FIELDS (checked at import)."""
         new = KardsState.__new__(KardsState)
-        for name in _FIELDS:
-            object.__setattr__(new, name, getattr(self, name))
+        new.n = self.n
+        new.mode = self.mode
+        new.copies = self.copies
+        new.team_size = self.team_size
+        new.events = self.events
+        new.abilities = self.abilities
+        new.solo_help = self.solo_help
+        new.counter_budget = self.counter_budget
+        new.round_cap = self.round_cap
+        new.first = self.first
+        new.board = self.board
+        new.chars = self.chars
+        new.monsters = self.monsters
+        new.boss_appeared = self.boss_appeared
+        new.grey = self.grey
+        new.grey_tail = self.grey_tail
+        new.orange = self.orange
+        new.yellow = self.yellow
+        new.lair = self.lair
+        new.appeared = self.appeared
+        new.treasured = self.treasured
+        new.unused = self.unused
+        new.revealed = self.revealed
+        new.events_done = self.events_done
+        new.help_done = self.help_done
+        new.rounds = self.rounds
+        new.turn = self.turn
+        new.dice = self.dice
+        new.acts = self.acts
+        new.grey_draws = self.grey_draws
+        new.orange_draws = self.orange_draws
+        new.yellow_draws = self.yellow_draws
+        new.active = self.active
+        new.turn_over = self.turn_over
+        new.resigned = self.resigned
+        new.stack = self.stack
+        new.log = self.log
+        new.outcome = self.outcome
+        new.knowledge = self.knowledge
         new._waiting = None
         new._legal = None
         return new
@@ -477,6 +516,15 @@ def make_state(**fields: Any) -> KardsState:
 FIELDS = _FIELDS
 
 
+def _check_copier() -> None:
+    """The copier is written out by hand: prove at import that it copies every field."""
+    state = new_game(2)
+    copied = state._copy()
+    for name in _FIELDS:
+        if getattr(copied, name) != getattr(state, name):
+            raise AssertionError(f"_copy does not copy {name!r}")
+
+
 # ---------------------------------------------------------------------- options
 
 
@@ -586,3 +634,5 @@ def new_game(players: int = 2, mode: str = "auto", copies: object = "auto",
     settle(state)
     return state
 
+
+_check_copier()
