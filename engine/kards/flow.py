@@ -22,7 +22,6 @@ from engine.kards.cards import (
     EVENTS,
     ITEM_USES,
     MONSTER_BY_KIND,
-    STONE_BY_KIND,
     TRAP_BY_KIND,
     TREASURE_BY_KIND,
     category,
@@ -76,10 +75,6 @@ def set_monster(s: KardsState, i: int, m: Monster | None) -> None:
     else:
         monsters[i] = m
     s.monsters = tuple(monsters)
-
-
-def name(s: KardsState, card: str) -> str:
-    return display(card)
 
 
 def die_id(s: KardsState, kind: str) -> str:
@@ -175,7 +170,7 @@ def resolve_chance(s: KardsState, frame: Frame, outcome: str) -> None:
         if i >= 0 and not s.chars[i].out:
             c = s.chars[i]
             set_char(s, i, c.replace(gold=c.gold + gold))
-        say(s, f"{name(s, str(frame[1]))} finds {display(outcome)}: {gold} gold")
+        say(s, f"{display(str(frame[1]))} finds {display(outcome)}: {gold} gold")
         pop(s)
     else:
         s.dice += 1
@@ -258,7 +253,7 @@ def _turn(s: KardsState, frame: Frame) -> None:
     if s.counter_budget:
         s.chars = tuple(x.replace(budget=ap_of(x.card)) if x.card else x for x in s.chars)
         s.monsters = tuple(m.replace(budget=ap_of(m.card)) for m in s.monsters)
-    say(s, f"turn {s.turn} (round {s.rounds + 1}): {name(s, c.card)}, seat {c.seat}")
+    say(s, f"turn {s.turn} (round {s.rounds + 1}): {display(c.card)}, seat {c.seat}")
     replace(s, ("end",), ("main",), ("equip", ""))
 
 
@@ -327,7 +322,7 @@ def _explored(s: KardsState, frame: Frame, card: str) -> None:
         s.grey_tail = (*s.grey_tail, card)
         pop(s)
         return
-    say(s, f"{name(s, c.card)} reveals {card} ({display(card)})")
+    say(s, f"{display(c.card)} reveals {card} ({display(card)})")
     if not explore_placements(s.board, s.size, c.cell, card):
         pop(s)
         _paradox(s, card)
@@ -358,7 +353,7 @@ def explore_to(s: KardsState, card: str, d: int) -> None:
     cell = neighbour(c.cell, d, s.size)
     place_card(s, card, cell)
     set_char(s, s.active, c.replace(cell=cell))
-    say(s, f"{card} placed at {cell % s.size},{cell // s.size}; {name(s, c.card)} moves there "
+    say(s, f"{card} placed at {cell % s.size},{cell // s.size}; {display(c.card)} moves there "
         f"(revealed: {s.revealed})")
     replace(s, ("threshold",), ("draw", "explore"))
 
@@ -434,7 +429,7 @@ def _found(s: KardsState, frame: Frame, card: str) -> None:
     i = s.active
     c = s.chars[i]
     cat = category(card)
-    say(s, f"{name(s, c.card)} draws {display(card)}")
+    say(s, f"{display(c.card)} draws {display(card)}")
     if cat == "monster":
         appear(s, card, c.cell)
     elif cat == "trap":
@@ -466,7 +461,7 @@ def _fetched(s: KardsState, frame: Frame, card: str) -> None:
     active = s.chars[s.active] if s.active >= 0 else None
     if card == s.pack.portal_stone and active is not None and active.cell >= 0:
         set_char(s, s.active, active.replace(stones=(*active.stones, card)))
-        say(s, f"{name(s, active.card)} takes the Portal Stone")
+        say(s, f"{display(active.card)} takes the Portal Stone")
     elif cat == "character" and active is not None and active.cell >= 0:
         join(s, card, active.cell)
     else:
@@ -575,6 +570,3 @@ def _pre_yellow(s: KardsState, frame: Frame) -> bool:
 
 _PRE["yellow"] = _pre_yellow
 
-
-def stone_kind(card: str) -> str:
-    return STONE_BY_KIND[kind_of(card)].kind

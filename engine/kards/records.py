@@ -114,13 +114,6 @@ def row_of(card: str, life: int) -> Band:
     return band(c.bands if c is not None else MONSTER_BY_KIND[kind].bands, life)
 
 
-def effect(fig: Figure, kind: str) -> Effect | None:
-    for e in fig.effects:
-        if e.kind == kind:
-            return e
-    return None
-
-
 def stunned(fig: Figure) -> bool:
     return any(e.kind == "stun" for e in fig.effects)
 
