@@ -729,3 +729,22 @@ def test_shuffling_back_with_both_halves_empty_makes_the_tail_hidden() -> None:
     orange = pos(state)["orange"]
     assert orange["tail"] == []
     assert orange["bottom_known"] == ["spike_pit", *rest, "war_axe", "orc"]
+
+
+def test_options_parse_from_the_command_line() -> None:
+    from engine.kards import SPEC
+
+    assert SPEC.engine_version == "kards/1" and SPEC.players == tuple(range(1, 9))
+    assert SPEC.option("round_cap").parse("off") == 0
+    assert SPEC.option("round_cap").parse("25") == 25
+    assert SPEC.option("counter_budget").parse("on") is True
+    assert SPEC.option("mode").parse("coop") == "coop"
+    with pytest.raises(ValueError, match="one of"):
+        SPEC.option("solo_help").parse("lots")
+    options = {o.name: o.parse(text) for o, text in (
+        (SPEC.option("mode"), "arena"), (SPEC.option("copies"), "2"),
+        (SPEC.option("team_size"), "2"), (SPEC.option("round_cap"), "off"))}
+    state = SPEC.new(players=6, **options)
+    p = pos(state)
+    assert (p["copies"], p["team_size"], p["round_cap"]) == (2, 2, 0)
+    assert [c["team"] for c in p["characters"]] == [0, 1, 2, 0, 1, 2]
