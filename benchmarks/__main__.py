@@ -15,6 +15,7 @@ BENCHMARKS = {
     "discovery": "benchmarks.discovery",
     "partitions": "benchmarks.partitions",
     "matches": "benchmarks.matches_listing",
+    "kards-balance": "benchmarks.kards_balance",
 }
 
 

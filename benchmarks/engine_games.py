@@ -8,6 +8,8 @@ API (``apply_joint`` / ``apply`` / ``apply_chance``), as a peer does.  The machi
 ``games_per_s_runs``; ``baseline_loops_per_s`` is a fixed pure-Python loop timed in the same
 process, so the ratio ``games_per_s / baseline_loops_per_s`` compares runs across machines.
 ``native`` says whether the engine's hot modules are the mypyc build (``CRYPTCRAWL_NATIVE=1``).
+``--option KEY=VALUE`` (repeatable) sets a game option; ``--variant`` applies to games that have
+variants.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks.bot_strength import game_options
 from engine.games import get_game
 from engine.sim import Dealer, play_out
 from engine.stream import derive_key
@@ -58,18 +61,16 @@ def native_status(game: str = "raiders") -> tuple[bool, list[str]]:
     return len(compiled) == len(modules), stale
 
 
-def run_batch(game: str, players: int, variant: str | None, games: int,
-              first_seed: int) -> float:
+def run_batch(game: str, players: int, variant: str | None, games: int, first_seed: int,
+              options: list[str] | None = None) -> float:
     spec = get_game(game)
     bot_factory = spec.bots["random"]
     bots = [bot_factory() for _ in range(players)]
-    options: dict[str, object] = {"players": players}
-    if spec.variants:
-        options["variant"] = variant
+    new_options = game_options(spec, players, variant, options or [])
     start = time.perf_counter()
     for g in range(first_seed, first_seed + games):
         seed = derive_key("bench", str(g))
-        run = play_out(spec.new(**options), bots, Dealer(seed), record=False)
+        run = play_out(spec.new(**new_options), bots, Dealer(seed), record=False)
         assert run.state.is_over
     return games / (time.perf_counter() - start)
 
@@ -83,6 +84,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--variant", default=None, help="default: the game's first variant")
     parser.add_argument("--games", type=int, default=1000, help="games per timed batch")
     parser.add_argument("--repeats", type=int, default=5, help="timed batches (median)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option (repeatable)")
     args = parser.parse_args(argv)
     spec = get_game(args.game)
     if args.players is None:
@@ -93,25 +96,33 @@ def main(argv: list[str]) -> int:
         parser.error(f"{spec.title} is for {min(spec.players)}-{max(spec.players)} players")
     if args.games < 1 or args.repeats < 1:
         parser.error("--games and --repeats must be at least 1")
+    try:
+        spec.new(**game_options(spec, args.players, args.variant, args.option))
+    except ValueError as exc:
+        parser.error(str(exc))
     native, stale = native_status(args.game)
     if stale:
         print(f"error: stale native build of {', '.join(stale)}: rebuild with "
               "CRYPTCRAWL_NATIVE=1 pip install -e . or delete the .so files", file=sys.stderr)
         return 1
-    run_batch(args.game, args.players, args.variant, min(50, args.games), 10**9)  # warm-up
+    run_batch(args.game, args.players, args.variant, min(50, args.games), 10**9,
+              args.option)  # warm-up
     baseline = _baseline()
     rates = []
     for r in range(args.repeats):
-        rate = run_batch(args.game, args.players, args.variant, args.games, r * args.games)
+        rate = run_batch(args.game, args.players, args.variant, args.games, r * args.games,
+                         args.option)
         rates.append(rate)
         print(f"batch {r + 1}/{args.repeats}: {rate:.0f} games/s")
     baseline = statistics.median([baseline, _baseline()])
     median = statistics.median(rates)
+    report: dict[str, object] = {"benchmark": "engine", "game": args.game,
+                                 "players": args.players}
+    if spec.variants:
+        report["variant"] = args.variant
+    report.update(kv.partition("=")[::2] for kv in args.option)
     print(json.dumps({
-        "benchmark": "engine",
-        "game": args.game,
-        "players": args.players,
-        "variant": args.variant,
+        **report,
         "games": args.games * args.repeats,
         "games_per_s": round(median, 1),
         "games_per_s_runs": [round(r, 1) for r in rates],

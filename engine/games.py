@@ -10,6 +10,7 @@ from typing import Any, Final
 from engine.core import Entry, GameSpec, GameState, UnknownGameError, apply_entry
 
 GAMES: Final[Mapping[str, str]] = {
+    "kards": "engine.kards",
     "raiders": "engine.raiders",
     "twister": "engine.twister",
 }
