@@ -49,6 +49,7 @@ from protocol.match import (
     DecisionPending,
     Event,
     ForkSuspected,
+    HeadsDisputed,
     LocalSeat,
     MatchCore,
     PeerMisbehaved,
@@ -603,7 +604,7 @@ class MatchPeer:
 
     def _on_message(self, link: Link, data: bytes) -> None:
         try:
-            message = Message.decode(data)
+            message = Message.decode(data, self.core.version)
         except BadMessage as exc:
             self._bad(link, str(exc))
             return
@@ -648,7 +649,7 @@ class MatchPeer:
                     event.evidence[0].seq == event.evidence[1].seq):
                 for proof in event.evidence:  # equivocation: everyone must see both
                     self._broadcast(proof)
-            elif isinstance(event, ForkSuspected):
+            elif isinstance(event, ForkSuspected | HeadsDisputed):
                 for commit in event.held:  # so that the two versions of a fork meet
                     self._broadcast(commit)
         self._note(events)

@@ -15,7 +15,13 @@ from typing import Any
 from engine.core import Chance as Pending
 from engine.core import ChanceEvent, GameState, Simultaneous
 from protocol.absence import Seats
-from protocol.crypto import SeatSecrets, chance_commitment, chance_outcome, chance_set_digest
+from protocol.crypto import (
+    SeatSecrets,
+    chance_commitment,
+    chance_open_digest,
+    chance_outcome,
+    chance_set_digest,
+)
 from protocol.errors import Fault, Mismatch
 from protocol.events import ChanceRedrawn, ChanceResolved, Event
 from protocol.messages import (
@@ -24,7 +30,7 @@ from protocol.messages import (
     ChanceRevealBody,
     Message,
 )
-from protocol.v1_names import secret_from_delivery
+from protocol.naming import Naming
 
 
 class Chance:
@@ -33,7 +39,8 @@ class Chance:
 
     def __init__(self, *, match_id: bytes, keys: tuple[bytes, ...], seats: Seats,
                  state: Callable[[], GameState[Any]], emit: Callable[[Event], None],
-                 shortfalls: list[str]) -> None:
+                 shortfalls: list[str], naming: Naming) -> None:
+        self._naming = naming
         self._match_id = match_id
         self._keys = keys
         self._n = len(keys)
@@ -59,6 +66,12 @@ class Chance:
         # the digests its early reveals carry (the step's, which they were signed in).
         self._early: tuple[GameState[Any], tuple[str, frozenset[int]] | None] | None = None
         self.early_state: dict[str, set[bytes]] = {}
+        # For each event, the hash of each contributor's message that committed to it (what a
+        # version 2 reveal of it vouches for, protocol.md §7.10).
+        self.commit_messages: dict[str, dict[int, bytes]] = {}
+        # Outcomes resolved while some commitment was not covered by a digest round: (event,
+        # contributors), since the last digest round (a version 1 verdict disputes with them).
+        self.uncovered: list[tuple[str, tuple[int, ...]]] = []
 
     # ------------------------------------------------------------------ where chance stands
 
@@ -145,6 +158,13 @@ class Chance:
     def revealed(self, seat: int, event: str) -> bool:
         return seat in self.secrets.get(event, {})
 
+    def open_digest(self, events: tuple[str, ...]) -> bytes:
+        """The digest of every commitment held to ``events`` (what a reveal of them opens
+        against, version 2)."""
+        return chance_open_digest(self._match_id, [
+            (event, seat, commitment) for event in events
+            for seat, commitment in self.commitments.get(event, {}).items()])
+
     # ------------------------------------------------------------------ handlers
 
     def on_commit(self, seat: int, message: Message, body: ChanceCommitBody) -> bool:
@@ -155,6 +175,7 @@ class Chance:
             raise Mismatch(f"committed to {sorted(events)}, not {sorted(wanted)}", message)
         for event, commitment in body.commitments:
             self.commitments.setdefault(event, {})[seat] = commitment
+            self.commit_messages.setdefault(event, {})[seat] = message.hash
         self.count += len(body.commitments)
         self.close_collections()
         return True
@@ -163,6 +184,10 @@ class Chance:
                   event: str) -> bool:
         if [e for e, _ in body.secrets] != [event]:
             raise Fault(f"revealed {[e for e, _ in body.secrets]}, not [{event!r}]", message)
+        if message.version >= 2 and body.commit_set != self.open_digest((event,)):
+            # (Its heads matched: it vouched for the very commitment messages held here.)
+            raise Fault(f"its reveal of {event} names other commitments than the feeds it "
+                        "vouched for hold", message)
         self.open_secret(seat, message, event, body.secrets[0][1])
         return True
 
@@ -195,6 +220,7 @@ class Chance:
         self.digest_rounds += 1
         self.covered = self.count
         self.digests = {}
+        self.uncovered = []
         return True
 
     def resolve(self, event: ChanceEvent) -> tuple[str, ChanceResolved] | None:
@@ -214,6 +240,8 @@ class Chance:
                                                                 event.visibility)
         outcome = chance_outcome(posed, [secrets[s] for s in contributors])
         self.resolved.add(event_id)
+        if self.digest_due():
+            self.uncovered.append((event_id, tuple(contributors)))
         missing = tuple(s for s in range(self._n) if s not in contributors)
         if missing:
             self._shortfalls.append(f"{event_id} drawn without seat "
@@ -234,7 +262,7 @@ class Chance:
                 held = self.secrets.setdefault(event, {})
                 if seat not in held:
                     held[seat] = by_seat[seat]
-                    self._shortfalls.append(secret_from_delivery(event, seat))
+                    self._shortfalls.append(self._naming.secret_from_delivery(event, seat))
 
     def redraw_lost(self, recoverable: Callable[[int, str], bool]) -> None:
         """Draw again every unresolved event a replaced seat contributed to and whose secret
@@ -273,10 +301,11 @@ def commit_body(chance: Chance, secrets: SeatSecrets, seat_key: bytes,
         for e in chance.wanted()))
 
 
-def reveal_body(chance: Chance, secrets: SeatSecrets) -> ChanceRevealBody:
+def reveal_body(chance: Chance, secrets: SeatSecrets, version: int) -> ChanceRevealBody:
     early = chance.early_turn()
     e = chance.pending_id() if early is None else early
-    return ChanceRevealBody(((e, secrets.chance_secret(e)),))
+    opens = chance.open_digest((e,)) if version >= 2 else b""
+    return ChanceRevealBody(((e, secrets.chance_secret(e)),), opens)
 
 
 def digest_body(chance: Chance) -> ChanceDigestBody:

@@ -43,6 +43,7 @@ from protocol.v1_names import KEY_DOMAIN
 
 __all__ = [
     "CHANCE_COMMIT_DOMAIN",
+    "CHANCE_OPEN_DOMAIN",
     "CHANCE_OUTCOME_DOMAIN",
     "CHANCE_SECRET_DOMAIN",
     "CHANCE_SET_DOMAIN",
@@ -57,6 +58,7 @@ __all__ = [
     "H",
     "SeatSecrets",
     "chance_commitment",
+    "chance_open_digest",
     "chance_outcome",
     "chance_outcome_bytes",
     "chance_set_digest",
@@ -84,6 +86,7 @@ TRANSCRIPT_DOMAIN: Final = "cryptcrawl/transcript/v1"
 CHANCE_COMMIT_DOMAIN: Final = "cryptcrawl/chance-commit/v1"
 CHANCE_OUTCOME_DOMAIN: Final = "cryptcrawl/chance-outcome/v1"
 CHANCE_SET_DOMAIN: Final = "cryptcrawl/chance-set/v1"
+CHANCE_OPEN_DOMAIN: Final = "cryptcrawl/chance-open/v2"
 SALT_DOMAIN: Final = "cryptcrawl/salt/v1"
 CHANCE_SECRET_DOMAIN: Final = "cryptcrawl/chance-secret/v1"
 ROUND_KEY_DOMAIN: Final = KEY_DOMAIN  # (its v1 bytes name the game: protocol/v1_names.py)
@@ -292,6 +295,19 @@ def chance_set_digest(match_id: bytes, level: int,
              *parts)
 
 
+def chance_open_digest(match_id: bytes, entries: Iterable[tuple[str, int, bytes]]) -> bytes:
+    """The digest of the chance commitments a reveal opens against (protocol version 2): every
+    contributor's commitment to each event the reveal's secrets are for, as
+    ``(event_id, seat, commitment)`` triples digested in sorted ``(event_id, seat)`` order:
+    ``H("cryptcrawl/chance-open/v2", match_id, count, event_id, seat, commitment, …)``."""
+    ordered = sorted(entries, key=lambda e: (e[0], e[1]))
+    parts: list[bytes | str | int] = []
+    for event_id, seat, commitment in ordered:
+        parts += (_text(event_id, "event id"), seat,
+                  _sized(commitment, KEY_SIZE, "chance commitment"))
+    return H(CHANCE_OPEN_DOMAIN, _sized(match_id, KEY_SIZE, "match id"), len(ordered), *parts)
+
+
 # --------------------------------------------------------------------------- per-match secrets
 
 
@@ -351,11 +367,11 @@ class SeatSecrets:
         """This seat's 32-byte secret for the chance event ``event_id``."""
         return self._derive(CHANCE_SECRET_DOMAIN, event_id)
 
-    def round_randomness(self, round_id: str) -> bytes:
+    def round_randomness(self, round_id: str, domain: str = ROUND_KEY_DOMAIN) -> bytes:
         """The 32 bytes this seat's X25519 key of private-knowledge round ``round_id`` is made
         from (fresh per round, and the same after a restart, so a re-sent key message names the
-        same key)."""
-        return self._derive(ROUND_KEY_DOMAIN, round_id)
+        same key); ``domain``: the match version's (protocol.naming)."""
+        return self._derive(domain, round_id)
 
 
 # --------------------------------------------------------------------------- identities, signatures

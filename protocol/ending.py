@@ -26,6 +26,7 @@ class Ending:
         # transcript digest covers (optional messages, such as votes, may be consumed earlier
         # or later on different peers, so they cannot count).
         self.core_head = [match_id] * n
+        self.final_heads: tuple[bytes, ...] = ()  # core_head when the engine reached its end
 
     def owes(self, seat: int) -> bool:
         """The match is over and ``seat`` has not signed the result."""
@@ -42,6 +43,7 @@ class Ending:
     def reach(self, winners: Iterable[int], digest: bytes) -> MatchEnded:
         """The engine reached its end: the result every live seat now signs."""
         self.ended = True
+        self.final_heads = tuple(self.core_head)
         self.final = MatchEnded(tuple(sorted(winners)), digest,
                                 transcript_digest(self._match_id, list(self.core_head)))
         return self.final

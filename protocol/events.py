@@ -144,6 +144,21 @@ class ForkSuspected:
     held: tuple[Message, ...]
 
 
+@dataclass(frozen=True)
+class HeadsDisputed:
+    """Version 2: ``seat``'s message names, as ``other``'s last message that drove the engine,
+    another message than this peer holds there (protocol.md §7.10): some feed differs between
+    them.  Nobody is blamed; the message waits, and the driver sends ``held`` (the message this
+    peer holds as ``other``'s head) to every peer, so that two signed versions of one slot meet
+    and prove a fork — or, in a file, the verdict is a dispute between the two seats."""
+
+    seat: int
+    other: int
+    message: Message
+    held: tuple[Message, ...]
+
+
 Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionTaken
          | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatReclaimed
-         | RoundKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned | ForkSuspected)
+         | RoundKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned | ForkSuspected
+         | HeadsDisputed)

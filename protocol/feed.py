@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from protocol.errors import BadMessage, LocalProtocolError
-from protocol.messages import DIGEST_SIZE, MAX_SEAT, PUBLIC_KEY_SIZE, Message
+from protocol.messages import DIGEST_SIZE, MAX_SEAT, PROTOCOL_VERSION, PUBLIC_KEY_SIZE, Message
 
 __all__ = ["BUFFER_CAP", "RIVALS_CAP", "AddResult", "AddStatus", "Equivocation", "Feed"]
 
@@ -114,7 +114,8 @@ class Feed:
     """The messages of the sender at ``seat``, whose raw Ed25519 key is ``public_key``, in the
     match ``match_id``."""
 
-    def __init__(self, seat: int, public_key: bytes, match_id: bytes) -> None:
+    def __init__(self, seat: int, public_key: bytes, match_id: bytes,
+                 version: int = PROTOCOL_VERSION) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= MAX_SEAT:
             raise LocalProtocolError(f"seat must be 0..{MAX_SEAT}, not {seat!r}")
         if not isinstance(match_id, bytes) or len(match_id) != DIGEST_SIZE:
@@ -128,6 +129,7 @@ class Feed:
         self.seat = seat
         self.public_key = public_key
         self.match_id = match_id
+        self.version = version  # the match's protocol version: every message is of it
         self._messages: list[Message] = []  # only ever appended to
         self.chain = self._messages
         """The chained messages themselves (the list :attr:`messages` copies): for a reader on a
@@ -191,6 +193,9 @@ class Feed:
         if message.seat != self.seat:
             raise BadMessage(f"message from seat {message.seat} offered to seat {self.seat}'s "
                              "feed (wrong sender)")
+        if message.version != self.version:
+            raise BadMessage(f"message {message.seq} of seat {message.seat} is of protocol "
+                             f"version {message.version}, in a version {self.version} match")
         if not verified:
             message.verify(self._key)
 

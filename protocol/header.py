@@ -10,14 +10,19 @@ Every seat signs the match id (domain ``cryptcrawl/header/v1``) before play.
 
 Wire form (canonical msgpack, :mod:`protocol.encoding`)::
 
-    header        = [protocol, game, options, engine, sampler, seats, nonces]
+    header        = [protocol, game, options, engine, sampler, seats, timeouts, nonces]   (v2)
+    header        = [protocol, game, options, engine, sampler, seats, nonces]             (v1)
     options       = [[key, value], …]          sorted by key, keys unique
     seats         = [[name, key], …]           in seat order
+    timeouts      = [quick, normal, long, silence]   whole seconds (v2)
     nonces        = [nonce₀, …]                one 32-byte nonce per seat
     signed header = [header, [signature₀, …]]  one 64-byte signature per seat, in seat order
 
-The protocol version comes first so that a peer can read it from a header of any layout: a
-header of another version is refused with a message naming both versions.
+The timeouts are agreed by every seat: how long a decision of each time class may take before
+the seat is overdue, and how long after that before it is timed out.  The protocol version comes
+first so that a peer can read it from a header of any layout: a header of a version this program
+cannot read is refused with a message naming both versions.  This program writes version 2 and
+reads version 1 files too (a lobby accepts only its own version).
 
 Headers come from the network, so every field is validated on construction and anything wrong
 raises :class:`~protocol.errors.BadMessage` (never another error).
@@ -35,6 +40,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from protocol import encoding
 from protocol.crypto import KEY_SIZE, SIGNATURE_SIZE, H, fingerprint, sign, verify
 from protocol.errors import BadMessage
+from protocol.versions import PROTOCOL_VERSION, READABLE_VERSIONS
 
 __all__ = [
     "HEADER_DOMAIN",
@@ -42,6 +48,7 @@ __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
     "PROTOCOL_VERSION",
+    "READABLE_VERSIONS",
     "Header",
     "OptionValue",
     "Seat",
@@ -51,7 +58,6 @@ __all__ = [
     "verify_header_signatures",
 ]
 
-PROTOCOL_VERSION: Final = 1
 MATCH_ID_DOMAIN: Final = "cryptcrawl/match-id/v1"
 HEADER_DOMAIN: Final = "cryptcrawl/header/v1"
 
@@ -67,7 +73,10 @@ Options = tuple[tuple[str, OptionValue], ...]
 
 _INT_MIN: Final = -(2**63)
 _INT_MAX: Final = 2**64 - 1
-_HEADER_FIELDS: Final = 7
+_HEADER_FIELDS: Final = {1: 7, 2: 8}
+MAX_TIMEOUT: Final = 86_400
+DEFAULT_TIMEOUTS: Final = (30, 90, 300, 60)
+"""quick, normal and long decisions, and the silence after them, in seconds."""
 
 
 def _printable(value: object, what: str, longest: int) -> str:
@@ -92,7 +101,7 @@ def _refuse_version(version: object) -> None:
     if isinstance(version, bool) or not isinstance(version, int):
         raise BadMessage(f"the header's protocol version must be an integer, not "
                          f"{type(version).__name__}")
-    if version != PROTOCOL_VERSION:
+    if version not in READABLE_VERSIONS:
         raise BadMessage(f"refused: the other peer speaks protocol version {version}; this "
                          f"program speaks {PROTOCOL_VERSION} (both peers need a cryptcrawl "
                          "release with the same protocol version)")
@@ -132,6 +141,7 @@ class Header:
     sampler: str
     seats: tuple[Seat, ...]
     nonces: tuple[bytes, ...]
+    timeouts: tuple[int, ...] = DEFAULT_TIMEOUTS  # (quick, normal, long, silence); v1: ()
 
     def __post_init__(self) -> None:
         _refuse_version(self.protocol)
@@ -140,6 +150,26 @@ class Header:
         _printable(self.sampler, "the sampler version", MAX_LABEL)
         self._check_options()
         self._check_seats()
+        self._check_timeouts()
+
+    def _check_timeouts(self) -> None:
+        if self.protocol == 1:
+            if self.timeouts not in ((), DEFAULT_TIMEOUTS):
+                raise BadMessage("a version 1 header has no timeouts")
+            object.__setattr__(self, "timeouts", ())
+            return
+        if not isinstance(self.timeouts, tuple) or len(self.timeouts) != 4:
+            raise BadMessage("the timeouts are [quick, normal, long, silence] seconds")
+        for what, value in zip(("quick", "normal", "long", "silence"), self.timeouts,
+                               strict=True):
+            if isinstance(value, bool) or not isinstance(value, int) or not (
+                    1 <= value <= MAX_TIMEOUT):
+                raise BadMessage(f"the {what} timeout must be 1 to {MAX_TIMEOUT} whole seconds, "
+                                 f"not {value!r}")
+        quick, normal, long, _silence = self.timeouts
+        if not quick <= normal <= long:
+            raise BadMessage(f"the timeouts must grow from quick to long, not {quick}, {normal}, "
+                             f"{long}")
 
     def _check_options(self) -> None:
         if not isinstance(self.options, tuple):
@@ -192,9 +222,10 @@ class Header:
 
     def fields(self) -> tuple[Any, ...]:
         """Every field but the nonces, as an encodable array:
-        ``(protocol, game, options, engine, sampler, seats)``."""
-        return (self.protocol, self.game, self.options, self.engine, self.sampler,
+        ``(protocol, game, options, engine, sampler, seats[, timeouts])``."""
+        head = (self.protocol, self.game, self.options, self.engine, self.sampler,
                 tuple(seat.fields() for seat in self.seats))
+        return head if self.protocol == 1 else (*head, self.timeouts)
 
     def value(self) -> tuple[Any, ...]:
         """The whole header as an encodable array: ``(*fields(), nonces)``."""
@@ -211,9 +242,15 @@ class Header:
         if not isinstance(value, tuple) or not value:
             raise BadMessage("a header is a non-empty array")
         _refuse_version(value[0])
-        if len(value) != _HEADER_FIELDS:
-            raise BadMessage(f"a header has {_HEADER_FIELDS} fields, not {len(value)}")
-        protocol, game, options, engine, sampler, seats, nonces = value
+        expected = _HEADER_FIELDS[value[0]]
+        if len(value) != expected:
+            raise BadMessage(f"a version {value[0]} header has {expected} fields, not "
+                             f"{len(value)}")
+        if value[0] == 1:
+            protocol, game, options, engine, sampler, seats, nonces = value
+            timeouts: Any = ()
+        else:
+            protocol, game, options, engine, sampler, seats, timeouts, nonces = value
         if not isinstance(options, tuple) or not isinstance(seats, tuple):
             raise BadMessage("a header's options and seats are arrays")
         for seat in seats:
@@ -221,7 +258,7 @@ class Header:
                 raise BadMessage("a seat is a [name, key] pair")
         return cls(game=game, options=options, protocol=protocol, engine=engine,
                    sampler=sampler, seats=tuple(Seat(name, key) for name, key in seats),
-                   nonces=nonces)
+                   nonces=nonces, timeouts=timeouts)
 
     @classmethod
     def decode(cls, data: bytes) -> Header:

@@ -30,14 +30,7 @@ from protocol.messages import (
     Message,
     SealKeyBody,
 )
-from protocol.v1_names import (
-    key_for_wrong_round,
-    key_names_wrong_events,
-    lying_delivery,
-    released_wrong_key,
-    round_first_event,
-    round_id,
-)
+from protocol.naming import Naming
 
 
 @dataclass
@@ -71,7 +64,8 @@ class KnowledgeRounds:
     """Every private-knowledge round of the match, by id, in the order they opened."""
 
     def __init__(self, *, match_id: bytes, keys: tuple[bytes, ...], seats: Seats,
-                 chance: Chance, emit: Callable[[Event], None]) -> None:
+                 chance: Chance, emit: Callable[[Event], None], naming: Naming) -> None:
+        self.naming = naming
         self._match_id = match_id
         self._keys = keys
         self._seats = seats
@@ -103,7 +97,7 @@ class KnowledgeRounds:
                     deliverers[d] = mine
             # Named by its seat and first event: the same on every peer whatever order two
             # rounds of one step were consumed in.
-            name = round_id(seat, new[0])
+            name = self.naming.round_id(seat, new[0])
             self.rounds[name] = KnowledgeRound(name, seat, new, deliverers)
             self._live.append(self.rounds[name])
 
@@ -171,7 +165,7 @@ class KnowledgeRounds:
         again?"""
         if name in self.rounds:
             return False
-        first = round_first_event(name)
+        first = self.naming.round_first_event(name)
         return first is not None and first in self._chance.dead
 
     def stale(self, seat: int, body: object) -> bool:
@@ -195,9 +189,9 @@ class KnowledgeRounds:
     def on_key(self, seat: int, message: Message, body: SealKeyBody) -> bool:
         r = self.rounds.get(body.round)
         if r is None or r.seat != seat or r.key_message is not None or r.void:
-            raise Fault(key_for_wrong_round(body.round), message)
+            raise Fault(self.naming.key_for_wrong_round(body.round), message)
         if body.events != r.events:
-            raise Fault(key_names_wrong_events(body.events, r.events), message)
+            raise Fault(self.naming.key_names_wrong_events(body.events, r.events), message)
         r.key_message = message
         r.public_key = body.public_key
         return True
@@ -212,7 +206,7 @@ class KnowledgeRounds:
         if r.release is not None:  # late: the key is out already, so check it now
             secrets = self.open_delivery(r, seat, r.private_key)
             if secrets is None:
-                self._emit(PeerMisbehaved(seat, lying_delivery(r.seat, r.id),
+                self._emit(PeerMisbehaved(seat, self.naming.lying_delivery(r.seat, r.id),
                                           (message, r.key_message, r.release)))
             for event, secret in secrets or ():
                 self._chance.published.setdefault(event, {})[seat] = secret
@@ -228,7 +222,7 @@ class KnowledgeRounds:
         except LocalProtocolError:
             public = b""
         if public != r.public_key:
-            raise Fault(released_wrong_key(), r.key_message, message)
+            raise Fault(self.naming.released_wrong_key(), r.key_message, message)
         r.release = message
         r.private_key = body.private_key
         bad = []
@@ -241,7 +235,7 @@ class KnowledgeRounds:
                 # another seat's feed, unordered with the liar's own messages, so peers would
                 # disagree on which of those count (docs/protocol.md §7.5).  The lie cost the
                 # receiver its view; the file names the liar.
-                self._emit(PeerMisbehaved(deliverer, lying_delivery(seat, r.id),
+                self._emit(PeerMisbehaved(deliverer, self.naming.lying_delivery(seat, r.id),
                                           (delivery, r.key_message, message)))
                 continue
             for event, secret in secrets:
@@ -279,9 +273,11 @@ class KnowledgeRounds:
         for r in self.live():
             if r.seat == seat and r.open:
                 r.void = True
-            elif r.open and seat in r.deliverers and seat in r.deliveries:
-                r.publish = True
-            elif r.open and seat in r.deliverers:
+            elif seat in r.deliverers and seat in r.deliveries:
+                if r.open:
+                    r.publish = True
+            elif seat in r.deliverers:
+                # Open or released early, the round no longer waits for its delivery.
                 del r.deliverers[seat]
 
     def mark_due(self, over: Callable[[], bool]) -> None:
@@ -299,22 +295,22 @@ class KnowledgeRounds:
 # ---------------------------------------------------------------------- the local seat's bodies
 
 
-def round_private(secrets: SeatSecrets, name: str) -> bytes:
+def round_private(secrets: SeatSecrets, name: str, naming: Naming) -> bytes:
     """The local seat's private key of its round ``name`` (derived: the same after a restart)."""
-    return round_key(secrets.round_randomness(name))[0]
+    return round_key(secrets.round_randomness(name, naming.key_domain))[0]
 
 
 def key_body(knowledge: KnowledgeRounds, seat: int, secrets: SeatSecrets) -> SealKeyBody:
     r = next(r for r in knowledge.rounds.values()
              if r.seat == seat and r.key_message is None and not r.void)
-    public = round_key(secrets.round_randomness(r.id))[1]
+    public = round_key(secrets.round_randomness(r.id, knowledge.naming.key_domain))[1]
     return SealKeyBody(r.id, r.events, public)
 
 
 def release_body(knowledge: KnowledgeRounds, seat: int, secrets: SeatSecrets) -> KeyReleaseBody:
     r = next(r for r in knowledge.rounds.values()
              if r.seat == seat and r.due and r.open and r.complete)
-    return KeyReleaseBody(r.id, round_private(secrets, r.id))
+    return KeyReleaseBody(r.id, round_private(secrets, r.id, knowledge.naming))
 
 
 def delivery_body(knowledge: KnowledgeRounds, seat: int, secrets: SeatSecrets,

@@ -48,13 +48,13 @@ class MeshGame:
     options: tuple[tuple[str, Any], ...] = ()
 
 
-def make_header(n: int, game: MeshGame, tag: bytes = b"") -> tuple[
-        SignedHeader, list[Ed25519PrivateKey]]:
+def make_header(n: int, game: MeshGame, tag: bytes = b"", *,
+                version: int = PROTOCOL_VERSION) -> tuple[SignedHeader, list[Ed25519PrivateKey]]:
     keys = [Ed25519PrivateKey.from_private_bytes(hashlib.sha256(tag + b"key%d" % i).digest())
             for i in range(n)]
     header = Header(
         game=game.name, options=tuple(sorted({"players": n, **dict(game.options)}.items())),
-        protocol=PROTOCOL_VERSION, engine=get_game(game.name).engine_version, sampler=SAMPLER,
+        protocol=version, engine=get_game(game.name).engine_version, sampler=SAMPLER,
         seats=tuple(Seat(f"P{i}", public_key_bytes(k)) for i, k in enumerate(keys)),
         nonces=tuple(hashlib.sha256(tag + b"nonce%d" % i).digest() for i in range(n)))
     return SignedHeader(header, tuple(sign_header(k, header) for k in keys)), keys
@@ -84,11 +84,11 @@ class Network:
 
     def __init__(self, n: int, game: MeshGame, tag: bytes = b"",
                  deciders: list[Callable[[GameState[Any], int], str]] | None = None, *,
-                 rebuild: bool = False) -> None:
+                 rebuild: bool = False, version: int = PROTOCOL_VERSION) -> None:
         self.rebuild = rebuild
         self.rebuilds = 0
         self.crashed: set[int] = set()
-        self.header, self.keys = make_header(n, game, tag)
+        self.header, self.keys = make_header(n, game, tag, version=version)
         self.cores = [MatchCore(self.header, wait_at_dead_ends=True) for _ in range(n)]
         self.seats = [
             LocalSeat(self.cores[i], i, self.keys[i], hashlib.sha256(tag + b"seed%d" % i).digest(),

@@ -24,8 +24,9 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.core import Chance as ChancePending
-from engine.core import GameState, Over, Simultaneous, Turn, Visibility
+from engine.core import GameState, Over, Simultaneous, Turn
 from protocol.absence import Absence, Seats
+from protocol.admission import Admission
 from protocol.chance import Chance
 from protocol.ending import Ending
 from protocol.errors import BadMessage, Fault, LocalProtocolError, Mismatch
@@ -35,6 +36,7 @@ from protocol.events import (
     ChanceResolved,
     Event,
     ForkSuspected,
+    HeadsDisputed,
     MatchEnded,
     PeerMisbehaved,
     PlayCommitted,
@@ -68,6 +70,7 @@ from protocol.messages import (
     SealKeyBody,
     WelcomeBody,
 )
+from protocol.naming import naming
 from protocol.seat import Decide, DecisionPending, LocalSeat
 from protocol.settlement import Settlement
 from protocol.steps import Step, Steps
@@ -77,9 +80,6 @@ from protocol.table import (
     DIGEST,
     OVER,
     OVERLAY,
-    PHASE_ROWS,
-    ROWS_IN,
-    ROWS_OWING_IN,
     SIMULTANEOUS,
     TRANSITIONS,
     TURN,
@@ -87,6 +87,7 @@ from protocol.table import (
     describe_transitions,
 )
 from protocol.votes import Votes
+from protocol.vouching import Vouching
 from protocol.wait import MatchConfig, WaitClock
 
 NO_STATE: Final = bytes(32)
@@ -109,7 +110,10 @@ class MatchCore:
         self.keys = tuple(seat.key for seat in header.header.seats)
         self.n = len(self.keys)
         self.state = new_game_state(header)
-        self.feeds = [Feed(s, key, self.match_id) for s, key in enumerate(self.keys)]
+        self.version = header.header.protocol
+        self.naming = naming(self.version)
+        self.feeds = [Feed(s, key, self.match_id, self.version)
+                      for s, key in enumerate(self.keys)]
         self.cursor = [0] * self.n  # next unconsumed message per feed
         self.taken = 0  # messages consumed in all (the sum of the cursors)
         self._unsettled = True  # _settle may have something to do (see _consume_all)
@@ -121,6 +125,9 @@ class MatchCore:
         # seat -> (cursor, taken, seats replaced) when its next message last failed to fit for
         # a reason the kind does not show (see unfit).
         self._unfit_at: dict[int, tuple[int, int, int]] = {}
+        # Version 1: a state digest refused after outcomes no digest round covered (the signer
+        # and those outcomes' contributors): a verdict disputes it.
+        self.uncovered_divergence: tuple[int, Message, tuple[int, ...]] | None = None
         # Called with every new engine state, in order (a replay's walker, say).
         self.state_observers: list[Callable[[GameState[Any]], None]] = []
         emit = self.events.append
@@ -129,26 +136,42 @@ class MatchCore:
         self.forks = Forks()
         self.ending = Ending(self.match_id, self.n)
         self.chance = Chance(match_id=self.match_id, keys=self.keys, seats=self.seats,
-                             state=lambda: self.state, emit=emit, shortfalls=self.shortfalls)
+                             state=lambda: self.state, emit=emit, shortfalls=self.shortfalls,
+                             naming=self.naming)
         self.knowledge = KnowledgeRounds(match_id=self.match_id, keys=self.keys,
-                                         seats=self.seats, chance=self.chance, emit=emit)
+                                         seats=self.seats, chance=self.chance, emit=emit,
+                                         naming=self.naming)
         self.steps = Steps(match_id=self.match_id, keys=self.keys, seats=self.seats,
                            chance=self.chance, knowledge=self.knowledge,
                            state=lambda: self.state, step_state=lambda: self.step_state,
                            feeds=self.feeds, emit=emit, shortfalls=self.shortfalls,
-                           mark_unfit=self._mark_unfit)
+                           mark_unfit=self._mark_unfit, heads=self.heads,
+                           version=self.version)
+        self.vouching = Vouching(n=self.n, feeds=self.feeds, seats=self.seats, chance=self.chance,
+                                 steps=self.steps, ending=self.ending, emit=emit,
+                                 mark_unfit=self._mark_unfit)
         self.votes = Votes(seats=self.seats, feeds=self.feeds, cursor=self.cursor,
                            progress=self, shortfalls=self.shortfalls)
         self.settlement = Settlement(seats=self.seats, votes=self.votes, cursor=self.cursor,
                                      progress=self)
         self.votes.silenced = self.settlement.silenced
-        # The mechanism each row of the transition table asks.
-        self._owners: dict[type, Any] = {
-            Seats: self.seats, Chance: self.chance, KnowledgeRounds: self.knowledge,
-            Steps: self.steps, Votes: self.votes, Ending: self.ending}
+        self.admission = Admission(
+            state=lambda: self.state, chance=self.chance, knowledge=self.knowledge,
+            steps=self.steps, seats=self.seats, votes=self.votes, owners={
+                Seats: self.seats, Chance: self.chance, KnowledgeRounds: self.knowledge,
+                Steps: self.steps, Votes: self.votes, Ending: self.ending})
         self.knowledge.open_rounds(self.state)
 
     # ------------------------------------------------------------------ read-only views
+
+    def heads(self) -> tuple[bytes, ...]:
+        """Every seat's last consumed message that drove the engine (its hash; the match id
+        for none)."""
+        return tuple(self.ending.core_head)
+
+    @property
+    def disputes(self) -> list[HeadsDisputed]:
+        return self.vouching.disputes
 
     @property
     def now(self) -> float:
@@ -415,79 +438,21 @@ class MatchCore:
         return steps.start_digest
 
     def expects(self, seat: int, *, votes: bool = True) -> Kind | None:
-        """What ``seat`` owes next (None: nothing now), by the first row of
-        :data:`TRANSITIONS` that applies (``votes=False``: leaving its votes aside)."""
-        if seat in self.seats.absent:
-            return None
-        # With no round live, no seat reclaiming and no vote, no row of phase ``any`` can
-        # apply (each asks for one of these): only the phase's own rows are looked at.
-        quiet = (not self.seats.reclaims and not self.votes.ballots
-                 and not self.knowledge.live())
-        for row in (PHASE_ROWS if quiet else ROWS_IN)[self.phase()]:
-            if (votes or row.expect is not Kind.ABSENT) and self._applies(row, seat):
-                return row.expect
-        return None
-
-    def _applies(self, row: Transition, seat: int) -> bool:
-        """Does ``row`` apply to ``seat``: its mechanism's predicate, and its columns."""
-        knowledge = self.knowledge
-        return (row.when(self._owners[row.owner], seat)
-                and (not row.gated or not knowledge.gated(seat))
-                and (not row.decision or not knowledge.waits(seat)))
-
-    def _phase_expects(self, seat: int) -> Kind | None:
-        for row in PHASE_ROWS[self.phase()]:
-            if self._applies(row, seat):
-                return row.expect
-        return None
+        """What ``seat`` owes next (None: nothing now; ``votes=False``: its votes aside)."""
+        return self.admission.expects(seat, votes=votes)
 
     def accepts(self, seat: int, kind: Kind) -> bool:
-        """May ``seat``'s next message be of ``kind`` now?  Yes for any applicable row's kind
-        (its own order of two owed messages is its business), a free action before a
-        commitment, an early key release, a vote.  Only the rows that owe ``kind`` are
-        evaluated."""
-        if kind is Kind.ABSENT:
-            return True
-        if kind is Kind.ACT and self.accepts(seat, Kind.COMMIT):
-            return True  # a free action before the commitment
-        if kind is Kind.KEY_RELEASE and self.knowledge.may_release(seat):
-            return True
-        phase = self.phase()
-        if kind is Kind.REVEAL and phase == SIMULTANEOUS and self.may_reveal_directly(seat):
-            return True  # its REVEAL in place of its COMMIT: every other commitment is held
-        return any(self._applies(row, seat) for row in ROWS_OWING_IN[phase][kind])
+        """May ``seat``'s next message be of ``kind`` now?"""
+        return self.admission.accepts(seat, kind)
 
     def may_reveal_directly(self, seat: int) -> bool:
-        """``seat`` owes its COMMIT and every other live decider's commitment is held: it may
-        send its REVEAL instead, which commits and opens at once (a direct reveal, protocol.md
-        §7.1) — nobody can change a play any more, so nobody can profit from seeing it."""
-        knowledge = self.knowledge
-        if not (self.steps.owes_commit(seat) and not knowledge.gated(seat)
-                and not knowledge.waits(seat)):
-            return False
-        return self.steps.others_committed(seat)
+        return self.admission.may_reveal_directly(seat)
 
     def phase(self) -> str:
-        """The protocol phase: what the engine waits for, with the digest round in between."""
-        w = self.state.waiting
-        if isinstance(w, Over):
-            return OVER
-        if isinstance(w, ChancePending):
-            if w.event.visibility is Visibility.PRIVATE:
-                raise LocalProtocolError(
-                    f"chance event {w.event.id} is private (a card dealt to one hand): that "
-                    "needs a dealer-free deck, which this protocol version does not have yet")
-            return CHANCE
-        if self.chance.digest_due():
-            return DIGEST
-        return TURN if isinstance(w, Turn) else SIMULTANEOUS
+        return self.admission.phase()
 
     def where(self) -> str:
-        """The point the match is at: a step or a chance event."""
-        w = self.state.waiting
-        if isinstance(w, ChancePending):
-            return self.chance.pending_id()
-        return str(getattr(w, "step", "the end"))
+        return self.admission.where()
 
     # ------------------------------------------------------------------ the canonical loop
 
@@ -571,6 +536,15 @@ class MatchCore:
             self._take(seat)
         return taken
 
+    def _handle_fault(self, seat: int, check: Callable[[], bool]) -> bool:
+        """A check of ``seat``'s next message before it is handled: True if it passes, False
+        if it waits or is a fault (blamed here)."""
+        try:
+            return check()
+        except Fault as fault:
+            self._misbehave(seat, fault.reason, *fault.evidence)
+            return False
+
     def _consume(self, seat: int, message: Message) -> bool:
         kind = message.kind
         body = message.content
@@ -614,17 +588,21 @@ class MatchCore:
             # An optional message sent before this peer got to its point waits; so does a
             # message when the phase owes nothing of its seat yet, and a direct reveal until
             # every other commitment is in.  Otherwise it is the wrong message.
-            if kind is Kind.REVEAL and self._phase_expects(seat) is Kind.COMMIT:
+            if kind is Kind.REVEAL and self.admission.phase_expects(seat) is Kind.COMMIT:
                 fault = self.steps.direct_reveal_fault(seat)
                 if fault is None or votes.pending():
                     return False
                 self._misbehave(seat, fault, message)
                 return False
-            expected = None if kind in OVERLAY else self._phase_expects(seat)
+            expected = None if kind in OVERLAY else self.admission.phase_expects(seat)
             if expected is None or votes.pending():
                 return False
-            self._misbehave(seat, f"sent {kind.wire_name} where {expected.wire_name} was due",
+            self._misbehave(seat, f"sent {self.naming.kind_name(kind)} where "
+                            f"{self.naming.kind_name(expected)} was due",
                             message)
+            return False
+        if self.version >= 2 and kind in CORE_KINDS and not self._handle_fault(
+                seat, lambda: self.vouching.vouches(seat, message)):
             return False
         if kind not in OVERLAY and message.state != self.step_state and not (
                 isinstance(body, ChanceRevealBody) and chance.early_reveal_state(body, message)):
@@ -633,6 +611,11 @@ class MatchCore:
                 # (A chance reveal of an early turn signed after its sender saw the step
                 # resolved carries the state after it: it waits until this peer sees that too.)
                 return False  # it may have seen a seat replaced that this peer has not yet
+            if self.version == 1 and self.chance.uncovered and (
+                    self.uncovered_divergence is None):
+                # (A verdict disputes it: its feed may be the honest one.)
+                contributors = sorted({c for _, cs in self.chance.uncovered for c in cs})
+                self.uncovered_divergence = (seat, message, tuple(contributors))
             self._misbehave(seat, "its message carries another public state digest than the "
                             "match is in (its engine diverged, or it lies)", message)
             return False
@@ -652,6 +635,9 @@ class MatchCore:
         if isinstance(body, WelcomeBody):
             welcome = seats.on_welcome(seat, body, self.cursor.__getitem__)
             if welcome == "wait":
+                # Honest only while this peer lacks the RECLAIM it answers: until anything
+                # else is taken its seat is owed (timed), as a seat stuck on a reveal is.
+                self._mark_unfit(seat)
                 return False
             if welcome == "stale":
                 self.stale.append(message)
@@ -700,7 +686,7 @@ class MatchCore:
             return self._handle(seat, lambda: steps.on_reveal(seat, message, body, w.step))
         if isinstance(body, EndBody):
             return self._handle(seat, lambda: self.ending.on_end(seat, message, body))
-        self._misbehave(seat, f"{message.kind.wire_name} is not expected now", message)
+        self._misbehave(seat, f"{self.naming.kind_name(message.kind)} is not expected now", message)
         return False
 
     # ------------------------------------------------------------------ changes of state
@@ -711,6 +697,8 @@ class MatchCore:
         turned owe their key."""
         self.state = state
         self.knowledge.open_rounds(state)
+        if isinstance(state.waiting, Turn):
+            self.steps.begin_turn()
         if turned:
             self._mark_due()
         for observe in self.state_observers:
@@ -791,7 +779,8 @@ class MatchCore:
 __all__ = [
     "CHANCE", "CORE_KINDS", "DIGEST", "NO_STATE", "OVER", "SIMULTANEOUS", "TRANSITIONS", "TURN",
     "Absence", "ActionTaken", "ChanceRedrawn", "ChanceResolved", "Decide", "DecisionPending",
-    "Event", "ForkSuspected", "KnowledgeRound", "LocalSeat", "MatchConfig", "MatchCore",
+    "Event", "ForkSuspected", "HeadsDisputed", "KnowledgeRound", "LocalSeat", "MatchConfig",
+    "MatchCore",
     "MatchEnded", "PeerMisbehaved", "PlayCommitted", "PlayRevealed", "PrivateKnowledge",
     "ResultSigned", "RoundKeyReleased", "SeatReclaimed", "SeatReplaced", "SeatTimedOut",
     "SeatsOverdue", "Transition", "describe_transitions", "game_state_for", "new_game_state",

@@ -2,7 +2,8 @@
 
 A message is one canonical msgpack array (see :mod:`protocol.encoding`)::
 
-    [version, match_id, seat, seq, prev, kind, state, body, sig]
+    [version, match_id, seat, seq, prev, kind, state, heads, body, sig]      (version 2)
+    [version, match_id, seat, seq, prev, kind, state, body, sig]             (version 1)
 
 * ``match_id`` (32 bytes) binds the message to one match, so nothing signed for one match can
   be replayed into another;
@@ -10,8 +11,11 @@ A message is one canonical msgpack array (see :mod:`protocol.encoding`)::
   :attr:`Message.hash` of the sender's previous message, or the match id itself for seq 0;
 * ``state`` is the digest of the sender's **public** engine state when it sent the message, so
   two peers that diverge notice at once (``bytes(32)`` before play);
-* ``sig`` is Ed25519 over :data:`SIGNATURE_DOMAIN` + the encoding of every other field, so a
-  signature made for a message can never be taken for a signature over anything else.
+* ``heads`` (version 2) names, for every seat, the last message of its feed that drove the
+  engine and that the sender had consumed at the point the message is owed (protocol.md §7.10):
+  a message that contradicts another seat's feed shows which seat and where;
+* ``sig`` is Ed25519 over the version's signature domain + the encoding of every other field,
+  so a signature made for a message can never be taken for a signature over anything else.
 
 A :class:`Message` is validated when it is constructed — envelope *and* body — so an invalid
 one cannot exist: whatever :meth:`Message.decode` returns can be handed to the state machine.
@@ -20,13 +24,12 @@ Every bad input raises :class:`~protocol.errors.BadMessage` and nothing else.
 
 from __future__ import annotations
 
-import enum
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from functools import cached_property
-from typing import ClassVar, Final
+from typing import Final
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
@@ -34,9 +37,45 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from protocol.bodies import (
+    _BODY_PARSERS,
+    _KINDS,
+    DIGEST_SIZE,
+    MAX_ACTION,
+    MAX_BATCH,
+    MAX_EVENT_ID,
+    MAX_LEVEL,
+    MAX_SEAT,
+    MAX_STEP,
+    PUBLIC_KEY_SIZE,
+    SIGNATURE_SIZE,
+    AbsentBody,
+    ActBody,
+    Body,
+    ChanceCommitBody,
+    ChanceDigestBody,
+    ChanceRevealBody,
+    CommitBody,
+    DeliveryBody,
+    EndBody,
+    KeyReleaseBody,
+    Kind,
+    ReclaimBody,
+    RevealBody,
+    SealKeyBody,
+    WelcomeBody,
+    _array,
+    _int,
+    _is_digest,
+    _kind,
+    _sized,
+    check_body,
+    parse_body,
+    revealed_secrets,
+)
 from protocol.encoding import Value, decode_unchecked, encode, encode_checked
 from protocol.errors import BadMessage, LocalProtocolError
-from protocol.v1_names import SEAL_KEY_NAME
+from protocol.versions import PROTOCOL_VERSION, READABLE_VERSIONS
 
 __all__ = [
     "DIGEST_SIZE",
@@ -72,509 +111,17 @@ __all__ = [
     "sign_message",
 ]
 
-PROTOCOL_VERSION: Final = 1
-SIGNATURE_DOMAIN: Final = b"cryptcrawl/msg/v1\x00"
+SIGNATURE_DOMAINS: Final = {1: b"cryptcrawl/msg/v1\x00", 2: b"cryptcrawl/msg/v2\x00"}
 """Prefixed to the encoded fields before signing (domain separation for every signature)."""
+SIGNATURE_DOMAIN: Final = SIGNATURE_DOMAINS[PROTOCOL_VERSION]
 
-DIGEST_SIZE: Final = 32
-"""Match ids, hashes, digests, commitments, salts and secrets are all 32 bytes."""
-SIGNATURE_SIZE: Final = 64
-PUBLIC_KEY_SIZE: Final = 32
-MAX_SEAT: Final = 7
-
-MAX_STEP: Final = 64
-"""Longest step name, in characters (the engine's names look like ``L2.R3.play``)."""
-MAX_ACTION: Final = 32
-"""Longest action, in characters (the engine's notation, such as ``play 4``)."""
-MAX_EVENT_ID: Final = 64
-MAX_BATCH: Final = 64
-"""Most chance entries in one CHANCE_COMMIT or CHANCE_REVEAL (a level has far fewer)."""
-MAX_LEVEL: Final = 5
-
-_FIELD_COUNT: Final = 9
-_ARRAY_9: Final = 0x99  # msgpack fixarray of 9 (a whole message)
-_ARRAY_8_HEAD: Final = b"\x98"  # msgpack fixarray of 8 (the signed fields)
+_FIELD_COUNT: Final = {1: 9, 2: 10}  # whole messages, by version
+# msgpack fixarray heads: of a whole message, and of its signed fields, by version
+_ARRAY_WHOLE: Final = {1: 0x99, 2: 0x9A}
+_ARRAY_SIGNED_HEAD: Final = {1: b"\x98", 2: b"\x99"}
 _SIG_HEAD: Final = b"\xc4\x40"  # msgpack bin 8 of 64 bytes (the signature)
 _SIG_TAIL: Final = 2 + 64
-
-
-class Kind(enum.IntEnum):
-    """What a message is for.  Numbers 14 and up are reserved."""
-
-    COMMIT = 1
-    """A play commitment for a simultaneous step."""
-    REVEAL = 2
-    """Opens the sender's commitment for a step."""
-    CHANCE_COMMIT = 3
-    """A batch of commitments to chance secrets."""
-    CHANCE_REVEAL = 4
-    """A batch of chance secrets."""
-    CHANCE_DIGEST = 5
-    """A seat's signature over the chance commitments it holds for a level."""
-    ACT = 6
-    """An open action: a seat's turn, or a free action (taken alone; the decision stays open)."""
-    END = 7
-    """Final agreement on the result and the transcript."""
-    SEAL_KEY = 8
-    """The seat a private-knowledge round serves names the fresh X25519 key its deliveries are
-    sealed to (its v1 wire name: ``v1_names.SEAL_KEY_NAME``)."""
-    DELIVERY = 9
-    """A seat's secrets for a private-knowledge round's events, signed inside and sealed to the
-    round's key."""
-    KEY_RELEASE = 10
-    """The seat a round served publishes the round's private key (once the round's events are
-    turned, or at once to prove a bad delivery)."""
-    ABSENT = 11
-    """A seat's vote that another seat is absent (silent past the timeouts) at a point."""
-    RECLAIM = 12
-    """A seat declared absent asks for its seat back."""
-    WELCOME = 13
-    """A seat acknowledges another seat's reclaim (it rejoins once every decider welcomed it)."""
-
-    @property
-    def wire_name(self) -> str:
-        """The kind as the wire format, and the verdicts, name it."""
-        return SEAL_KEY_NAME if self is Kind.SEAL_KEY else self.name
-
-
-# --- field checks -------------------------------------------------------------------------------
-# Each raises BadMessage naming the field, so a verdict can say what was wrong.
-
-
-def _int(value: object, what: str, low: int, high: int | None = None) -> int:
-    # bool is an int subclass in Python; on the wire True is not 1, and we never accept it.
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadMessage(f"{what} must be an integer, not {type(value).__name__}")
-    if value < low or (high is not None and value > high):
-        bound = f"{low}..{high}" if high is not None else f">= {low}"
-        raise BadMessage(f"{what} {value} is out of range ({bound})")
-    return value
-
-
-def _sized(value: object, what: str, size: int) -> bytes:
-    if not isinstance(value, bytes):
-        raise BadMessage(f"{what} must be bytes, not {type(value).__name__}")
-    if len(value) != size:
-        raise BadMessage(f"{what} is {len(value)} bytes, not {size}")
-    return value
-
-
-def _is_digest(value: object) -> bool:
-    return type(value) is bytes and len(value) == DIGEST_SIZE
-
-
-def _text(value: object, what: str, longest: int) -> str:
-    if not isinstance(value, str):
-        raise BadMessage(f"{what} must be a string, not {type(value).__name__}")
-    if not value:
-        raise BadMessage(f"{what} is empty")
-    if len(value) > longest:
-        raise BadMessage(f"{what} is {len(value)} characters, over the {longest}-character cap")
-    return value
-
-
-def _array(value: object, what: str, length: int | None = None) -> tuple[Value, ...]:
-    if not isinstance(value, tuple):
-        raise BadMessage(f"{what} must be an array, not {type(value).__name__}")
-    if length is not None and len(value) != length:
-        raise BadMessage(f"{what} has {len(value)} fields, not {length}")
-    return value
-
-
-# --- bodies -------------------------------------------------------------------------------------
-# One frozen dataclass per kind, validated on construction; ``as_body`` gives the wire array and
-# ``from_body`` reads it back (checking its shape first).
-
-
-@dataclass(frozen=True)
-class CommitBody:
-    """``[step, commitment]``: the sender's commitment to its play for ``step``."""
-
-    KIND: ClassVar[Kind] = Kind.COMMIT
-    step: str
-    commitment: bytes
-
-    def __post_init__(self) -> None:
-        _text(self.step, "COMMIT step", MAX_STEP)
-        _sized(self.commitment, "COMMIT commitment", DIGEST_SIZE)
-
-    def as_body(self) -> tuple[Value, ...]:
-        return (self.step, self.commitment)
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> CommitBody:
-        step, commitment = _array(body, "COMMIT body", 2)
-        return cls(step, commitment)
-
-
-@dataclass(frozen=True)
-class RevealBody:
-    """``[step, action, salt, commit_set]`` or ``[step, action, salt, commit_set, [[event_id,
-    secret]]]``: opens the sender's commitment for ``step``.
-
-    ``commit_set`` is the digest of every commitment the sender held for the step when it
-    revealed: a seat that showed different commitments to different peers is caught by it.
-    ``chance`` (the optional fifth field, one entry): the sender's secret for the face-down card
-    the step turns early (protocol.md §7.4), sent with the play instead of in a message of its
-    own.
-    """
-
-    KIND: ClassVar[Kind] = Kind.REVEAL
-    step: str
-    action: str
-    salt: bytes
-    commit_set: bytes
-    chance: tuple[tuple[str, bytes], ...] = ()
-
-    def __post_init__(self) -> None:
-        _text(self.step, "REVEAL step", MAX_STEP)
-        _text(self.action, "REVEAL action", MAX_ACTION)
-        _sized(self.salt, "REVEAL salt", DIGEST_SIZE)
-        _sized(self.commit_set, "REVEAL commit set", DIGEST_SIZE)
-        if self.chance != ():
-            _check_batch(self.chance, "REVEAL chance", "secret")
-            if len(self.chance) != 1:
-                raise BadMessage(f"REVEAL chance has {len(self.chance)} entries, not 1")
-
-    def as_body(self) -> tuple[Value, ...]:
-        head = (self.step, self.action, self.salt, self.commit_set)
-        return (*head, self.chance) if self.chance else head
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> RevealBody:
-        fields = _array(body, "REVEAL body")
-        if len(fields) == 4:
-            step, action, salt, commit_set = fields
-            return cls(step, action, salt, commit_set)
-        if len(fields) == 5:
-            step, action, salt, commit_set, chance = fields
-            if chance == ():
-                raise BadMessage("REVEAL chance is empty (leave the field out)")
-            return cls(step, action, salt, commit_set, chance)
-        raise BadMessage(f"REVEAL body has {len(fields)} fields, not 4 or 5")
-
-
-def revealed_secrets(body: object) -> tuple[tuple[str, bytes], ...]:
-    """The chance secrets a message body reveals: a CHANCE_REVEAL's, or the early-turn secret a
-    REVEAL carries (protocol.md §7.4); none for any other body."""
-    if isinstance(body, ChanceRevealBody):
-        return body.secrets
-    if isinstance(body, RevealBody):
-        return body.chance
-    return ()
-
-
-def _check_batch(entries: object, name: str, value_name: str) -> None:
-    """A batch is 1..MAX_BATCH ``(event id, 32 bytes)`` pairs with distinct event ids."""
-    batch = _array(entries, f"{name} body")
-    if not 1 <= len(batch) <= MAX_BATCH:
-        raise BadMessage(f"{name} body has {len(batch)} entries, not 1..{MAX_BATCH}")
-    seen: set[str] = set()
-    for index, entry in enumerate(batch):
-        event_id, value = _array(entry, f"{name} entry {index}", 2)
-        _text(event_id, f"{name} entry {index} event id", MAX_EVENT_ID)
-        _sized(value, f"{name} entry {index} {value_name}", DIGEST_SIZE)
-        if event_id in seen:
-            raise BadMessage(f"{name} body has duplicate event id {event_id!r}")
-        seen.add(event_id)
-
-
-@dataclass(frozen=True)
-class ChanceCommitBody:
-    """``[[event_id, commitment], ...]``: commitments to chance secrets, batched."""
-
-    KIND: ClassVar[Kind] = Kind.CHANCE_COMMIT
-    commitments: tuple[tuple[str, bytes], ...]
-
-    def __post_init__(self) -> None:
-        _check_batch(self.commitments, "CHANCE_COMMIT", "commitment")
-
-    def as_body(self) -> tuple[Value, ...]:
-        return self.commitments
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> ChanceCommitBody:
-        return cls(body)
-
-
-@dataclass(frozen=True)
-class ChanceRevealBody:
-    """``[[event_id, secret], ...]``: the sender's chance secrets, batched."""
-
-    KIND: ClassVar[Kind] = Kind.CHANCE_REVEAL
-    secrets: tuple[tuple[str, bytes], ...]
-
-    def __post_init__(self) -> None:
-        _check_batch(self.secrets, "CHANCE_REVEAL", "secret")
-
-    def as_body(self) -> tuple[Value, ...]:
-        return self.secrets
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> ChanceRevealBody:
-        return cls(body)
-
-
-@dataclass(frozen=True)
-class ChanceDigestBody:
-    """``[level, digest]``: the sender's signature over the chance commitments it holds for a
-    level, sent before the level's first decision so a forked hidden-card commitment shows
-    before anyone could profit from it."""
-
-    KIND: ClassVar[Kind] = Kind.CHANCE_DIGEST
-    level: int
-    digest: bytes
-
-    def __post_init__(self) -> None:
-        _int(self.level, "CHANCE_DIGEST level", 0, MAX_LEVEL)
-        _sized(self.digest, "CHANCE_DIGEST digest", DIGEST_SIZE)
-
-    def as_body(self) -> tuple[Value, ...]:
-        return (self.level, self.digest)
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> ChanceDigestBody:
-        level, digest = _array(body, "CHANCE_DIGEST body", 2)
-        return cls(level, digest)
-
-
-@dataclass(frozen=True)
-class ActBody:
-    """``[step, action]``: an open action (a turn, or a free action)."""
-
-    KIND: ClassVar[Kind] = Kind.ACT
-    step: str
-    action: str
-
-    def __post_init__(self) -> None:
-        _text(self.step, "ACT step", MAX_STEP)
-        _text(self.action, "ACT action", MAX_ACTION)
-
-    def as_body(self) -> tuple[Value, ...]:
-        return (self.step, self.action)
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> ActBody:
-        step, action = _array(body, "ACT body", 2)
-        return cls(step, action)
-
-
-@dataclass(frozen=True)
-class EndBody:
-    """``[final_state, transcript]``: the sender's agreement on the final public state and on
-    the transcript (header and every feed's head before the END messages)."""
-
-    KIND: ClassVar[Kind] = Kind.END
-    final_state: bytes
-    transcript: bytes
-
-    def __post_init__(self) -> None:
-        _sized(self.final_state, "END final state", DIGEST_SIZE)
-        _sized(self.transcript, "END transcript", DIGEST_SIZE)
-
-    def as_body(self) -> tuple[Value, ...]:
-        return (self.final_state, self.transcript)
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> EndBody:
-        final_state, transcript = _array(body, "END body", 2)
-        return cls(final_state, transcript)
-
-
-MAX_SEALED: Final = 4096
-"""Largest sealed delivery, in bytes (a row's secrets take a few hundred)."""
-MAX_EVENTS: Final = 16
-"""Most events in one private-knowledge round."""
-
-
-def _round(value: object, what: str) -> str:
-    return _text(value, f"{what} round", MAX_STEP)
-
-
-@dataclass(frozen=True)
-class SealKeyBody:
-    """``[round, events, public_key]``: the fresh X25519 public key of the seat the round
-    serves, for the round's deliveries of ``events`` (the hidden events it is owed, in the order
-    the game lists them)."""
-
-    KIND: ClassVar[Kind] = Kind.SEAL_KEY
-    round: str
-    events: tuple[str, ...]
-    public_key: bytes
-
-    def __post_init__(self) -> None:
-        name = SEAL_KEY_NAME
-        _round(self.round, name)
-        events = _array(self.events, f"{name} events")
-        if not 1 <= len(events) <= MAX_EVENTS:
-            raise BadMessage(f"{name} names {len(events)} events, not 1..{MAX_EVENTS}")
-        for i, event in enumerate(events):
-            _text(event, f"{name} event {i}", MAX_EVENT_ID)
-        if len(set(events)) != len(events):
-            raise BadMessage(f"{name} names an event twice")
-        _sized(self.public_key, f"{name} public key", PUBLIC_KEY_SIZE)
-
-    def as_body(self) -> tuple[Value, ...]:
-        return (self.round, self.events, self.public_key)
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> SealKeyBody:
-        round_, events, key = _array(body, f"{SEAL_KEY_NAME} body", 3)
-        return cls(round_, events, key)
-
-
-@dataclass(frozen=True)
-class DeliveryBody:
-    """``[round, sealed]``: the sender's secrets for the round's events, signed inside and
-    HPKE-sealed to the round's key (see :mod:`protocol.delivery`)."""
-
-    KIND: ClassVar[Kind] = Kind.DELIVERY
-    round: str
-    sealed: bytes
-
-    def __post_init__(self) -> None:
-        _round(self.round, "DELIVERY")
-        if not isinstance(self.sealed, bytes) or not 1 <= len(self.sealed) <= MAX_SEALED:
-            raise BadMessage(f"DELIVERY sealed secrets must be 1..{MAX_SEALED} bytes")
-
-    def as_body(self) -> tuple[Value, ...]:
-        return (self.round, self.sealed)
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> DeliveryBody:
-        round_, sealed = _array(body, "DELIVERY body", 2)
-        return cls(round_, sealed)
-
-
-@dataclass(frozen=True)
-class KeyReleaseBody:
-    """``[round, private_key]``: the round's private key, published by the seat it served."""
-
-    KIND: ClassVar[Kind] = Kind.KEY_RELEASE
-    round: str
-    private_key: bytes
-
-    def __post_init__(self) -> None:
-        _round(self.round, "KEY_RELEASE")
-        _sized(self.private_key, "KEY_RELEASE private key", DIGEST_SIZE)
-
-    def as_body(self) -> tuple[Value, ...]:
-        return (self.round, self.private_key)
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> KeyReleaseBody:
-        round_, key = _array(body, "KEY_RELEASE body", 2)
-        return cls(round_, key)
-
-
-@dataclass(frozen=True)
-class AbsentBody:
-    """``[seat, count, absent]``: the sender's vote on ``seat``, which the match waits for at
-    its message number ``count``: ``absent`` 1 — it has been silent past the timeouts and the
-    sender does not hold that message, even after asking every peer; ``absent`` 0 — the sender
-    holds it (it answers another seat's vote); ``absent`` 2 — a *settlement*: the sender is at a
-    dead end where ``seat`` alone is silent at ``count``, voted absent by every other live seat
-    (protocol.md §7.6 item 8)."""
-
-    KIND: ClassVar[Kind] = Kind.ABSENT
-    seat: int
-    count: int
-    absent: int = 1
-
-    def __post_init__(self) -> None:
-        _int(self.seat, "ABSENT seat", 0, MAX_SEAT)
-        _int(self.count, "ABSENT count", 0)
-        _int(self.absent, "ABSENT verdict", 0, 2)
-
-    def as_body(self) -> tuple[Value, ...]:
-        return (self.seat, self.count, self.absent)
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> AbsentBody:
-        seat, count, absent = _array(body, "ABSENT body", 3)
-        return cls(seat, count, absent)
-
-
-@dataclass(frozen=True)
-class ReclaimBody:
-    """``[since]``: the sender, declared absent at its message number ``since``, asks for its
-    seat back."""
-
-    KIND: ClassVar[Kind] = Kind.RECLAIM
-    since: int
-
-    def __post_init__(self) -> None:
-        _int(self.since, "RECLAIM since", 0)
-
-    def as_body(self) -> tuple[Value, ...]:
-        return (self.since,)
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> ReclaimBody:
-        (since,) = _array(body, "RECLAIM body", 1)
-        return cls(since)
-
-
-@dataclass(frozen=True)
-class WelcomeBody:
-    """``[seat, since]``: the sender has seen ``seat``'s reclaim (of its absence at ``since``)."""
-
-    KIND: ClassVar[Kind] = Kind.WELCOME
-    seat: int
-    since: int
-
-    def __post_init__(self) -> None:
-        _int(self.seat, "WELCOME seat", 0, MAX_SEAT)
-        _int(self.since, "WELCOME since", 0)
-
-    def as_body(self) -> tuple[Value, ...]:
-        return (self.seat, self.since)
-
-    @classmethod
-    def from_body(cls, body: tuple[Value, ...]) -> WelcomeBody:
-        seat, since = _array(body, "WELCOME body", 2)
-        return cls(seat, since)
-
-
-Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
-        | ActBody | EndBody | SealKeyBody | DeliveryBody | KeyReleaseBody | AbsentBody
-        | ReclaimBody | WelcomeBody)
-
-_BODY_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
-    Kind.COMMIT: CommitBody.from_body,
-    Kind.REVEAL: RevealBody.from_body,
-    Kind.CHANCE_COMMIT: ChanceCommitBody.from_body,
-    Kind.CHANCE_REVEAL: ChanceRevealBody.from_body,
-    Kind.CHANCE_DIGEST: ChanceDigestBody.from_body,
-    Kind.ACT: ActBody.from_body,
-    Kind.END: EndBody.from_body,
-    Kind.SEAL_KEY: SealKeyBody.from_body,
-    Kind.DELIVERY: DeliveryBody.from_body,
-    Kind.KEY_RELEASE: KeyReleaseBody.from_body,
-    Kind.ABSENT: AbsentBody.from_body,
-    Kind.RECLAIM: ReclaimBody.from_body,
-    Kind.WELCOME: WelcomeBody.from_body,
-}
-
-
-_KINDS: Final[dict[int, Kind]] = {int(kind): kind for kind in Kind}
-
-
-def _kind(value: object) -> Kind:
-    kind = _KINDS.get(_int(value, "message kind", 0))
-    if kind is None:
-        raise BadMessage(f"unknown message kind {value}")
-    return kind
-
-
-def parse_body(kind: int, body: object) -> Body:
-    """The typed body of a message of ``kind``; raises BadMessage if it has the wrong shape."""
-    return _BODY_PARSERS[_kind(kind)](_array(body, "message body"))
-
-
-def check_body(kind: int, body: object) -> None:
-    """Raise BadMessage, with the reason, unless ``body`` is a valid body for ``kind``."""
-    parse_body(kind, body)
+MAX_HEADS: Final = MAX_SEAT + 1
 
 
 # --- the envelope -------------------------------------------------------------------------------
@@ -598,11 +145,13 @@ class Message:
     state: bytes
     body: tuple[Value, ...]
     sig: bytes
+    heads: tuple[bytes, ...] = ()  # version 2 (on the wire after ``state``)
 
     def __post_init__(self) -> None:
         kind = self._check_envelope()
         # The typed body, checked once and kept (``content``).
-        self.__dict__["content"] = _BODY_PARSERS[kind](_array(self.body, "message body"))
+        self.__dict__["content"] = _BODY_PARSERS[self.version][kind](
+            _array(self.body, "message body"))
 
     def _check_envelope(self) -> Kind:
         """Check every field but the body (and make ``kind`` a Kind)."""
@@ -618,13 +167,23 @@ class Message:
                 and type(fields["seq"]) is int and fields["seq"] >= 0
                 and _is_digest(fields["match_id"]) and _is_digest(fields["prev"])
                 and _is_digest(fields["state"]) and type(fields["sig"]) is bytes
-                and len(fields["sig"]) == SIGNATURE_SIZE):
+                and len(fields["sig"]) == SIGNATURE_SIZE
+                and type(fields["heads"]) is tuple and 1 <= len(fields["heads"]) <= MAX_HEADS
+                and all(_is_digest(h) for h in fields["heads"])):
             fields["kind"] = kind
             return kind
         version = _int(self.version, "protocol version", 0)
-        if version != PROTOCOL_VERSION:
+        if version not in READABLE_VERSIONS:
             raise BadMessage(f"unsupported protocol version {version} "
                              f"(this is version {PROTOCOL_VERSION})")
+        heads = _array(self.heads, "heads")
+        if version == 1 and heads:
+            raise BadMessage("a version 1 message has no heads")
+        if version >= 2:
+            if not 1 <= len(heads) <= MAX_HEADS:
+                raise BadMessage(f"heads has {len(heads)} entries, not 1..{MAX_HEADS}")
+            for index, head in enumerate(heads):
+                _sized(head, f"head {index}", DIGEST_SIZE)
         _sized(self.match_id, "match id", DIGEST_SIZE)
         _int(self.seat, "seat", 0, MAX_SEAT)
         _int(self.seq, "sequence number", 0)
@@ -636,17 +195,24 @@ class Message:
         return kind
 
     def _fields(self) -> tuple[Value, ...]:
+        if self.version == 1:
+            return (self.version, self.match_id, self.seat, self.seq, self.prev, int(self.kind),
+                    self.state, self.body)
         return (self.version, self.match_id, self.seat, self.seq, self.prev, int(self.kind),
-                self.state, self.body)
+                self.state, self.heads, self.body)
 
     def signed_bytes(self) -> bytes:
-        """The bytes the signature is over: the domain, then the encoding of fields 0–7."""
+        """The bytes the signature is over: the version's domain, then the encoding of every
+        field but the signature."""
         wire = self._wire
-        if wire[0] == _ARRAY_9 and wire[-_SIG_TAIL:-SIGNATURE_SIZE] == _SIG_HEAD:
-            # The wire encoding is that of fields 0–7 with one more element (the signature,
-            # always 64 bytes: bin 8 with a 0xc4 0x40 head) and a fixarray head one higher.
-            return SIGNATURE_DOMAIN + _ARRAY_8_HEAD + wire[1:-_SIG_TAIL]
-        return SIGNATURE_DOMAIN + encode(self._fields())  # pragma: no cover (by construction)
+        domain = SIGNATURE_DOMAINS[self.version]
+        if wire[0] == _ARRAY_WHOLE[self.version] and (
+                wire[-_SIG_TAIL:-SIGNATURE_SIZE] == _SIG_HEAD):
+            # The wire encoding is that of the signed fields with one more element (the
+            # signature, always 64 bytes: bin 8 with a 0xc4 0x40 head) and a fixarray head one
+            # higher.
+            return domain + _ARRAY_SIGNED_HEAD[self.version] + wire[1:-_SIG_TAIL]
+        return domain + encode(self._fields())  # pragma: no cover (by construction)
 
     # ``_wire`` and ``hash`` are computed once and kept in the instance (plain properties: on
     # Python 3.11 a cached_property takes a lock on every first access).
@@ -673,11 +239,12 @@ class Message:
     @cached_property
     def content(self) -> Body:
         """The body as its typed dataclass (already validated on construction)."""
-        return parse_body(self.kind, self.body)
+        return parse_body(self.kind, self.body, self.version)
 
     @classmethod
-    def decode(cls, data: bytes) -> Message:
-        """Read one message; raises BadMessage for anything malformed (never another error).
+    def decode(cls, data: bytes, version: int | None = None) -> Message:
+        """Read one message (of protocol ``version``, if given: a match's); raises BadMessage
+        for anything malformed (never another error).
 
         The signature is not checked here (see :meth:`verify`).
         """
@@ -685,11 +252,22 @@ class Message:
         # walked first: decode_unchecked.)
         value = decode_unchecked(data)
         fields = _array(value, "message")
-        if len(fields) != _FIELD_COUNT:
-            raise BadMessage(f"a message has {_FIELD_COUNT} fields, not {len(fields)}")
+        if version is not None and len(fields) != _FIELD_COUNT.get(version, 0):
+            raise BadMessage(f"a message has {_FIELD_COUNT.get(version)} fields, not "
+                             f"{len(fields)}")
+        version = fields[0] if fields else None
+        if type(version) is not int or version not in _FIELD_COUNT:
+            _int(version, "protocol version", 0)
+            raise BadMessage(f"unsupported protocol version {version} "
+                             f"(this is version {PROTOCOL_VERSION})")
+        if len(fields) != _FIELD_COUNT[version]:
+            raise BadMessage(f"a version {version} message has {_FIELD_COUNT[version]} fields, "
+                             f"not {len(fields)}")
         # As cls(*fields), without the frozen dataclass's field-by-field __init__.
         message = object.__new__(cls)
-        message.__dict__.update(zip(_FIELD_NAMES, fields, strict=True))
+        message.__dict__.update(zip(_WIRE_NAMES[version], fields, strict=True))
+        if version == 1:
+            message.__dict__["heads"] = ()
         message.__post_init__()
         # decode() checked these are the canonical bytes of the fields: they are the encoding.
         message.__dict__["_wire_bytes"] = bytes(data)
@@ -707,6 +285,10 @@ class Message:
 
 
 _FIELD_NAMES: Final = tuple(f.name for f in dataclass_fields(Message))
+_WIRE_NAMES: Final = {
+    1: ("version", "match_id", "seat", "seq", "prev", "kind", "state", "body", "sig"),
+    2: ("version", "match_id", "seat", "seq", "prev", "kind", "state", "heads", "body", "sig"),
+}
 _NO_SIGNATURE: Final = bytes(SIGNATURE_SIZE)
 
 
@@ -729,33 +311,29 @@ def _freeze(value: object) -> Value:
 
 def sign_message(private_key: Ed25519PrivateKey, *, match_id: bytes, seat: int, seq: int,
                  prev: bytes, kind: Kind, state: bytes,
-                 body: Body | Sequence[Value]) -> Message:
+                 body: Body | Sequence[Value], heads: Sequence[bytes] = (),
+                 version: int = PROTOCOL_VERSION) -> Message:
     """A new message, signed with ``private_key``.
 
     ``body`` is a body dataclass of ``kind`` or its wire array (lists are accepted and frozen to
-    tuples).  Fields that would make an invalid message raise LocalProtocolError: they come
-    from this program, not from a peer.
+    tuples); ``heads`` is version 2's (one 32-byte hash per seat).  Fields that would make an
+    invalid message raise LocalProtocolError: they come from this program, not from a peer.
     """
-    content: Body | None = None
     if isinstance(body, Body):
         if kind != body.KIND:
             raise LocalProtocolError(f"a {type(body).__name__} is not a body of kind {kind!r}")
         fields: Value = body.as_body()
-        content = body  # (a body dataclass was checked when it was made)
     else:
         fields = _freeze(body)
     # Built like Message(...) with an empty signature, then signed in place: its encoding is
     # the unsigned one's with the last 64 bytes (the signature's) replaced.
     message = object.__new__(Message)
     entries = message.__dict__
-    entries.update(zip(_FIELD_NAMES, (PROTOCOL_VERSION, match_id, seat, seq, prev, kind, state,
-                                      fields, _NO_SIGNATURE), strict=True))
+    entries.update(zip(_FIELD_NAMES, (version, match_id, seat, seq, prev, kind, state,
+                                      fields, _NO_SIGNATURE, tuple(heads)), strict=True))
     try:
-        if content is None:
-            message.__post_init__()
-        else:
-            message._check_envelope()
-            entries["content"] = content
+        # (The body is parsed again, for its version: a dataclass does not know its version.)
+        message.__post_init__()
     except BadMessage as exc:
         raise LocalProtocolError(f"cannot sign an invalid message: {exc}") from None
     wire = message._wire

@@ -154,10 +154,12 @@ class LocalSeat:
     def sign_next(self, kind: Kind, body: Any) -> Message:
         """Sign the next message of this seat's feed (chained, numbered, carrying the step's
         public digest) and record it as sent."""
-        prev = self.sent[-1].hash if self.sent else self.core.match_id
-        state = self.core.step_state
-        message = sign_message(self.key, match_id=self.core.match_id, seat=self.seat,
-                               seq=len(self.sent), prev=prev, kind=kind, state=state, body=body)
+        core = self.core
+        prev = self.sent[-1].hash if self.sent else core.match_id
+        heads = core.vouching.expected(self.seat, kind, body) if core.version >= 2 else ()
+        message = sign_message(self.key, match_id=core.match_id, seat=self.seat,
+                               seq=len(self.sent), prev=prev, kind=kind, state=core.step_state,
+                               body=body, heads=heads, version=core.version)
         self.sent.append(message)
         return message
 
@@ -168,7 +170,7 @@ class LocalSeat:
     # ------------------------------------------------------------------ private knowledge
 
     def round_private(self, round_id: str) -> bytes:
-        return round_private(self.secrets, round_id)
+        return round_private(self.secrets, round_id, self.core.naming)
 
     def _learn(self) -> None:
         """Open the deliveries of this seat's complete rounds: check each against its
@@ -365,7 +367,8 @@ class LocalSeat:
             return Kind.CHANCE_COMMIT, chance_bodies.commit_body(
                 core.chance, self.secrets, core.keys[seat], core.match_id)
         if expected is Kind.CHANCE_REVEAL:
-            return Kind.CHANCE_REVEAL, chance_bodies.reveal_body(core.chance, self.secrets)
+            return Kind.CHANCE_REVEAL, chance_bodies.reveal_body(core.chance, self.secrets,
+                                                                 core.version)
         if expected is Kind.CHANCE_DIGEST:
             return Kind.CHANCE_DIGEST, chance_bodies.digest_body(core.chance)
         if expected is Kind.ACT:
@@ -413,7 +416,11 @@ class LocalSeat:
             held[self.seat] = direct
         early = core.chance.early_secret_owed(self.seat)  # it goes with the play (§7.4)
         chance: tuple[tuple[str, bytes], ...] = ()
+        chance_set = b""
         if early is not None:
             chance = ((early, self.secrets.chance_secret(early)),)
+            if core.version >= 2:
+                chance_set = core.chance.open_digest((early,))
         return Kind.REVEAL, RevealBody(step_name, action, salt,
-                                       commit_set_digest(core.match_id, step_name, held), chance)
+                                       commit_set_digest(core.match_id, step_name, held), chance,
+                                       chance_set)

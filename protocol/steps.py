@@ -27,7 +27,6 @@ from protocol.feed import Feed
 from protocol.game import zombie_action
 from protocol.knowledge import KnowledgeRounds
 from protocol.messages import ActBody, CommitBody, Message, RevealBody
-from protocol.v1_names import revealed_before_delivering
 
 
 @dataclass
@@ -45,6 +44,9 @@ class Step:
     # digest of the commitments held (by those commitments).
     deciders: tuple[tuple[int, ...], frozenset[int]] | None = None
     held: tuple[tuple[bytes | None, ...], bytes] | None = None
+    # The hash of each decider's message that committed (a COMMIT, or a direct REVEAL): what
+    # a version 2 REVEAL vouches for (protocol.md §7.10).
+    commit_messages: dict[int, bytes] = field(default_factory=dict)
 
 
 class Steps:
@@ -54,7 +56,8 @@ class Steps:
                  chance: Chance, knowledge: KnowledgeRounds,
                  state: Callable[[], GameState[Any]], step_state: Callable[[], bytes],
                  feeds: Sequence[Feed], emit: Callable[[Event], None], shortfalls: list[str],
-                 mark_unfit: Callable[[int], None]) -> None:
+                 mark_unfit: Callable[[int], None], heads: Callable[[], tuple[bytes, ...]],
+                 version: int) -> None:
         self._match_id = match_id
         self._keys = keys
         self._n = len(keys)
@@ -66,6 +69,11 @@ class Steps:
         self._feeds = feeds
         self._emit = emit
         self._shortfalls = shortfalls
+        self._heads = heads
+        self._version = version
+        # Every seat's feed head when the current (or last) decision step began: what every
+        # message of the step but a REVEAL carries (version 2).
+        self.anchor_heads: tuple[bytes, ...] = heads()
         self._mark_unfit = mark_unfit
         self.current: Step | None = None
         self.start: GameState[Any] | None = None  # the state when the step began
@@ -78,7 +86,21 @@ class Steps:
             self.current = Step(w.step, w.seats)
             self.start = self._state()
             self.start_digest = None
+            self.anchor_heads = self._heads()
         return self.current
+
+    def begin_turn(self) -> None:
+        """A turn's state began (each open action of a turn begins the next)."""
+        self.anchor_heads = self._heads()
+
+    def reveal_heads(self) -> tuple[bytes, ...]:
+        """The heads a REVEAL of the current step carries: the step's, with each seat that
+        committed named by its committing message."""
+        step = self.current
+        base = self.anchor_heads
+        if step is None:
+            return base
+        return tuple(step.commit_messages.get(s, base[s]) for s in range(len(base)))
 
     def simultaneous(self) -> Step:
         w = self._state().waiting
@@ -179,7 +201,7 @@ class Steps:
         missing = {s for s in self.deciders(step) if s != seat and s not in step.commitments}
         owner = self._knowledge.undelivered(seat, missing)
         if owner is not None:
-            return revealed_before_delivering(owner)
+            return self._knowledge.naming.revealed_before_delivering(owner)
         return None
 
     # ------------------------------------------------------------------ handlers
@@ -210,6 +232,7 @@ class Steps:
             raise Fault(f"committed for step {body.step!r} during {step!r}", message)
         assert self.current is not None
         self.current.commitments[seat] = body.commitment
+        self.current.commit_messages[seat] = message.hash
         self._emit(PlayCommitted(step, seat))
         return True
 
@@ -225,6 +248,13 @@ class Steps:
         direct = seat not in current.commitments
         if not self._commit_set_fits(step, body.commit_set,
                                      (seat, commitment) if direct else None):
+            if message.version >= 2:
+                # Its heads matched: it vouched for the very COMMIT messages held here.
+                if direct:
+                    raise Fault("its reveal does not open its commitment (the commitment set "
+                                "it signed names another)", message)
+                raise Fault("its reveal names other commitments than the feeds it vouched for "
+                            "hold", message)
             # The revealer holds other commitments than we do: someone showed different
             # commitments to different peers.  Who is not known yet — the driver sends what
             # this peer holds to every peer (ForkSuspected), the two signed versions meet in
@@ -249,21 +279,22 @@ class Steps:
             if fault is not None:
                 raise Mismatch(fault, message)
         if body.chance:
-            self._early_secret(seat, message, body.chance[0])
+            self._early_secret(seat, message, body)
         if direct:
             # Its first message of the step, unless a free action came first: it welcomed
             # nobody back for this step, so no reclaiming seat can join it after seeing a play.
             self._seats.first_of_step(current, seat, welcoming=False)
             current.commitments[seat] = commitment
+            current.commit_messages[seat] = message.hash
             self._emit(PlayCommitted(step, seat))
         current.reveals[seat] = (body.action, message)
         self._emit(PlayRevealed(step, seat, body.action))
         return True
 
-    def _early_secret(self, seat: int, message: Message, entry: tuple[str, bytes]) -> None:
+    def _early_secret(self, seat: int, message: Message, body: RevealBody) -> None:
         """The secret a REVEAL carries for the step's early turn: it must be for that event,
         owed by the seat, and open its commitment."""
-        event, secret = entry
+        event, secret = body.chance[0]
         if event in self._chance.dead:
             # Signed before its sender saw the event drawn again (a contributor was replaced):
             # harmless, like a stale CHANCE_REVEAL; the play still counts.
@@ -271,6 +302,9 @@ class Steps:
         if event != self._chance.early_secret_owed(seat):
             raise Fault(f"revealed a secret for {event} with its play, where none was due",
                         message)
+        if message.version >= 2 and body.chance_set != self._chance.open_digest((event,)):
+            raise Fault(f"its reveal of {event} names other commitments than the feeds it "
+                        "vouched for hold", message)
         self._chance.open_secret(seat, message, event, secret)
 
     def _commit_set_fits(self, step: str, commit_set: bytes,

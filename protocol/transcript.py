@@ -148,7 +148,8 @@ def read_transcript(data: bytes) -> Transcript:
             if index == 1:
                 t.header = SignedHeader.decode(payload)
                 match_id = t.header.match_id
-                t.feeds = {s: Feed(s, seat.key, match_id)
+                version = t.header.header.protocol
+                t.feeds = {s: Feed(s, seat.key, match_id, version)
                            for s, seat in enumerate(t.header.header.seats)}
                 continue
             damaged += _add_message(t, index, offset, payload)
@@ -164,7 +165,8 @@ def read_transcript(data: bytes) -> Transcript:
 
 def _add_message(t: Transcript, index: int, offset: int, payload: bytes) -> int:
     """Add one message to its feed; 1 if the feed refused it (a damaged record), else 0."""
-    msg = Message.decode(payload)
+    assert t.header is not None
+    msg = Message.decode(payload, t.header.header.protocol)
     feed = t.feeds.get(msg.seat)
     if feed is None:
         raise BadMessage(f"message from seat {msg.seat}, which is not in the header")

@@ -37,7 +37,6 @@ from protocol.match import (
 )
 from protocol.messages import Kind
 from protocol.transcript import Transcript, read_transcript
-from protocol.v1_names import key_never_published_note, key_published_note
 
 VALID = "valid"
 INVALID = "invalid"
@@ -99,12 +98,13 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
         elif isinstance(event, SeatReclaimed):
             notes.append(f"seat {event.seat} reclaimed its seat at step {event.step}")
         elif isinstance(event, RoundKeyReleased):
-            notes.append(key_published_note(event.round, event.seat,
+            notes.append(core.naming.key_published_note(event.round, event.seat,
                                             len(core.rounds[event.round].deliveries)))
     notes.extend(core.shortfalls)
     for r in core.rounds.values():
         if r.release is None and r.deliveries:
-            notes.append(key_never_published_note(r.id, r.seat, len(r.deliveries)))
+            notes.append(core.naming.key_never_published_note(r.id, r.seat,
+                                                              len(r.deliveries)))
     if core.stale:
         notes.append(f"{len(core.stale)} message(s) skipped as stale (sent by a replaced seat, "
                      "or about a point already passed)")

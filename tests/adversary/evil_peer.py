@@ -128,11 +128,15 @@ class EvilPeer(MatchPeer):
 
     def forge(self, *, seq: int, prev: bytes, kind: Kind, state: bytes, body: Any,
               match_id: bytes | None = None, seat: int | None = None,
-              key: Ed25519PrivateKey | None = None) -> Message:
-        """A message signed by this seat's key (or ``key``) with any envelope it likes."""
+              key: Ed25519PrivateKey | None = None,
+              heads: tuple[bytes, ...] | None = None) -> Message:
+        """A message signed by this seat's key (or ``key``) with any envelope it likes (the
+        heads an honest seat would put there, unless given)."""
+        if heads is None:
+            heads = self.core.vouching.expected(self.seat, kind, body)
         return sign_message(key or self.key, match_id=match_id or self.core.match_id,
                             seat=self.seat if seat is None else seat, seq=seq, prev=prev,
-                            kind=kind, state=state, body=body)
+                            kind=kind, state=state, body=body, heads=heads)
 
     # -- hooks into MatchPeer
 

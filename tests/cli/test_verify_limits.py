@@ -208,7 +208,8 @@ def _tampered(net: Network, how: str) -> bytes:
     for m in feed[k:]:
         again = sign_message(net.keys[seat], match_id=m.match_id, seat=seat, seq=m.seq,
                              prev=prev, kind=m.kind,
-                             state=bytes(32) if m.seq == k else m.state, body=m.body)
+                             state=bytes(32) if m.seq == k else m.state, body=m.body,
+                             heads=m.heads)
         new[m.hash], prev = again, again.hash
     return file_start(net.header) + b"".join(frame(new.get(m.hash, m).encode())
                                              for m in net.log)

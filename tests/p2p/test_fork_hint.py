@@ -48,7 +48,7 @@ def forked_commit(tag: bytes) -> tuple[Network, list[Message], int, Message]:
     assert isinstance(body, CommitBody)
     forged = sign_message(net.keys[FORKER], match_id=real.match_id, seat=FORKER, seq=real.seq,
                           prev=real.prev, kind=Kind.COMMIT, state=real.state,
-                          body=CommitBody(body.step, os.urandom(32)))
+                          body=CommitBody(body.step, os.urandom(32)), heads=real.heads)
     return net, forker_feed, k, forged
 
 

@@ -1,6 +1,10 @@
 """What the per-mechanism tests (``tests/protocol/test_<mechanism>.py``) build a mechanism from,
 without a match core or a mesh: deterministic seat keys and secrets, signed messages, feeds, a
-scripted game state (only what the mechanisms read of one) and a fake :class:`Progress`."""
+scripted game state (only what the mechanisms read of one) and a fake :class:`Progress`.
+
+The messages are of protocol version 1 (and the mechanisms use its names): what every version
+shares.  What version 2 adds — the heads every message vouches for, the commitments a reveal
+opens against — is tested in test_vouching.py."""
 
 from __future__ import annotations
 
@@ -16,6 +20,10 @@ from engine.core import ChanceEvent, KnowledgeRequest, Visibility, Waiting
 from protocol.crypto import SeatSecrets, chance_commitment, public_key_bytes
 from protocol.feed import Feed
 from protocol.messages import Body, ChanceCommitBody, ChanceRevealBody, Message, sign_message
+from protocol.naming import V1
+
+NAMING = V1
+VERSION = 1
 
 MATCH_ID = hashlib.sha256(b"cryptcrawl/tests/mechanisms").digest()
 NO_STATE = bytes(32)
@@ -42,18 +50,18 @@ def signed(seat: int, body: Body, *, seq: int = 0, state: bytes = NO_STATE,
     if prev is None:
         prev = MATCH_ID if seq == 0 else hashlib.sha256(b"prev %d" % seq).digest()
     return sign_message(PRIVATE[seat], match_id=MATCH_ID, seat=seat, seq=seq, prev=prev,
-                        kind=body.KIND, state=state, body=body)
+                        kind=body.KIND, state=state, body=body, version=VERSION)
 
 
 def feeds(n: int) -> list[Feed]:
-    return [Feed(s, KEYS[s], MATCH_ID) for s in range(n)]
+    return [Feed(s, KEYS[s], MATCH_ID, VERSION) for s in range(n)]
 
 
 def append(feed: Feed, body: Body, *, state: bytes = NO_STATE) -> Message:
     """Sign ``body`` as the next message of ``feed`` and add it."""
     message = sign_message(PRIVATE[feed.seat], match_id=MATCH_ID, seat=feed.seat,
                            seq=feed.next_seq, prev=feed.head, kind=body.KIND, state=state,
-                           body=body)
+                           body=body, version=VERSION)
     feed.add(message)
     return message
 
@@ -123,23 +131,3 @@ class FakeProgress:
 
     def owing(self) -> tuple[int, ...]:
         return self.waits_for
-
-
-# --------------------------------------------------------------------------- bugs the tier found
-# (each has xfail(strict=True) tests: they fail while the bug is there, and fail loudly once it
-# is fixed, so the marker is removed with the fix)
-
-RELEASED_ROUND_KEEPS_WAITING = (
-    "bug: protocol/knowledge.py:284, KnowledgeRounds.on_replaced drops a replaced deliverer "
-    "only from an open round (`elif r.open and seat in r.deliverers`); a round whose key was "
-    "released early (its seat does so once a deliverer that delivered is replaced: "
-    "r.publish) keeps waiting for a deliverer replaced after the release, so it is never "
-    "complete and waits(r.seat) stays True: the seat's decisions are never owed again")
-
-WELCOME_OF_A_LIVE_SEAT_STALLS = (
-    "bug: a WELCOME naming a live seat at a count it has not reached waits without bound "
-    "(protocol/absence.py:86-97, Seats.on_welcome answers \"wait\" while cursor(seat) <= since), "
-    "and protocol/match.py:654 returns False for it without marking the sender unfit (as a "
-    "reveal that suspects a fork is, steps.py: mark_unfit): every later message of the sender "
-    "waits behind it, yet the core owes it nothing and runs no timer, so one seat's WELCOME "
-    "with a made-up count stalls the match for good")

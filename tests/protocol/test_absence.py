@@ -13,7 +13,6 @@ from protocol.absence import Absence, Seats
 from protocol.events import Event, SeatReclaimed
 from protocol.messages import AbsentBody, ActBody, Kind, ReclaimBody, WelcomeBody
 from protocol.steps import Step
-from tests.protocol.kit import WELCOME_OF_A_LIVE_SEAT_STALLS
 from tests.protocol.toy import Match
 
 
@@ -304,7 +303,6 @@ def test_the_core_takes_the_welcomes_of_a_reclaim() -> None:
     assert m.expects() == [Kind.CHANCE_COMMIT, Kind.CHANCE_COMMIT, None]
 
 
-@pytest.mark.xfail(strict=True, reason=WELCOME_OF_A_LIVE_SEAT_STALLS)
 def test_a_welcome_of_a_live_seat_ahead_of_it_does_not_stall_the_match() -> None:
     m = reclaimed()
     m.send(0, WelcomeBody(2, 0))

@@ -18,9 +18,11 @@ from protocol.v1_names import secret_from_delivery
 from tests.protocol.kit import (
     KEYS,
     MATCH_ID,
+    NAMING,
     OTHER_SECRETS,
     SECRETS,
     STEP_STATE,
+    VERSION,
     Box,
     Scripted,
     commit_to,
@@ -42,7 +44,7 @@ class Rig:
         self.seats = Seats(self.n, self.events.append)
         self.chance = Chance(match_id=MATCH_ID, keys=keys(self.n), seats=self.seats,
                              state=self.box, emit=self.events.append,
-                             shortfalls=self.shortfalls)
+                             shortfalls=self.shortfalls, naming=NAMING)
 
     def commit(self, seat: int, *events: str) -> bool:
         body = commit_to(seat, events or self.chance.wanted())
@@ -351,7 +353,7 @@ def test_a_step_turns_a_closed_hidden_event_early() -> None:
     assert [r.chance.early_secret_owed(s) for s in range(3)] == ["h", "h", "h"]
     assert r.reveal(1, "h")
     assert r.chance.early_secret_owed(1) is None
-    assert reveal_body(r.chance, SECRETS[0]) == reveal_of(0, "h")
+    assert reveal_body(r.chance, SECRETS[0], VERSION) == reveal_of(0, "h")
 
 
 @pytest.mark.parametrize("why", ["follow-up", "digest due", "not closed", "resolved"])
@@ -401,7 +403,7 @@ def test_the_writers_bodies_are_taken() -> None:
         assert body == commit_to(s, ("e", "f"))
         assert r.chance.on_commit(s, signed(s, body), body)
     for s in range(3):
-        body = reveal_body(r.chance, SECRETS[s])
+        body = reveal_body(r.chance, SECRETS[s], VERSION)
         assert r.chance.on_reveal(s, signed(s, body), body, "e")
         assert r.digest(s)
     assert r.chance.close_digest_round()

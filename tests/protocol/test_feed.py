@@ -45,7 +45,7 @@ class Sender:
             prev = self.sent[seq - 1].hash if seq else self.match_id
         return sign_message(self.key, match_id=self.match_id, seat=self.seat, seq=seq,
                             prev=prev, kind=Kind.ACT, state=STATE,
-                            body=(f"step{seq}", action))
+                            body=(f"step{seq}", action), heads=(self.match_id,))
 
     def send(self, action: str = "play 1") -> Message:
         message = self.message(action)
@@ -420,3 +420,12 @@ def test_a_buffered_message_that_does_not_chain_is_dropped_and_reported() -> Non
 def test_a_feed_needs_a_seat_a_key_and_a_match(seat: int, key: bytes, match_id: bytes) -> None:
     with pytest.raises(LocalProtocolError):
         Feed(seat, key, match_id)
+
+
+def test_a_feed_takes_messages_of_its_match_version_only() -> None:
+    sender = Sender()
+    v1 = sign_message(sender.key, match_id=MATCH, seat=sender.seat, seq=0, prev=MATCH,
+                      kind=Kind.ACT, state=STATE, body=("step0", "play 1"), version=1)
+    with pytest.raises(BadMessage, match="of protocol version 1, in a version 2 match"):
+        sender.feed().add(v1)
+    assert Feed(sender.seat, sender.public, MATCH, 1).add(v1).appended == (v1,)

@@ -58,7 +58,7 @@ def signed(header: Header) -> SignedHeader:
 
 
 def test_header_vectors() -> None:
-    header = make_header()
+    header = make_header(protocol=1)
     data = header.encode()
     assert data[:1] == b"\x97" and data[1:2] == b"\x01"  # a 7-array; the version first
     assert hashlib.sha256(data).hexdigest() == (
@@ -71,9 +71,9 @@ def test_header_vectors() -> None:
 
 def test_match_id_is_the_documented_construction() -> None:
     header = make_header()
-    assert header.fields() == (1, "raiders", (("players", 3), ("variant", "basic")),
+    assert header.fields() == (2, "raiders", (("players", 3), ("variant", "basic")),
                                "raiders/1", "sha256-ctr/v1",
-                               tuple((NAMES[i], KEYS[i]) for i in range(3)))
+                               tuple((NAMES[i], KEYS[i]) for i in range(3)), (30, 90, 300, 60))
     assert header.match_id == H("cryptcrawl/match-id/v1", encoding.encode(header.fields()),
                                 *NONCES[:3])
     assert encoding.decode(header.encode()) == (*header.fields(), tuple(NONCES[:3]))
@@ -133,16 +133,16 @@ def test_match_id_changes_with_any_nonce_bit(seat: int) -> None:
 def raw(header: Header, **changes: Any) -> list[Any]:
     """The header's array with fields replaced by position name."""
     positions = {"protocol": 0, "game": 1, "options": 2, "engine": 3, "sampler": 4,
-                 "seats": 5, "nonces": 6}
+                 "seats": 5, "timeouts": 6, "nonces": 7}
     value = list(header.value())
     for name, new in changes.items():
         value[positions[name]] = new
     return value
 
 
-@pytest.mark.parametrize("version", [0, 2, 17])
+@pytest.mark.parametrize("version", [0, 3, 17])
 def test_another_protocol_version_is_refused_clearly(version: int) -> None:
-    message = f"speaks protocol version {version}; this program speaks 1"
+    message = f"speaks protocol version {version}; this program speaks 2"
     data = msgpack.packb(raw(make_header(), protocol=version), use_bin_type=True)
     with pytest.raises(BadMessage, match=message):
         Header.decode(data)
@@ -227,7 +227,9 @@ def test_seat_names_at_the_limits() -> None:
     ([], "non-empty"),
     (1, "non-empty"),
     ([1, "raiders"], "7 fields"),
-    ([*raw(make_header()), 0], "not 8"),
+    ([2, "raiders"], "8 fields"),
+    ([*raw(make_header()), 0], "not 9"),
+    ([*raw(make_header(protocol=1)), 0], "not 8"),
     (raw(make_header(), options=[["players"]]), "pair"),
     (raw(make_header(), options=3), "arrays"),
     (raw(make_header(), seats=[["Ann", KEYS[0], 1]]), "pair"),
@@ -390,3 +392,38 @@ def test_fuzz_one_field_of_a_valid_header(position: int, value: Any) -> None:
     except BadMessage:
         return
     _only_bad_message(Header.decode, data)
+
+
+# --------------------------------------------------------------------------- version 2: timeouts
+
+
+def test_a_version_2_header_carries_the_agreed_timeouts() -> None:
+    header = make_header(timeouts=(20, 60, 240, 45))
+    data = header.encode()
+    assert data[:2] == b"\x98\x02"  # an 8-array; the version first
+    assert Header.decode(data).timeouts == (20, 60, 240, 45)
+    assert encoding.decode(data)[6] == (20, 60, 240, 45)  # before the nonces
+    assert header.match_id != make_header().match_id  # the timeouts are in the match id
+    assert make_header().timeouts == (30, 90, 300, 60)  # the defaults
+
+
+@pytest.mark.parametrize(("timeouts", "reason"), [
+    ((30, 90, 300), "the timeouts are \\[quick, normal, long, silence\\]"),
+    ((30, 90, 300, 0), "the silence timeout must be 1 to 86400"),
+    ((30, 90, 300, 86_401), "the silence timeout must be 1 to 86400"),
+    ((30, True, 300, 60), "the normal timeout must be 1 to 86400"),
+    ((90, 30, 300, 60), "must grow from quick to long"),
+])
+def test_bad_timeouts_are_refused(timeouts: Any, reason: str) -> None:
+    with pytest.raises(BadMessage, match=reason):
+        make_header(timeouts=timeouts)
+    with pytest.raises(BadMessage, match=reason):
+        Header.decode(msgpack.packb(raw(make_header(), timeouts=list(timeouts)),
+                                    use_bin_type=True))
+
+
+def test_a_version_1_header_has_no_timeouts() -> None:
+    assert make_header(protocol=1).timeouts == ()
+    assert len(encoding.decode(make_header(protocol=1).encode())) == 7
+    with pytest.raises(BadMessage, match="a version 1 header has no timeouts"):
+        make_header(protocol=1, timeouts=(1, 2, 3, 4))

@@ -42,9 +42,9 @@ from protocol.v1_names import (
 )
 from tests.protocol.kit import (
     MATCH_ID,
+    NAMING,
     OTHER_SECRETS,
     PRIVATE,
-    RELEASED_ROUND_KEEPS_WAITING,
     SECRETS,
     Box,
     Scripted,
@@ -71,9 +71,10 @@ class Rig:
         self.seats = Seats(self.n, self.events.append)
         self.chance = Chance(match_id=MATCH_ID, keys=keys(self.n), seats=self.seats,
                              state=self.box, emit=self.events.append,
-                             shortfalls=self.shortfalls)
+                             shortfalls=self.shortfalls, naming=NAMING)
         self.knowledge = KnowledgeRounds(match_id=MATCH_ID, keys=keys(self.n), seats=self.seats,
-                                         chance=self.chance, emit=self.events.append)
+                                         chance=self.chance, emit=self.events.append,
+                                         naming=NAMING)
 
     def owe(self, *requests: KnowledgeRequest) -> None:
         """The game now owes these requests (the core opens rounds at each new state)."""
@@ -94,7 +95,7 @@ class Rig:
         return self.knowledge.on_delivery(seat, message, body)
 
     def release(self, seat: int = 0, name: str = ROUND) -> bool:
-        body = KeyReleaseBody(name, round_private(SECRETS[seat], name))
+        body = KeyReleaseBody(name, round_private(SECRETS[seat], name, NAMING))
         message = self.sent[(seat, "release")] = signed(seat, body)
         return self.knowledge.on_release(seat, message, body)
 
@@ -311,7 +312,7 @@ def test_the_key_is_owed_once_the_events_are_turned() -> None:
     r.turn("h2")
     assert owed(r, "owes_release") == [0] and owed(r, "gated") == [0]
     assert release_body(r.knowledge, 0, SECRETS[0]) == KeyReleaseBody(
-        ROUND, round_private(SECRETS[0], ROUND))
+        ROUND, round_private(SECRETS[0], ROUND, NAMING))
 
 
 def test_the_key_is_owed_at_the_end_of_the_match() -> None:
@@ -369,7 +370,7 @@ def test_a_release_not_of_its_own_keyed_round_is_a_fault(case: str) -> None:
 
 def test_releasing_another_key_than_the_one_named_is_a_fault() -> None:
     r = complete()
-    body = KeyReleaseBody(ROUND, round_private(SECRETS[1], ROUND))
+    body = KeyReleaseBody(ROUND, round_private(SECRETS[1], ROUND, NAMING))
     message = signed(0, body, seq=1)
     with pytest.raises(Fault) as info:
         r.knowledge.on_release(0, message, body)
@@ -426,7 +427,6 @@ def test_a_round_stops_waiting_for_a_deliverer_replaced_before_delivering() -> N
     assert not r.knowledge.recoverable(2, "h1")
 
 
-@pytest.mark.xfail(strict=True, reason=RELEASED_ROUND_KEEPS_WAITING)
 def test_a_released_round_stops_waiting_for_a_deliverer_replaced_before_delivering() -> None:
     r = keyed()
     r.deliver(1)

@@ -17,6 +17,7 @@ from protocol.local import Network
 from protocol.match import (
     ChanceResolved,
     ForkSuspected,
+    HeadsDisputed,
     LocalSeat,
     MatchCore,
     MatchEnded,
@@ -145,7 +146,8 @@ def test_chance_secret_that_does_not_open_its_commitment() -> None:
     def wrong_secret(message: Message) -> tuple[Kind, Any]:
         body = message.content
         assert isinstance(body, ChanceRevealBody)
-        return Kind.CHANCE_REVEAL, ChanceRevealBody(((body.secrets[0][0], bytes(32)),))
+        return Kind.CHANCE_REVEAL, ChanceRevealBody(((body.secrets[0][0], bytes(32)),),
+                                                    body.commit_set)
     rewrite_once(net, 0, lambda m: m.kind is Kind.CHANCE_REVEAL, wrong_secret)
     net.pump()
     assert {c for _, c in misbehaving(net)} == {0}
@@ -177,8 +179,10 @@ def test_early_turn_secret_carried_by_a_reveal_is_checked(lie: str) -> None:
             chance = (("L1.R5", local.secrets.chance_secret("L1.R5")),)
         else:
             chance = (("L5.R5", local.secrets.chance_secret("L5.R5")),)
+        # (with the digest of the commitments the lie opens against, honestly computed)
+        opens = net.cores[0].chance.open_digest((chance[0][0],))
         return Kind.REVEAL, RevealBody(body.step, body.action, body.salt, body.commit_set,
-                                       chance)
+                                       chance, opens)
     rewrite_once(net, 0, carries, lying)
     net.pump()
     culprits = misbehaving(net)
@@ -196,14 +200,15 @@ def test_equivocation_of_a_play_commitment_is_proved_by_two_signed_messages() ->
     forker = net.seats[1]
     first = next(m for m in forker.sent if m.kind is Kind.COMMIT)
     resent = sign_message(forker.key, match_id=first.match_id, seat=1, seq=first.seq,
-                          prev=first.prev, kind=first.kind, state=first.state, body=first.body)
+                          prev=first.prev, kind=first.kind, state=first.state, body=first.body,
+                          heads=first.heads)
     # The same content signs to the same bytes (Ed25519 is deterministic), so a resend after a
     # restart is harmless; a different commitment for the same slot is equivocation.
     body = first.content
     assert isinstance(body, CommitBody)
     other = sign_message(forker.key, match_id=first.match_id, seat=1, seq=first.seq,
                          prev=first.prev, kind=first.kind, state=first.state,
-                         body=CommitBody(body.step, bytes(32)))
+                         body=CommitBody(body.step, bytes(32)), heads=first.heads)
     assert resent == first and other != first
     for core in net.cores:
         core.receive(first)
@@ -299,7 +304,7 @@ def test_forged_signature_is_refused_and_blames_no_honest_seat() -> None:
     net.pump(limit=20, partial=True)
     impostor = sign_message(net.keys[2], match_id=net.header.match_id, seat=1, seq=0,
                             prev=net.header.match_id, kind=Kind.ACT, state=bytes(32),
-                            body=("L1.R1.play", "play 1"))
+                            body=("L1.R1.play", "play 1"), heads=(net.header.match_id,) * 3)
     fresh = raiders_network(3, tag=b"forge")
     events = fresh.cores[0].receive(impostor)
     assert [(e.seat, "signature" in e.reason) for e in events
@@ -320,7 +325,8 @@ def test_chance_commitment_equivocation_is_proved_by_two_signed_messages() -> No
     assert isinstance(body, ChanceCommitBody)
     forked_body = ChanceCommitBody(tuple((e, bytes(32)) for e, _ in body.commitments))
     fork = sign_message(net.keys[2], match_id=first.match_id, seat=2, seq=first.seq,
-                        prev=first.prev, kind=first.kind, state=first.state, body=forked_body)
+                        prev=first.prev, kind=first.kind, state=first.state, body=forked_body,
+                        heads=first.heads)
     observer = raiders_network(3, tag=b"chancefork").cores[0]
     observer.receive(first)
     events = observer.receive(fork)
@@ -492,7 +498,7 @@ def test_diverged_state_digest_is_blamed() -> None:
             local.sent.pop()
             message = sign_message(local.key, match_id=message.match_id, seat=0,
                                    seq=message.seq, prev=message.prev, kind=kind,
-                                   state=bytes([7]) * 32, body=body)
+                                   state=bytes([7]) * 32, body=body, heads=message.heads)
             local.sent.append(message)
         return message
     local.sign_next = sign  # type: ignore[method-assign]
@@ -539,7 +545,7 @@ def test_forked_chance_commitment_never_blames_an_honest_seat() -> None:
                 assert isinstance(body, ChanceCommitBody)
                 forks.append(sign_message(
                     forker.key, match_id=message.match_id, seat=2, seq=0, prev=message.prev,
-                    kind=message.kind, state=message.state,
+                    kind=message.kind, state=message.state, heads=message.heads,
                     body=ChanceCommitBody(tuple((e, bytes(32)) for e, _ in body.commitments))))
         return out
     forker.messages_to_send = send  # type: ignore[method-assign]
@@ -724,9 +730,10 @@ def test_a_forked_direct_reveal_is_proved_and_the_others_finish() -> None:
             held[2] = play_commitment(core.match_id, body.step, core.keys[2], other, salt)
             forks.append(sign_message(
                 forker.key, match_id=message.match_id, seat=2, seq=message.seq,
-                prev=message.prev, kind=Kind.REVEAL, state=message.state,
+                prev=message.prev, kind=Kind.REVEAL, state=message.state, heads=message.heads,
                 body=RevealBody(body.step, other, salt,
-                                commit_set_digest(core.match_id, body.step, held), body.chance)))
+                                commit_set_digest(core.match_id, body.step, held), body.chance,
+                                body.chance_set)))
         return out
     forker.messages_to_send = send  # type: ignore[method-assign]
     relayed: set[bytes] = set()
@@ -744,8 +751,11 @@ def test_a_forked_direct_reveal_is_proved_and_the_others_finish() -> None:
             net.seats[i].restore(list(old.feeds[i].messages))
         for e in events:  # what the network layer sends on: the commitments a peer holds
             # when a reveal does not fit (ForkSuspected), both versions of a proved fork
-            sent_on = e.held if isinstance(e, ForkSuspected) else e.evidence if isinstance(
-                e, PeerMisbehaved) and len(e.evidence) == 2 else ()
+            sent_on: tuple[Message, ...] = ()
+            if isinstance(e, ForkSuspected | HeadsDisputed):
+                sent_on = e.held
+            elif isinstance(e, PeerMisbehaved) and len(e.evidence) == 2:
+                sent_on = e.evidence
             for held in sent_on:
                 if held.hash not in relayed:
                     relayed.add(held.hash)
@@ -800,7 +810,7 @@ def test_a_fork_right_after_a_direct_reveal_replaces_the_forker_only_when_it_owe
     real = feeds[2].messages[reveal.seq + 1]
     other = sign_message(forker.key, match_id=real.match_id, seat=2, seq=real.seq,
                          prev=real.prev, kind=Kind.ABSENT if real.kind is Kind.COMMIT
-                         else Kind.COMMIT, state=real.state,
+                         else Kind.COMMIT, state=real.state, heads=real.heads,
                          body=CommitBody("elsewhere", bytes(32)))
     # Each honest seat's feed up to its first message after its own reveal of ``step``.
     taken_feeds: dict[int, Feed] = {}

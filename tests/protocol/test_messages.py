@@ -1,5 +1,9 @@
 """Messages: round trips per kind, one table of malformed envelopes and bodies, tampering with
-every byte, foreign signatures, and the fuzz invariant (any bytes decode or raise BadMessage)."""
+every byte, foreign signatures, and the fuzz invariant (any bytes decode or raise BadMessage).
+
+The tables are of version 1 messages (this program reads them, for version 1 files); what
+version 2 changes — the heads in the envelope, its own signature domain, the REVEAL and
+CHANCE_REVEAL bodies — has its own section at the end."""
 
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ from protocol.encoding import Value, decode, encode
 from protocol.errors import BadMessage, LocalProtocolError
 from protocol.messages import (
     PROTOCOL_VERSION,
-    SIGNATURE_DOMAIN,
+    SIGNATURE_DOMAINS,
     AbsentBody,
     ActBody,
     ChanceCommitBody,
@@ -72,11 +76,12 @@ assert {kind for kind, _, _ in VALID_BODIES} == set(Kind)
 
 
 def make(kind: Kind = Kind.COMMIT, body: tuple[Value, ...] | None = None, *, seat: int = 2,
-         seq: int = 0, key: Ed25519PrivateKey = KEY) -> Message:
+         seq: int = 0, key: Ed25519PrivateKey = KEY, version: int = 1,
+         heads: tuple[bytes, ...] = ()) -> Message:
     if body is None:
         body = dict((k, b) for k, b, _ in VALID_BODIES)[kind]
     return sign_message(key, match_id=MATCH, seat=seat, seq=seq, prev=MATCH, kind=kind,
-                        state=STATE, body=body)
+                        state=STATE, body=body, version=version, heads=heads)
 
 
 # --- round trips ------------------------------------------------------------------------------
@@ -96,17 +101,17 @@ def test_round_trip_per_kind(kind: Kind, body: tuple[Value, ...], content_type: 
     assert isinstance(again.content, content_type)
     assert again.content.as_body() == body
     assert type(again.content).from_body(body) == again.content
-    check_body(kind, body)
+    check_body(kind, body, 1)
 
 
 def test_wire_layout() -> None:
     message = make(Kind.ACT, seq=7)
-    assert decode(message.encode()) == (PROTOCOL_VERSION, MATCH, 2, 7, MATCH, 6, STATE,
+    assert decode(message.encode()) == (1, MATCH, 2, 7, MATCH, 6, STATE,
                                         ("L1.R2.turn", "torch 3"), message.sig)
     signed = message.signed_bytes()
-    assert signed == SIGNATURE_DOMAIN + encode((1, MATCH, 2, 7, MATCH, 6, STATE,
-                                                ("L1.R2.turn", "torch 3")))
-    assert SIGNATURE_DOMAIN == b"cryptcrawl/msg/v1\x00"
+    assert signed == SIGNATURE_DOMAINS[1] + encode((1, MATCH, 2, 7, MATCH, 6, STATE,
+                                                    ("L1.R2.turn", "torch 3")))
+    assert SIGNATURE_DOMAINS[1] == b"cryptcrawl/msg/v1\x00"
     assert message.sig not in signed
 
 
@@ -119,8 +124,8 @@ def test_signed_bytes_cut_from_the_wire_equal_the_encoding_of_the_fields(
     for seq in (0, 7, 2**40):
         for message in (make(kind, body, seq=seq), Message.decode(make(kind, body, seq=seq)
                                                                    .encode())):
-            expected = SIGNATURE_DOMAIN + encode((PROTOCOL_VERSION, MATCH, 2, seq, MATCH,
-                                                  int(kind), STATE, body))
+            expected = SIGNATURE_DOMAINS[1] + encode((1, MATCH, 2, seq, MATCH,
+                                                      int(kind), STATE, body))
             assert message.signed_bytes() == expected
             message.verify(PUBLIC)
 
@@ -137,10 +142,11 @@ def test_signing_is_deterministic_and_accepts_body_objects_and_lists() -> None:
     by_tuple = make(Kind.CHANCE_COMMIT)
     by_object = sign_message(KEY, match_id=MATCH, seat=2, seq=0, prev=MATCH,
                              kind=Kind.CHANCE_COMMIT, state=STATE,
-                             body=ChanceCommitBody((("L1.level", D1), ("L1.R1", D2))))
+                             body=ChanceCommitBody((("L1.level", D1), ("L1.R1", D2))),
+                             version=1)
     by_list = sign_message(KEY, match_id=MATCH, seat=2, seq=0, prev=MATCH,
                            kind=Kind.CHANCE_COMMIT, state=STATE,
-                           body=[["L1.level", D1], ["L1.R1", D2]])
+                           body=[["L1.level", D1], ["L1.R1", D2]], version=1)
     assert by_tuple.encode() == by_object.encode() == by_list.encode()
 
 
@@ -167,7 +173,8 @@ def fields(**changes: object) -> list[Value]:
 
 
 BAD_ENVELOPES: list[tuple[str, Value, str]] = [
-    ("wrong version", fields(version=2), "unsupported protocol version 2"),
+    ("unknown version", fields(version=3), "unsupported protocol version 3"),
+    ("a version 2 message of 9 fields", fields(version=2), "version 2 message has 10 fields"),
     ("version 0", fields(version=0), "unsupported protocol version 0"),
     ("version as bool", fields(version=True), "version must be an integer"),
     ("short match id", fields(match_id=bytes(31)), "match id is 31 bytes, not 32"),
@@ -190,7 +197,7 @@ BAD_ENVELOPES: list[tuple[str, Value, str]] = [
     ("missing signature", fields()[:8], "9 fields, not 8"),
     ("extra trailing field", [*fields(), 0], "9 fields, not 10"),
     ("not an array", 5, "message must be an array"),
-    ("empty array", [], "9 fields, not 0"),
+    ("empty array", [], "protocol version must be an integer"),
 ]
 
 
@@ -268,12 +275,12 @@ BAD_BODIES: list[tuple[Kind, Value, str]] = [
     (Kind.END, (STATE, D1, D2), "END body has 3 fields"),
     (Kind.END, (STATE, bytes(31)), "END transcript is 31 bytes"),
     (Kind.END, (None, D1), "END final state must be bytes"),
-    (Kind.SEAL_KEY, ("t", (), D1), "TORCH names 0 events, not 1..16"),
-    (Kind.SEAL_KEY, ("t", tuple(f"e{i}" for i in range(17)), D1), "TORCH names 17 events"),
-    (Kind.SEAL_KEY, ("t", ("e", "e"), D1), "TORCH names an event twice"),
-    (Kind.SEAL_KEY, ("t", ("e",), D1[:31]), "TORCH public key is 31 bytes"),
-    (Kind.SEAL_KEY, ("", ("e",), D1), "TORCH round is empty"),
-    (Kind.SEAL_KEY, ("t", "e", D1), "TORCH events must be an array"),
+    (Kind.SEAL_KEY, ("t", (), D1), "SEAL_KEY names 0 events, not 1..16"),
+    (Kind.SEAL_KEY, ("t", tuple(f"e{i}" for i in range(17)), D1), "SEAL_KEY names 17 events"),
+    (Kind.SEAL_KEY, ("t", ("e", "e"), D1), "SEAL_KEY names an event twice"),
+    (Kind.SEAL_KEY, ("t", ("e",), D1[:31]), "SEAL_KEY public key is 31 bytes"),
+    (Kind.SEAL_KEY, ("", ("e",), D1), "SEAL_KEY round is empty"),
+    (Kind.SEAL_KEY, ("t", "e", D1), "SEAL_KEY events must be an array"),
     (Kind.DELIVERY, ("t", b""), "DELIVERY sealed secrets must be 1..4096 bytes"),
     (Kind.DELIVERY, ("t", bytes(4097)), "DELIVERY sealed secrets must be 1..4096 bytes"),
     (Kind.DELIVERY, ("t",), "DELIVERY body has 1 fields, not 2"),
@@ -294,18 +301,18 @@ BAD_BODIES: list[tuple[Kind, Value, str]] = [
                          ids=[f"{k.name}-{i}" for i, (k, _, _) in enumerate(BAD_BODIES)])
 def test_malformed_body(kind: Kind, body: Value, reason: str) -> None:
     with pytest.raises(BadMessage, match=reason):
-        check_body(kind, body)
+        check_body(kind, body, 1)
     with pytest.raises(BadMessage, match=reason):
         Message.decode(encode(fields(kind=int(kind), body=body)))
     with pytest.raises(LocalProtocolError, match=reason):
         sign_message(KEY, match_id=MATCH, seat=0, seq=0, prev=MATCH, kind=kind, state=STATE,
-                     body=body)
+                     body=body, version=1)
 
 
 def test_body_limits_are_inclusive() -> None:
-    check_body(Kind.CHANCE_COMMIT, BATCH_64)
-    check_body(Kind.REVEAL, ("s" * 64, "a" * 32, D1, D2))
-    check_body(Kind.CHANCE_DIGEST, (0, D1))
+    check_body(Kind.CHANCE_COMMIT, BATCH_64, 1)
+    check_body(Kind.REVEAL, ("s" * 64, "a" * 32, D1, D2), 1)
+    check_body(Kind.CHANCE_DIGEST, (0, D1), 1)
     assert Message.decode(make(Kind.CHANCE_REVEAL, BATCH_64).encode()).content == \
         ChanceRevealBody(BATCH_64)
     assert parse_body(Kind.ACT, ("é" * 64, "ü" * 32)) == ActBody("é" * 64, "ü" * 32)
@@ -458,3 +465,93 @@ def test_fuzz_mutated_messages(seed: bytes, steps: list[tuple[str, int, int]]) -
     except BadMessage:
         return
     assert data == seed  # only the untouched message carries a valid signature
+
+
+# --- version 2 ----------------------------------------------------------------------------------
+
+HEADS = (MATCH, D1, D2)
+V2_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
+    *[(k, b, t) for k, b, t in VALID_BODIES if k not in (Kind.REVEAL, Kind.CHANCE_REVEAL)],
+    (Kind.REVEAL, ("L1.R1.play", "play 4", D1, D2), RevealBody),
+    (Kind.REVEAL, ("L1.R1.play", "play 4", D1, D2, (("L1.R2", D2),), D1), RevealBody),
+    (Kind.CHANCE_REVEAL, ((("L1.R1", D2),), D1), ChanceRevealBody),
+]
+
+
+def make2(kind: Kind = Kind.COMMIT, body: tuple[Value, ...] | None = None, *, seq: int = 0,
+          heads: tuple[bytes, ...] = HEADS) -> Message:
+    if body is None:
+        body = dict((k, b) for k, b, _ in V2_BODIES)[kind]
+    return make(kind, body, seq=seq, version=2, heads=heads)
+
+
+@pytest.mark.parametrize(("kind", "body", "content_type"), V2_BODIES,
+                         ids=[f"{k.name}-{i}" for i, (k, _, _) in enumerate(V2_BODIES)])
+def test_version_2_round_trip_per_kind(kind: Kind, body: tuple[Value, ...],
+                                       content_type: type) -> None:
+    message = make2(kind, body, seq=3)
+    data = message.encode()
+    again = Message.decode(data, 2)
+    assert again == message and again.encode() == data and again.heads == HEADS
+    again.verify(PUBLIC)
+    assert isinstance(again.content, content_type)
+    assert again.content.as_body() == body
+    check_body(kind, body, 2)
+
+
+def test_version_2_wire_layout_carries_the_heads_after_the_state() -> None:
+    message = make2(Kind.ACT, ("L1.R2.turn", "torch 3"), seq=7)
+    assert PROTOCOL_VERSION == 2
+    assert decode(message.encode()) == (2, MATCH, 2, 7, MATCH, 6, STATE, HEADS,
+                                        ("L1.R2.turn", "torch 3"), message.sig)
+    assert message.signed_bytes() == SIGNATURE_DOMAINS[2] + encode(
+        (2, MATCH, 2, 7, MATCH, 6, STATE, HEADS, ("L1.R2.turn", "torch 3")))
+    assert SIGNATURE_DOMAINS[2] == b"cryptcrawl/msg/v2\x00"
+
+
+def test_a_version_2_signature_is_not_a_version_1_signature() -> None:
+    v2 = make2(Kind.ACT, ("s", "a"))
+    v1 = make(Kind.ACT, ("s", "a"))
+    assert v2.signed_bytes()[:18] != v1.signed_bytes()[:18]  # (the domains differ)
+    forged = Message(1, MATCH, 2, 0, MATCH, Kind.ACT, STATE, ("s", "a"), v2.sig)
+    with pytest.raises(BadMessage, match="bad signature"):
+        forged.verify(PUBLIC)
+
+
+@pytest.mark.parametrize(("heads", "reason"), [
+    ((), "heads has 0 entries, not 1..8"),
+    (tuple(D1 for _ in range(9)), "heads has 9 entries, not 1..8"),
+    ((MATCH, D1[:31]), "head 1 is 31 bytes, not 32"),
+    ((MATCH, "x" * 32), "head 1 must be bytes"),
+])
+def test_version_2_heads_are_checked(heads: tuple[Value, ...], reason: str) -> None:
+    wire = list(decode(make2().encode()))
+    wire[7] = heads
+    with pytest.raises(BadMessage, match=reason):
+        Message.decode(encode(wire))
+    with pytest.raises(LocalProtocolError, match=reason):
+        make2(heads=heads)  # type: ignore[arg-type]
+
+
+def test_a_version_1_message_has_no_heads_and_a_match_reads_only_its_own_version() -> None:
+    with pytest.raises(LocalProtocolError, match="version 1 message has no heads"):
+        make(heads=HEADS)
+    with pytest.raises(BadMessage, match="message has 9 fields, not 10"):
+        Message.decode(make2().encode(), 1)
+    with pytest.raises(BadMessage, match="message has 10 fields, not 9"):
+        Message.decode(make().encode(), 2)
+
+
+@pytest.mark.parametrize(("kind", "body", "reason"), [
+    (Kind.REVEAL, ("s", "a", D1, D2, (("e", D1),)), "REVEAL body has 5 fields, not 4 or 6"),
+    (Kind.REVEAL, ("s", "a", D1, D2, (), D1), "REVEAL chance is empty"),
+    (Kind.REVEAL, ("s", "a", D1, D2, (("e", D1),), bytes(31)), "REVEAL chance set is 31"),
+    (Kind.CHANCE_REVEAL, (("e", D1),), "CHANCE_REVEAL body has 1 fields, not 2"),
+    (Kind.CHANCE_REVEAL, ((("e", D1),), bytes(3)), "CHANCE_REVEAL commit set is 3 bytes"),
+    (Kind.CHANCE_REVEAL, (((("e", D1),),), D1), "CHANCE_REVEAL entry 0 has 1 fields"),
+])
+def test_version_2_bodies_are_checked(kind: Kind, body: Value, reason: str) -> None:
+    with pytest.raises(BadMessage, match=reason):
+        check_body(kind, body, 2)
+    with pytest.raises(LocalProtocolError, match=reason):
+        make2(kind, body)  # type: ignore[arg-type]

@@ -39,10 +39,12 @@ from protocol.v1_names import revealed_before_delivering
 from tests.protocol.kit import (
     KEYS,
     MATCH_ID,
+    NAMING,
     OTHER_SECRETS,
     PRIVATE,
     SECRETS,
     STEP_STATE,
+    VERSION,
     Box,
     Scripted,
     append,
@@ -91,14 +93,15 @@ class Rig:
         emit = self.events.append
         self.seats = Seats(self.n, emit)
         self.chance = Chance(match_id=MATCH_ID, keys=keys(self.n), seats=self.seats,
-                             state=self.box, emit=emit, shortfalls=self.shortfalls)
+                             state=self.box, emit=emit, shortfalls=self.shortfalls, naming=NAMING)
         self.knowledge = KnowledgeRounds(match_id=MATCH_ID, keys=keys(self.n), seats=self.seats,
-                                         chance=self.chance, emit=emit)
+                                         chance=self.chance, emit=emit, naming=NAMING)
         self.feeds = feeds(self.n)
         self.steps = Steps(match_id=MATCH_ID, keys=keys(self.n), seats=self.seats,
                            chance=self.chance, knowledge=self.knowledge, state=self.box,
                            step_state=lambda: STEP_STATE, feeds=self.feeds, emit=emit,
-                           shortfalls=self.shortfalls, mark_unfit=self.unfit.append)
+                           shortfalls=self.shortfalls, mark_unfit=self.unfit.append,
+                           heads=lambda: (MATCH_ID,) * self.n, version=VERSION)
 
     @property
     def state(self) -> Any:

@@ -34,7 +34,6 @@ from protocol.table import (
     describe_transitions,
 )
 from protocol.votes import Votes
-from tests.protocol.kit import RELEASED_ROUND_KEEPS_WAITING
 from tests.protocol.toy import dealt, digested
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -189,7 +188,6 @@ def test_a_key_owed_at_last_is_released_before_anything_gated() -> None:
     assert m.expects() == [None] * 3
 
 
-@pytest.mark.xfail(strict=True, reason=RELEASED_ROUND_KEEPS_WAITING)
 def test_a_seat_whose_round_was_released_early_decides_once_its_deliverers_left() -> None:
     m = dealt(owed=True)
     m.key()
@@ -198,7 +196,8 @@ def test_a_seat_whose_round_was_released_early_decides_once_its_deliverers_left(
     m.send(1, CommitBody("zz", bytes(32)), fault=True)  # replaced (for a wrong step)
     (r,) = m.core.knowledge.live()
     assert r.publish
-    m.send(0, KeyReleaseBody(r.id, round_private(m.secrets[0], r.id)))  # (as a LocalSeat does)
+    # (as a LocalSeat does)
+    m.send(0, KeyReleaseBody(r.id, round_private(m.secrets[0], r.id, m.core.naming)))
     m.send(2, CommitBody("zz", bytes(32)), fault=True)  # replaced before delivering
     # The zombies decide for seats 1 and 2; seat 0's commitment is all the step waits for.
     assert m.expects() == [Kind.COMMIT, None, None]

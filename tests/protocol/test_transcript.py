@@ -18,6 +18,7 @@ from protocol.messages import Kind, Message, sign_message
 from protocol.transcript import MAX_RECORD, file_start, frame, read_transcript
 
 STATE = bytes(32)
+HEADS = (bytes(32),) * 3  # (no message here drives an engine: any heads do)
 
 
 class Match:
@@ -40,7 +41,7 @@ class Match:
         prev = feed[-1].hash if feed else self.match_id
         msg = sign_message(self.keys[seat], match_id=self.match_id, seat=seat, seq=len(feed),
                            prev=prev, kind=Kind.ACT, state=STATE,
-                           body=(f"L1.R{len(feed) + 1}.play", action))
+                           body=(f"L1.R{len(feed) + 1}.play", action), heads=HEADS)
         feed.append(msg)
         self.order.append(msg)
         return msg
@@ -148,7 +149,8 @@ def test_message_from_another_match_is_refused() -> None:
 def test_equivocation_is_kept_as_evidence() -> None:
     m = Match().play(1)
     forked = sign_message(m.keys[2], match_id=m.match_id, seat=2, seq=0, prev=m.match_id,
-                          kind=Kind.ACT, state=STATE, body=("L1.R1.play", "play 5"))
+                          kind=Kind.ACT, state=STATE, body=("L1.R1.play", "play 5"),
+                          heads=HEADS)
     t = read_transcript(m.file([*m.order, forked]))
     assert len(t.equivocations) == 1
     proof = t.equivocations[0]
@@ -162,7 +164,7 @@ def test_forged_signature_names_the_seat() -> None:
     impostor = Ed25519PrivateKey.generate()
     forged = sign_message(impostor, match_id=m.match_id, seat=1, seq=1,
                           prev=m.feeds[1][0].hash, kind=Kind.ACT, state=STATE,
-                          body=("L1.R2.play", "play 2"))
+                          body=("L1.R2.play", "play 2"), heads=HEADS)
     t = read_transcript(m.file([*m.order, forged]))
     assert [(p.seat, "signature" in p.reason) for p in t.problems] == [(1, True)]
 

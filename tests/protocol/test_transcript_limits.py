@@ -83,7 +83,8 @@ def test_messages_their_feed_refuses_count_as_damage(net: Network, match: bytes)
     m = net.log[5]
     other = (m.seat + 1) % 3
     forged = [sign_message(net.keys[other], match_id=m.match_id, seat=m.seat, seq=m.seq + i,
-                           prev=m.prev, kind=m.kind, state=m.state, body=m.body)
+                           prev=m.prev, kind=m.kind, state=m.state, body=m.body,
+                           heads=m.heads)
               for i in range(1, 41)]
     t = read_transcript(match + b"".join(frame(f.encode()) for f in forged))
     assert len(t.problems) == MAX_DAMAGED + 1

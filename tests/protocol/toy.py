@@ -159,7 +159,8 @@ class Match:
         feed = core.feeds[seat]
         message = sign_message(self.private[seat], match_id=core.match_id, seat=seat,
                                seq=feed.next_seq, prev=feed.head, kind=body.KIND,
-                               state=core.step_state, body=body)
+                               state=core.step_state, body=body, version=core.version,
+                               heads=core.vouching.expected(seat, body.KIND, body))
         events = core.receive(message)
         self.events += events
         blamed = [e.seat for e in events if isinstance(e, PeerMisbehaved)]
@@ -179,7 +180,8 @@ class Match:
                                                     self.core.keys[s], self.core.match_id))
 
     def chance_reveal(self, seat: int) -> None:
-        self.send(seat, chance_writers.reveal_body(self.core.chance, self.secrets[seat]))
+        self.send(seat, chance_writers.reveal_body(self.core.chance, self.secrets[seat],
+                                                   self.core.version))
 
     def digest(self, seat: int) -> None:
         self.send(seat, chance_writers.digest_body(self.core.chance))

@@ -1,0 +1,118 @@
+"""Admission: what the current point owes and accepts of each seat — the transition table
+(:mod:`protocol.table`) applied to the mechanisms' predicates and its columns."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.core import Chance as ChancePending
+from engine.core import GameState, Over, Turn, Visibility
+from protocol.absence import Seats
+from protocol.chance import Chance
+from protocol.errors import LocalProtocolError
+from protocol.knowledge import KnowledgeRounds
+from protocol.messages import Kind
+from protocol.steps import Steps
+from protocol.table import (
+    CHANCE,
+    DIGEST,
+    OVER,
+    PHASE_ROWS,
+    ROWS_IN,
+    ROWS_OWING_IN,
+    SIMULTANEOUS,
+    TURN,
+    Transition,
+)
+from protocol.votes import Votes
+
+
+class Admission:
+    """The table, applied: the phase, what each seat owes, and what its next message may be."""
+
+    def __init__(self, *, state: Callable[[], GameState[Any]], chance: Chance,
+                 knowledge: KnowledgeRounds, steps: Steps, seats: Seats, votes: Votes,
+                 owners: Mapping[type, Any]) -> None:
+        self._state = state
+        self._chance = chance
+        self._knowledge = knowledge
+        self._steps = steps
+        self._seats = seats
+        self._votes = votes
+        self._owners = owners  # the mechanism each row of the table asks
+
+    def expects(self, seat: int, *, votes: bool = True) -> Kind | None:
+        """What ``seat`` owes next (None: nothing now), by the first row of
+        :data:`TRANSITIONS` that applies (``votes=False``: leaving its votes aside)."""
+        if seat in self._seats.absent:
+            return None
+        # With no round live, no seat reclaiming and no vote, no row of phase ``any`` can
+        # apply (each asks for one of these): only the phase's own rows are looked at.
+        quiet = (not self._seats.reclaims and not self._votes.ballots
+                 and not self._knowledge.live())
+        for row in (PHASE_ROWS if quiet else ROWS_IN)[self.phase()]:
+            if (votes or row.expect is not Kind.ABSENT) and self.applies(row, seat):
+                return row.expect
+        return None
+
+    def applies(self, row: Transition, seat: int) -> bool:
+        """Does ``row`` apply to ``seat``: its mechanism's predicate, and its columns."""
+        knowledge = self._knowledge
+        return (row.when(self._owners[row.owner], seat)
+                and (not row.gated or not knowledge.gated(seat))
+                and (not row.decision or not knowledge.waits(seat)))
+
+    def phase_expects(self, seat: int) -> Kind | None:
+        for row in PHASE_ROWS[self.phase()]:
+            if self.applies(row, seat):
+                return row.expect
+        return None
+
+    def accepts(self, seat: int, kind: Kind) -> bool:
+        """May ``seat``'s next message be of ``kind`` now?  Yes for any applicable row's kind
+        (its own order of two owed messages is its business), a free action before a
+        commitment, an early key release, a vote.  Only the rows that owe ``kind`` are
+        evaluated."""
+        if kind is Kind.ABSENT:
+            return True
+        if kind is Kind.ACT and self.accepts(seat, Kind.COMMIT):
+            return True  # a free action before the commitment
+        if kind is Kind.KEY_RELEASE and self._knowledge.may_release(seat):
+            return True
+        phase = self.phase()
+        if kind is Kind.REVEAL and phase == SIMULTANEOUS and self.may_reveal_directly(seat):
+            return True  # its REVEAL in place of its COMMIT: every other commitment is held
+        return any(self.applies(row, seat) for row in ROWS_OWING_IN[phase][kind])
+
+    def may_reveal_directly(self, seat: int) -> bool:
+        """``seat`` owes its COMMIT and every other live decider's commitment is held: it may
+        send its REVEAL instead, which commits and opens at once (a direct reveal, protocol.md
+        §7.1) — nobody can change a play any more, so nobody can profit from seeing it."""
+        knowledge = self._knowledge
+        if not (self._steps.owes_commit(seat) and not knowledge.gated(seat)
+                and not knowledge.waits(seat)):
+            return False
+        return self._steps.others_committed(seat)
+
+    def phase(self) -> str:
+        """The protocol phase: what the engine waits for, with the digest round in between."""
+        w = self._state().waiting
+        if isinstance(w, Over):
+            return OVER
+        if isinstance(w, ChancePending):
+            if w.event.visibility is Visibility.PRIVATE:
+                raise LocalProtocolError(
+                    f"chance event {w.event.id} is private (a card dealt to one hand): that "
+                    "needs a dealer-free deck, which this protocol version does not have yet")
+            return CHANCE
+        if self._chance.digest_due():
+            return DIGEST
+        return TURN if isinstance(w, Turn) else SIMULTANEOUS
+
+    def where(self) -> str:
+        """The point the match is at: a step or a chance event."""
+        w = self._state().waiting
+        if isinstance(w, ChancePending):
+            return self._chance.pending_id()
+        return str(getattr(w, "step", "the end"))

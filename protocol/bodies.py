@@ -1,0 +1,543 @@
+"""The bodies of protocol messages: one frozen dataclass per kind, validated on construction,
+with its wire array (``as_body``) and its parser (``from_body``; a version's parser where the
+version changed the body).  Every bad input raises :class:`~protocol.errors.BadMessage` naming the
+field.  :mod:`protocol.messages` (the envelope) re-exports all of this."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar, Final
+
+from protocol.encoding import Value
+from protocol.errors import BadMessage
+from protocol.versions import PROTOCOL_VERSION
+
+DIGEST_SIZE: Final = 32
+"""Match ids, hashes, digests, commitments, salts and secrets are all 32 bytes."""
+SIGNATURE_SIZE: Final = 64
+PUBLIC_KEY_SIZE: Final = 32
+MAX_SEAT: Final = 7
+
+MAX_STEP: Final = 64
+"""Longest step name, in characters (the engine's names look like ``L2.R3.play``)."""
+MAX_ACTION: Final = 32
+"""Longest action, in characters (the engine's notation, such as ``play 4``)."""
+MAX_EVENT_ID: Final = 64
+MAX_BATCH: Final = 64
+"""Most chance entries in one CHANCE_COMMIT or CHANCE_REVEAL (a level has far fewer)."""
+MAX_LEVEL: Final = 5
+
+
+class Kind(enum.IntEnum):
+    """What a message is for.  Numbers 14 and up are reserved."""
+
+    COMMIT = 1
+    """A play commitment for a simultaneous step."""
+    REVEAL = 2
+    """Opens the sender's commitment for a step."""
+    CHANCE_COMMIT = 3
+    """A batch of commitments to chance secrets."""
+    CHANCE_REVEAL = 4
+    """A batch of chance secrets."""
+    CHANCE_DIGEST = 5
+    """A seat's signature over the chance commitments it holds for a level."""
+    ACT = 6
+    """An open action: a seat's turn, or a free action (taken alone; the decision stays open)."""
+    END = 7
+    """Final agreement on the result and the transcript."""
+    SEAL_KEY = 8
+    """The seat a private-knowledge round serves names the fresh X25519 key its deliveries are
+    sealed to (its wire name is the version's: protocol.naming)."""
+    DELIVERY = 9
+    """A seat's secrets for a private-knowledge round's events, signed inside and sealed to the
+    round's key."""
+    KEY_RELEASE = 10
+    """The seat a round served publishes the round's private key (once the round's events are
+    turned, or at once to prove a bad delivery)."""
+    ABSENT = 11
+    """A seat's vote that another seat is absent (silent past the timeouts) at a point."""
+    RECLAIM = 12
+    """A seat declared absent asks for its seat back."""
+    WELCOME = 13
+    """A seat acknowledges another seat's reclaim (it rejoins once every decider welcomed it)."""
+
+
+# --- field checks -------------------------------------------------------------------------------
+# Each raises BadMessage naming the field, so a verdict can say what was wrong.
+
+
+def _int(value: object, what: str, low: int, high: int | None = None) -> int:
+    # bool is an int subclass in Python; on the wire True is not 1, and we never accept it.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadMessage(f"{what} must be an integer, not {type(value).__name__}")
+    if value < low or (high is not None and value > high):
+        bound = f"{low}..{high}" if high is not None else f">= {low}"
+        raise BadMessage(f"{what} {value} is out of range ({bound})")
+    return value
+
+
+def _sized(value: object, what: str, size: int) -> bytes:
+    if not isinstance(value, bytes):
+        raise BadMessage(f"{what} must be bytes, not {type(value).__name__}")
+    if len(value) != size:
+        raise BadMessage(f"{what} is {len(value)} bytes, not {size}")
+    return value
+
+
+def _is_digest(value: object) -> bool:
+    return type(value) is bytes and len(value) == DIGEST_SIZE
+
+
+def _text(value: object, what: str, longest: int) -> str:
+    if not isinstance(value, str):
+        raise BadMessage(f"{what} must be a string, not {type(value).__name__}")
+    if not value:
+        raise BadMessage(f"{what} is empty")
+    if len(value) > longest:
+        raise BadMessage(f"{what} is {len(value)} characters, over the {longest}-character cap")
+    return value
+
+
+def _array(value: object, what: str, length: int | None = None) -> tuple[Value, ...]:
+    if not isinstance(value, tuple):
+        raise BadMessage(f"{what} must be an array, not {type(value).__name__}")
+    if length is not None and len(value) != length:
+        raise BadMessage(f"{what} has {len(value)} fields, not {length}")
+    return value
+
+
+# --- bodies -------------------------------------------------------------------------------------
+# One frozen dataclass per kind, validated on construction; ``as_body`` gives the wire array and
+# ``from_body`` reads it back (checking its shape first).
+
+
+@dataclass(frozen=True)
+class CommitBody:
+    """``[step, commitment]``: the sender's commitment to its play for ``step``."""
+
+    KIND: ClassVar[Kind] = Kind.COMMIT
+    step: str
+    commitment: bytes
+
+    def __post_init__(self) -> None:
+        _text(self.step, "COMMIT step", MAX_STEP)
+        _sized(self.commitment, "COMMIT commitment", DIGEST_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.step, self.commitment)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> CommitBody:
+        step, commitment = _array(body, "COMMIT body", 2)
+        return cls(step, commitment)
+
+
+@dataclass(frozen=True)
+class RevealBody:
+    """``[step, action, salt, commit_set]`` or ``[step, action, salt, commit_set, [[event_id,
+    secret]]]``: opens the sender's commitment for ``step``.
+
+    ``commit_set`` is the digest of every commitment the sender held for the step when it
+    revealed: a seat that showed different commitments to different peers is caught by it.
+    ``chance`` (the optional fifth field, one entry): the sender's secret for the hidden event
+    the step turns early (protocol.md §7.4), sent with the play instead of in a message of its
+    own; in version 2 a sixth field, ``chance_set``, comes with it: the digest of the chance
+    commitments that secret opens against.
+    """
+
+    KIND: ClassVar[Kind] = Kind.REVEAL
+    step: str
+    action: str
+    salt: bytes
+    commit_set: bytes
+    chance: tuple[tuple[str, bytes], ...] = ()
+    chance_set: bytes = b""  # version 2, with ``chance``
+
+    def __post_init__(self) -> None:
+        _text(self.step, "REVEAL step", MAX_STEP)
+        _text(self.action, "REVEAL action", MAX_ACTION)
+        _sized(self.salt, "REVEAL salt", DIGEST_SIZE)
+        _sized(self.commit_set, "REVEAL commit set", DIGEST_SIZE)
+        if self.chance != ():
+            _check_batch(self.chance, "REVEAL chance", "secret")
+            if len(self.chance) != 1:
+                raise BadMessage(f"REVEAL chance has {len(self.chance)} entries, not 1")
+        if self.chance_set != b"":
+            if self.chance == ():
+                raise BadMessage("REVEAL has a chance set but no chance secret")
+            _sized(self.chance_set, "REVEAL chance set", DIGEST_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        head = (self.step, self.action, self.salt, self.commit_set)
+        if self.chance_set:
+            return (*head, self.chance, self.chance_set)
+        return (*head, self.chance) if self.chance else head
+
+    @classmethod
+    def from_body_v2(cls, body: tuple[Value, ...]) -> RevealBody:
+        fields = _array(body, "REVEAL body")
+        if len(fields) == 4:
+            step, action, salt, commit_set = fields
+            return cls(step, action, salt, commit_set)
+        if len(fields) == 6:
+            step, action, salt, commit_set, chance, chance_set = fields
+            if chance == ():
+                raise BadMessage("REVEAL chance is empty (leave the field out)")
+            _sized(chance_set, "REVEAL chance set", DIGEST_SIZE)
+            return cls(step, action, salt, commit_set, chance, chance_set)
+        raise BadMessage(f"REVEAL body has {len(fields)} fields, not 4 or 6")
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> RevealBody:
+        fields = _array(body, "REVEAL body")
+        if len(fields) == 4:
+            step, action, salt, commit_set = fields
+            return cls(step, action, salt, commit_set)
+        if len(fields) == 5:
+            step, action, salt, commit_set, chance = fields
+            if chance == ():
+                raise BadMessage("REVEAL chance is empty (leave the field out)")
+            return cls(step, action, salt, commit_set, chance)
+        raise BadMessage(f"REVEAL body has {len(fields)} fields, not 4 or 5")
+
+
+def revealed_secrets(body: object) -> tuple[tuple[str, bytes], ...]:
+    """The chance secrets a message body reveals: a CHANCE_REVEAL's, or the early-turn secret a
+    REVEAL carries (protocol.md §7.4); none for any other body."""
+    if isinstance(body, ChanceRevealBody):
+        return body.secrets
+    if isinstance(body, RevealBody):
+        return body.chance
+    return ()
+
+
+def _check_batch(entries: object, name: str, value_name: str) -> None:
+    """A batch is 1..MAX_BATCH ``(event id, 32 bytes)`` pairs with distinct event ids."""
+    batch = _array(entries, f"{name} body")
+    if not 1 <= len(batch) <= MAX_BATCH:
+        raise BadMessage(f"{name} body has {len(batch)} entries, not 1..{MAX_BATCH}")
+    seen: set[str] = set()
+    for index, entry in enumerate(batch):
+        event_id, value = _array(entry, f"{name} entry {index}", 2)
+        _text(event_id, f"{name} entry {index} event id", MAX_EVENT_ID)
+        _sized(value, f"{name} entry {index} {value_name}", DIGEST_SIZE)
+        if event_id in seen:
+            raise BadMessage(f"{name} body has duplicate event id {event_id!r}")
+        seen.add(event_id)
+
+
+@dataclass(frozen=True)
+class ChanceCommitBody:
+    """``[[event_id, commitment], ...]``: commitments to chance secrets, batched."""
+
+    KIND: ClassVar[Kind] = Kind.CHANCE_COMMIT
+    commitments: tuple[tuple[str, bytes], ...]
+
+    def __post_init__(self) -> None:
+        _check_batch(self.commitments, "CHANCE_COMMIT", "commitment")
+
+    def as_body(self) -> tuple[Value, ...]:
+        return self.commitments
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ChanceCommitBody:
+        return cls(body)
+
+
+@dataclass(frozen=True)
+class ChanceRevealBody:
+    """``[[[event_id, secret], ...], commit_set]`` (version 2; version 1: the batch alone): the
+    sender's chance secrets, batched, and the digest of the chance commitments they open
+    against (every contributor's, for every event of the batch: protocol.md §7.3)."""
+
+    KIND: ClassVar[Kind] = Kind.CHANCE_REVEAL
+    secrets: tuple[tuple[str, bytes], ...]
+    commit_set: bytes = b""  # version 2
+
+    def __post_init__(self) -> None:
+        _check_batch(self.secrets, "CHANCE_REVEAL", "secret")
+        if self.commit_set != b"":
+            _sized(self.commit_set, "CHANCE_REVEAL commit set", DIGEST_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.secrets, self.commit_set) if self.commit_set else self.secrets
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ChanceRevealBody:
+        return cls(body)
+
+    @classmethod
+    def from_body_v2(cls, body: tuple[Value, ...]) -> ChanceRevealBody:
+        secrets, commit_set = _array(body, "CHANCE_REVEAL body", 2)
+        _sized(commit_set, "CHANCE_REVEAL commit set", DIGEST_SIZE)
+        return cls(_array(secrets, "CHANCE_REVEAL secrets"), commit_set)
+
+
+@dataclass(frozen=True)
+class ChanceDigestBody:
+    """``[level, digest]``: the sender's signature over the chance commitments it holds for a
+    level, sent before the level's first decision so a forked hidden-card commitment shows
+    before anyone could profit from it."""
+
+    KIND: ClassVar[Kind] = Kind.CHANCE_DIGEST
+    level: int
+    digest: bytes
+
+    def __post_init__(self) -> None:
+        _int(self.level, "CHANCE_DIGEST level", 0, MAX_LEVEL)
+        _sized(self.digest, "CHANCE_DIGEST digest", DIGEST_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.level, self.digest)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ChanceDigestBody:
+        level, digest = _array(body, "CHANCE_DIGEST body", 2)
+        return cls(level, digest)
+
+
+@dataclass(frozen=True)
+class ActBody:
+    """``[step, action]``: an open action (a turn, or a free action)."""
+
+    KIND: ClassVar[Kind] = Kind.ACT
+    step: str
+    action: str
+
+    def __post_init__(self) -> None:
+        _text(self.step, "ACT step", MAX_STEP)
+        _text(self.action, "ACT action", MAX_ACTION)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.step, self.action)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ActBody:
+        step, action = _array(body, "ACT body", 2)
+        return cls(step, action)
+
+
+@dataclass(frozen=True)
+class EndBody:
+    """``[final_state, transcript]``: the sender's agreement on the final public state and on
+    the transcript (header and every feed's head before the END messages)."""
+
+    KIND: ClassVar[Kind] = Kind.END
+    final_state: bytes
+    transcript: bytes
+
+    def __post_init__(self) -> None:
+        _sized(self.final_state, "END final state", DIGEST_SIZE)
+        _sized(self.transcript, "END transcript", DIGEST_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.final_state, self.transcript)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> EndBody:
+        final_state, transcript = _array(body, "END body", 2)
+        return cls(final_state, transcript)
+
+
+MAX_SEALED: Final = 4096
+"""Largest sealed delivery, in bytes (a row's secrets take a few hundred)."""
+MAX_EVENTS: Final = 16
+"""Most events in one private-knowledge round."""
+
+
+def _round(value: object, what: str) -> str:
+    return _text(value, f"{what} round", MAX_STEP)
+
+
+@dataclass(frozen=True)
+class SealKeyBody:
+    """``[round, events, public_key]``: the fresh X25519 public key of the seat the round
+    serves, for the round's deliveries of ``events`` (the hidden events it is owed, in the order
+    the game lists them)."""
+
+    KIND: ClassVar[Kind] = Kind.SEAL_KEY
+    round: str
+    events: tuple[str, ...]
+    public_key: bytes
+
+    def __post_init__(self) -> None:
+        name = "SEAL_KEY"
+        _round(self.round, name)
+        events = _array(self.events, f"{name} events")
+        if not 1 <= len(events) <= MAX_EVENTS:
+            raise BadMessage(f"{name} names {len(events)} events, not 1..{MAX_EVENTS}")
+        for i, event in enumerate(events):
+            _text(event, f"{name} event {i}", MAX_EVENT_ID)
+        if len(set(events)) != len(events):
+            raise BadMessage(f"{name} names an event twice")
+        _sized(self.public_key, f"{name} public key", PUBLIC_KEY_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.round, self.events, self.public_key)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> SealKeyBody:
+        round_, events, key = _array(body, "SEAL_KEY body", 3)
+        return cls(round_, events, key)
+
+
+@dataclass(frozen=True)
+class DeliveryBody:
+    """``[round, sealed]``: the sender's secrets for the round's events, signed inside and
+    HPKE-sealed to the round's key (see :mod:`protocol.delivery`)."""
+
+    KIND: ClassVar[Kind] = Kind.DELIVERY
+    round: str
+    sealed: bytes
+
+    def __post_init__(self) -> None:
+        _round(self.round, "DELIVERY")
+        if not isinstance(self.sealed, bytes) or not 1 <= len(self.sealed) <= MAX_SEALED:
+            raise BadMessage(f"DELIVERY sealed secrets must be 1..{MAX_SEALED} bytes")
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.round, self.sealed)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> DeliveryBody:
+        round_, sealed = _array(body, "DELIVERY body", 2)
+        return cls(round_, sealed)
+
+
+@dataclass(frozen=True)
+class KeyReleaseBody:
+    """``[round, private_key]``: the round's private key, published by the seat it served."""
+
+    KIND: ClassVar[Kind] = Kind.KEY_RELEASE
+    round: str
+    private_key: bytes
+
+    def __post_init__(self) -> None:
+        _round(self.round, "KEY_RELEASE")
+        _sized(self.private_key, "KEY_RELEASE private key", DIGEST_SIZE)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.round, self.private_key)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> KeyReleaseBody:
+        round_, key = _array(body, "KEY_RELEASE body", 2)
+        return cls(round_, key)
+
+
+@dataclass(frozen=True)
+class AbsentBody:
+    """``[seat, count, absent]``: the sender's vote on ``seat``, which the match waits for at
+    its message number ``count``: ``absent`` 1 — it has been silent past the timeouts and the
+    sender does not hold that message, even after asking every peer; ``absent`` 0 — the sender
+    holds it (it answers another seat's vote); ``absent`` 2 — a *settlement*: the sender is at a
+    dead end where ``seat`` alone is silent at ``count``, voted absent by every other live seat
+    (protocol.md §7.6 item 8)."""
+
+    KIND: ClassVar[Kind] = Kind.ABSENT
+    seat: int
+    count: int
+    absent: int = 1
+
+    def __post_init__(self) -> None:
+        _int(self.seat, "ABSENT seat", 0, MAX_SEAT)
+        _int(self.count, "ABSENT count", 0)
+        _int(self.absent, "ABSENT verdict", 0, 2)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.seat, self.count, self.absent)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> AbsentBody:
+        seat, count, absent = _array(body, "ABSENT body", 3)
+        return cls(seat, count, absent)
+
+
+@dataclass(frozen=True)
+class ReclaimBody:
+    """``[since]``: the sender, declared absent at its message number ``since``, asks for its
+    seat back."""
+
+    KIND: ClassVar[Kind] = Kind.RECLAIM
+    since: int
+
+    def __post_init__(self) -> None:
+        _int(self.since, "RECLAIM since", 0)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.since,)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ReclaimBody:
+        (since,) = _array(body, "RECLAIM body", 1)
+        return cls(since)
+
+
+@dataclass(frozen=True)
+class WelcomeBody:
+    """``[seat, since]``: the sender has seen ``seat``'s reclaim (of its absence at ``since``)."""
+
+    KIND: ClassVar[Kind] = Kind.WELCOME
+    seat: int
+    since: int
+
+    def __post_init__(self) -> None:
+        _int(self.seat, "WELCOME seat", 0, MAX_SEAT)
+        _int(self.since, "WELCOME since", 0)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.seat, self.since)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> WelcomeBody:
+        seat, since = _array(body, "WELCOME body", 2)
+        return cls(seat, since)
+
+
+Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
+        | ActBody | EndBody | SealKeyBody | DeliveryBody | KeyReleaseBody | AbsentBody
+        | ReclaimBody | WelcomeBody)
+
+_V1_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
+    Kind.COMMIT: CommitBody.from_body,
+    Kind.REVEAL: RevealBody.from_body,
+    Kind.CHANCE_COMMIT: ChanceCommitBody.from_body,
+    Kind.CHANCE_REVEAL: ChanceRevealBody.from_body,
+    Kind.CHANCE_DIGEST: ChanceDigestBody.from_body,
+    Kind.ACT: ActBody.from_body,
+    Kind.END: EndBody.from_body,
+    Kind.SEAL_KEY: SealKeyBody.from_body,
+    Kind.DELIVERY: DeliveryBody.from_body,
+    Kind.KEY_RELEASE: KeyReleaseBody.from_body,
+    Kind.ABSENT: AbsentBody.from_body,
+    Kind.RECLAIM: ReclaimBody.from_body,
+    Kind.WELCOME: WelcomeBody.from_body,
+}
+_BODY_PARSERS: Final[dict[int, dict[Kind, Callable[[tuple[Value, ...]], Body]]]] = {
+    1: _V1_PARSERS,
+    2: {**_V1_PARSERS, Kind.REVEAL: RevealBody.from_body_v2,
+        Kind.CHANCE_REVEAL: ChanceRevealBody.from_body_v2},
+}
+
+
+_KINDS: Final[dict[int, Kind]] = {int(kind): kind for kind in Kind}
+
+
+def _kind(value: object) -> Kind:
+    kind = _KINDS.get(_int(value, "message kind", 0))
+    if kind is None:
+        raise BadMessage(f"unknown message kind {value}")
+    return kind
+
+
+def parse_body(kind: int, body: object, version: int = PROTOCOL_VERSION) -> Body:
+    """The typed body of a message of ``kind`` (in protocol ``version``); raises BadMessage if
+    it has the wrong shape."""
+    return _BODY_PARSERS[version][_kind(kind)](_array(body, "message body"))
+
+
+def check_body(kind: int, body: object, version: int = PROTOCOL_VERSION) -> None:
+    """Raise BadMessage, with the reason, unless ``body`` is a valid body for ``kind``."""
+    parse_body(kind, body, version)

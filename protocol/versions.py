@@ -1,0 +1,7 @@
+"""Protocol versions: the one this program writes, and those whose files it reads and verifies
+(a lobby accepts only its own)."""
+
+from typing import Final
+
+PROTOCOL_VERSION: Final = 2
+READABLE_VERSIONS: Final = (1, 2)

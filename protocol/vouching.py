@@ -1,0 +1,94 @@
+"""Vouching (version 2, protocol.md §7.10): every message that drives the engine names, for every
+seat, the last message of that seat's feed that drove the engine and that its sender had
+consumed at the point the message is owed — its *heads*.  A seat that edits its own copy of a
+feed (a chance commitment and its secret, say, changed together and signed again) cannot then
+make an honest seat's message look wrong: that message's heads name the original, so the copy
+shows a dispute between the two seats at that slot, never a divergence of the honest one.
+
+The heads (each canonical, so every honest peer computes the same; a replaced seat's entry is
+not checked): every seat's feed head when
+the current (or last) decision step began; in a CHANCE_REVEAL, each contributor's entry is its
+message that committed to the event instead; in a REVEAL, each decider's that committed (a
+COMMIT, or a direct REVEAL); an END's heads are every seat's when the engine reached its end.
+(A message vouches for every earlier message of its feed: each names the one before.)"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from protocol.absence import Seats
+from protocol.chance import Chance
+from protocol.ending import Ending
+from protocol.errors import Fault
+from protocol.events import Event, HeadsDisputed
+from protocol.feed import Feed
+from protocol.messages import ChanceRevealBody, Kind, Message
+from protocol.steps import Steps
+
+
+class Vouching:
+    """Which heads each message must carry, and the disputes found."""
+
+    def __init__(self, *, n: int, feeds: Sequence[Feed], seats: Seats, chance: Chance,
+                 steps: Steps, ending: Ending, emit: Callable[[Event], None],
+                 mark_unfit: Callable[[int], None]) -> None:
+        self._n = n
+        self._seats = seats
+        self._feeds = feeds
+        self._chance = chance
+        self._steps = steps
+        self._ending = ending
+        self._emit = emit
+        self._mark_unfit = mark_unfit
+        # The messages whose heads contradicted this peer's feeds, the first of each seat.
+        self.disputes: list[HeadsDisputed] = []
+        self._reported: set[bytes] = set()  # (each such message is reported once)
+
+    def expected(self, seat: int, kind: Kind, body: object) -> tuple[bytes, ...]:
+        """The heads a message of ``kind`` (with ``body``) from ``seat`` carries now."""
+        base = self._steps.anchor_heads
+        if kind is Kind.CHANCE_REVEAL and isinstance(body, ChanceRevealBody):
+            by_seat = self._chance.commit_messages.get(body.secrets[0][0], {})
+            return tuple(by_seat.get(s, base[s]) for s in range(self._n))
+        if kind is Kind.REVEAL:
+            return self._steps.reveal_heads()
+        if kind is Kind.END and self._ending.final_heads:
+            return self._ending.final_heads
+        return base
+
+    def vouches(self, seat: int, message: Message) -> bool:
+        """Does ``message`` carry the heads this peer's feeds give?  If one names a message
+        that seat's feed holds elsewhere (or, for its own seat, one its own feed does not hold),
+        its signer claims what the rules never let an honest seat claim there: a
+        :class:`Fault`.  If it names a message this peer does not hold, the feeds differ: the
+        message waits, a :class:`HeadsDisputed` is reported (once per message), and it is
+        unfit."""
+        expected = self.expected(seat, message.kind, message.content)
+        heads = message.heads
+        if heads == expected:
+            return True
+        if len(heads) != self._n:
+            raise Fault(f"its message names {len(heads)} heads, not {self._n}", message)
+        # (A replaced seat's entry may name any of its messages, or a version a fork of it
+        # proves: a message signed before the replacement reached its sender holds what that
+        # sender had taken then.)
+        differ = [j for j in range(self._n) if heads[j] != expected[j]
+                  and j not in self._seats.absent]
+        if not differ:
+            return True
+        other = differ[0]
+        feed = self._feeds[other]
+        place = next((m.seq for m in feed.messages if m.hash == heads[other]), None)
+        if place is not None or heads[other] == feed.match_id or other == seat:
+            where = "none" if place is None else f"its message {place}"
+            raise Fault(f"its message names {where} as seat {other}'s last one that drove the "
+                        "engine, where the match's rules name another (out of place)", message)
+        if message.hash not in self._reported:
+            self._reported.add(message.hash)
+            held = tuple(m for m in feed.messages if m.hash == expected[other])
+            event = HeadsDisputed(seat, other, message, held)
+            if not any(d.seat == seat for d in self.disputes):
+                self.disputes.append(event)
+            self._emit(event)
+        self._mark_unfit(seat)
+        return False
