@@ -334,6 +334,12 @@ class GameState(ABC, Generic[A]):
         say): each must be opened in public with it."""
         return ()
 
+    def opening_claims(self, seat: Seat, values: Mapping[str, str]) -> tuple[str, ...]:
+        """The private events whose cards opening these sealed values shows (the kept
+        objective, say): each must be opened in public (:meth:`open_private`) before
+        :meth:`open_sealed`, unless the state holds the seat's own knowledge of them."""
+        return ()
+
     # Sealed values: committed by one action, opened at a later one ----------------------
     def split_private(self, seat: Seat, text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
         """A decision in the deciding seat's own notation, split into the public action every
@@ -452,7 +458,16 @@ class Opened:
     values: tuple[tuple[str, str], ...]
 
 
-Entry = Union[ChanceResolved, Acted, JointActed, Learned, Dealt, Opened]  # noqa: UP007
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """``seat`` showed in public the card a private event dealt it (``open_private``)."""
+
+    seat: Seat
+    event: str
+    card: str
+
+
+Entry = Union[ChanceResolved, Acted, JointActed, Learned, Dealt, Opened, Shown]  # noqa: UP007
 
 
 def entry_to_json(entry: Entry) -> JSON:
@@ -466,6 +481,8 @@ def entry_to_json(entry: Entry) -> JSON:
         return ["dealt", entry.event]
     if isinstance(entry, Opened):
         return ["opened", entry.seat, [[k, v] for k, v in entry.values]]
+    if isinstance(entry, Shown):
+        return ["shown", entry.seat, entry.event, entry.card]
     return ["learn", entry.seat, [[e, o] for e, o in entry.knowledge]]
 
 
@@ -484,6 +501,8 @@ def entry_from_json(data: JSON) -> Entry:
             return Dealt(str(data[1]))
         if kind == "opened":
             return Opened(int(data[1]), tuple((str(k), str(v)) for k, v in data[2]))
+        if kind == "shown":
+            return Shown(int(data[1]), str(data[2]), str(data[3]))
     except (TypeError, ValueError, IndexError, KeyError) as exc:
         raise InvalidPositionError(f"malformed history entry {data!r}") from exc
     raise InvalidPositionError(f"unknown history entry kind {data!r}")
@@ -501,6 +520,8 @@ def apply_entry(state: GameState[Any], entry: Entry) -> GameState[Any]:
         return state.apply_private(entry.event)
     if isinstance(entry, Opened):
         return state.open_sealed(entry.seat, dict(entry.values))
+    if isinstance(entry, Shown):
+        return state.open_private(entry.seat, entry.event, entry.card)
     return state.learn(entry.seat, dict(entry.knowledge))
 
 
