@@ -11,6 +11,7 @@ from engine.core import Entry, GameSpec, GameState, UnknownGameError, apply_entr
 
 GAMES: Final[Mapping[str, str]] = {
     "raiders": "engine.raiders",
+    "paper": "engine.paper",
 }
 
 _extra: dict[str, GameSpec] = {}  # games registered at run time (the tests' toy games)
