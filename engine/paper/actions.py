@@ -310,6 +310,12 @@ def _use(tokens: list[str]) -> Use:
                              "('item crown') or makes potions ('potions')")
 
 
+def lenient_uses(text: str) -> tuple[Use, ...]:
+    """Any number of uses, read leniently: a fragment of a plan (the rules' examples E2 and
+    E3 are fragments), or a plan being built."""
+    return tuple(_use(g) for g in _split(_tokens(text), ";"))
+
+
 def lenient_plan(text: str) -> Plan:
     """A plan read leniently (see the module docstring); no legality is checked."""
     tokens = _tokens(text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from itertools import permutations
+from typing import Protocol
 
 from engine.core import IllegalActionError
 from engine.paper.actions import EVOLVE, ITEM, MOVE, POTIONS, Answer, Plan, Use
@@ -26,14 +27,20 @@ from engine.paper.sheet import WALL, WATER_EDGE, Board, Sheet
 Option = tuple[Use, Work]
 
 
-def _branch(w: Work, run: Callable[[Work], object], ask: Ask | None
+class Policy(Protocol):
+    """Answers triggers by itself: ``bind(w)`` gives the ``ask`` of the work ``w``."""
+
+    def bind(self, w: Work) -> Ask: ...
+
+
+def _branch(w: Work, run: Callable[[Work], object], ask: Policy | None
             ) -> list[tuple[Work, tuple[Answer, ...], object]]:
-    """``run`` on copies of ``w``, once per way of answering (or once, answered by ``ask``);
-    an illegal run is left out."""
+    """``run`` on copies of ``w``, once per way of answering (or once, answered by the
+    policy ``ask``); an illegal run is left out."""
     out: list[tuple[Work, tuple[Answer, ...], object]] = []
     if ask is not None:
         w2 = w.copy()
-        w2.ask = ask
+        w2.ask = ask.bind(w2)
         w2.taken = []
         try:
             result = run(w2)
@@ -92,7 +99,7 @@ def _stepping_into(r: int, allowance: int) -> Callable[[Work], object]:
     return run
 
 
-def die_uses(w: Work, die: int, face: str, ask: Ask | None = None,
+def die_uses(w: Work, die: int, face: str, ask: Policy | None = None,
              kinds: Sequence[str] = (MOVE, EVOLVE, ITEM, POTIONS)) -> list[Option]:
     """Every legal use of ``die`` (showing ``face``) from ``w``, with the work after it."""
     if face == SKULL:
@@ -124,7 +131,7 @@ def die_uses(w: Work, die: int, face: str, ask: Ask | None = None,
     return out
 
 
-def _moves(w: Work, die: int, face: str, ask: Ask | None, out: list[Option]) -> None:
+def _moves(w: Work, die: int, face: str, ask: Policy | None, out: list[Option]) -> None:
     allowance = 3 if face == BOOTS else 2
     if w.room < 0:
         for col in range(6):
@@ -137,7 +144,7 @@ def _moves(w: Work, die: int, face: str, ask: Ask | None, out: list[Option]) -> 
 
 
 def _extend(w: Work, die: int, entry: int, path: tuple[int, ...], steps: int,
-            allowance: int, answers: tuple[Answer, ...], ask: Ask | None,
+            allowance: int, answers: tuple[Answer, ...], ask: Policy | None,
             out: list[Option]) -> None:
     if steps >= allowance:
         return

@@ -117,14 +117,19 @@ def score_sheet(s: Sheet, board: Board, objective: str = "") -> Score:
     """Final scoring of a sheet (§3.14); ``objective`` is the kept objective ("" when it was
     never opened: it scores 0)."""
     lv = s.levels
-    evolution = LOWEST_LEVEL_GLORY[min(lv)] + sum(1 for v in lv if v == MAX_LEVEL)
-    items = sum(s.items) + sum(ITEM_BONUS[i] for i, b in enumerate(s.items) if b == 2)
+    evolution = LOWEST_LEVEL_GLORY[min(lv)] + lv.count(MAX_LEVEL)
+    items = 0
+    for i, boxes in enumerate(s.items):
+        items += boxes + ITEM_BONUS[i] if boxes == 2 else boxes
     power = POWERS[s.power].glory if s.power else 0
-    a, b, c = (v if v is not None else 0 for v in s.villains)
+    a, b, c = s.villains
+    missions = 0
+    for _, g in s.missions:
+        missions += g
     return Score(
-        (a, b, c), evolution, items, GEM_GLORY[gems(s)], MINION_GLORY[track(s)],
+        (a or 0, b or 0, c or 0), evolution, items, GEM_GLORY[gems(s)], MINION_GLORY[track(s)],
         damage_glory(s.damage), RESURRECTION_GLORY if s.resurrected else 0,
-        objective_glory(objective, s, board) + power, sum(g for _, g in s.missions))
+        (objective_glory(objective, s, board) if objective else 0) + power, missions)
 
 
 CATEGORY_LETTERS: Final = "ABCDEFGHIJKL"
