@@ -25,6 +25,11 @@ from engine.paper.resolve import Ask, Brancher, Work
 from engine.paper.sheet import WALL, WATER_EDGE, Board, Sheet
 
 Option = tuple[Use, Work]
+# The generator's limit on the steps of one move.  The rules set none beyond the die's
+# allowance, but the Ranger's extra step for every water crossing (ruling 16) lets a party with
+# the Khar Medallion cross water back and forth for ever; plans longer than this are legal,
+# and not generated.
+MAX_STEPS = 8
 
 
 class Policy(Protocol):
@@ -101,7 +106,8 @@ def _stepping_into(r: int, allowance: int) -> Callable[[Work], object]:
 
 def die_uses(w: Work, die: int, face: str, ask: Policy | None = None,
              kinds: Sequence[str] = (MOVE, EVOLVE, ITEM, POTIONS)) -> list[Option]:
-    """Every legal use of ``die`` (showing ``face``) from ``w``, with the work after it."""
+    """Every legal use of ``die`` (showing ``face``) from ``w``, with the work after it (moves
+    of at most :data:`MAX_STEPS` steps)."""
     if face == SKULL:
         return []
     out: list[Option] = []
@@ -146,7 +152,7 @@ def _moves(w: Work, die: int, face: str, ask: Policy | None, out: list[Option]) 
 def _extend(w: Work, die: int, entry: int, path: tuple[int, ...], steps: int,
             allowance: int, answers: tuple[Answer, ...], ask: Policy | None,
             out: list[Option]) -> None:
-    if steps >= allowance:
+    if steps >= allowance or steps >= MAX_STEPS:
         return
     items = w.items
     for r, kind in w.board.steps[w.room]:

@@ -485,12 +485,40 @@ def play_uses(sheet: Sheet, uses: Sequence[Use], board: Board, roll: Sequence[st
     return w.freeze()
 
 
+def _shape(u: object) -> Use:
+    """``u`` if it is a use its notation describes exactly (a value built by hand may not be:
+    a hero index on a potions use, an unknown kind, an unsorted scepter answer)."""
+    if not isinstance(u, Use) or not isinstance(u.path, tuple) or not isinstance(
+            u.answers, tuple):
+        raise IllegalActionError(f"{u!r:.60} is not a die use")
+    kind, arg = u.kind, u.arg
+    ok = (type(u.die) is int and type(u.psionic) is bool and type(arg) is int
+          and type(u.entry) is int and all(type(r) is int and 0 <= r < 42 for r in u.path))
+    if kind == MOVE:
+        ok = ok and arg == -1 and -1 <= u.entry < 6 and bool(u.path)
+    elif kind in (EVOLVE, ITEM):
+        ok = ok and 0 <= arg < (4 if kind == EVOLVE else 8) and u.entry == -1 and not u.path
+    else:
+        ok = ok and kind == POTIONS and arg == -1 and u.entry == -1 and not u.path
+    for a in u.answers:
+        if not ok:
+            break
+        values = a.values if isinstance(a, Answer) and isinstance(a.values, tuple) else ()
+        ok = bool(values) and all(type(v) is int for v in values) and (
+            (a.kind == EVOLVE and len(values) == 1 and 0 <= values[0] < 4)
+            or (a.kind == ITEM and len(values) == 1 and 0 <= values[0] < 8)
+            or (a.kind == SCEPTER and len(values) <= 2 and all(0 <= v < 42 for v in values)))
+    if not ok:
+        raise IllegalActionError(f"{u!r:.80} is not a well-formed die use")
+    return u
+
+
 def play_plan(sheet: Sheet, plan: object, board: Board, roll: Sequence[str]) -> Sheet:
     """Check and play a whole plan (three distinct dice, ruling 3), recording the round
     counter (Q20).  Raises :class:`IllegalActionError` naming what is wrong."""
-    if not isinstance(plan, Plan):
+    if not isinstance(plan, Plan) or not isinstance(plan.uses, tuple):
         raise IllegalActionError(f"{plan!r:.40} is not a plan")
-    uses = plan.uses
+    uses = tuple(_shape(u) for u in plan.uses)
     if len(uses) != 3:
         raise IllegalActionError(f"a plan uses exactly three dice, not {len(uses)} (ruling 3)")
     dice = [u.die for u in uses]

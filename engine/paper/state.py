@@ -564,8 +564,11 @@ class PaperState(GameState[PaperAction]):
             try:
                 sheet = play_plan(self.sheets[seat], action, self.board, self.roll)
             except IllegalActionError as exc:
-                raise IllegalActionError(f"illegal plan '{format_action(action)}': {exc}"
-                                         ) from None
+                try:
+                    text = f"'{format_action(action)}'"
+                except (IndexError, TypeError, ValueError, AttributeError):
+                    text = "(a malformed plan)"
+                raise IllegalActionError(f"illegal plan {text}: {exc}") from None
             memo[key] = sheet
         return sheet
 
@@ -765,9 +768,10 @@ class PaperState(GameState[PaperAction]):
         return new
 
     def spectator_view(self) -> Any:
+        """The view of the public part alone (no seat's knowledge, not even who committed)."""
         from engine.paper.view import make_view
 
-        return make_view(self, None)
+        return make_view(self.public(), None)
 
     # ------------------------------------------------------------------ views and positions
 

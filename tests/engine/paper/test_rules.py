@@ -350,3 +350,11 @@ def test_missing_gems_only_in_the_variant_or_solo() -> None:
 
 def test_item_indexes() -> None:
     assert ITEM_INDEX["cloak"] == CLOAK and ITEM_INDEX["khar_medallion"] == MEDALLION
+
+
+def test_a_ranger_with_the_medallion_may_keep_crossing_water() -> None:
+    # Ruling 16 taken literally: each crossing gives the step it costs back (see paper.md).
+    wet = sheet(room="A1", explored=["A1", "A2"], minions=["A2"], items={"khar_medallion": 2},
+                power="ranger", letters=["A"])
+    after = play(wet, "1 move A2 A1 A2 A1 A2 A1 A2 A1 A2 A1")
+    assert after.crossings == 10 and after.room == ROOM_INDEX["A1"]
