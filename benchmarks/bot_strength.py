@@ -1,11 +1,20 @@
 """How strong is a bot?  One seat plays BOT, the others play OPPONENT; the seat rotates.
 
     python -m benchmarks bots --bot heuristic --opponent random --players 5 --games 2000
+    python -m benchmarks bots --game paper            # solo: 500 paired games, scores
 
 Reports the bot's win share (a k-way shared win counts 1/k; a fair seat wins 1/players) with a
 95% confidence interval (normal approximation on per-game shares), and, over games/20 games
 with BOT in every seat, the share of simultaneous steps in which every seat played the same
 card (``self_play_same_card_share``).
+
+With one player (a solo game, where the lone seat always "wins") it compares scores instead:
+each game's dealer seed is played once by BOT and once by OPPONENT (and once by the game's
+zombie), and the last line reports the mean scores, ``score_gain`` (BOT minus OPPONENT, paired
+per seed) with ``score_gain_ci95`` ([low, high]), and how long BOT's and the zombie's decisions
+took (mean, 95th percentile, max; the bots themselves read no clock).  Defaults come from the
+game: the first bot other than ``random``, its first variant, 5 players where the game allows
+them (else its largest count), or 1 where the game has a solo mode; 2000 games, 500 in solo.
 """
 
 from __future__ import annotations
@@ -14,8 +23,9 @@ import argparse
 import json
 import math
 import time
+from typing import Any
 
-from engine.core import JointActed
+from engine.core import JointActed, Over
 from engine.games import get_game
 from engine.sim import Dealer, play_out
 from engine.stream import derive_key
@@ -25,19 +35,30 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks bots",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="raiders")
-    parser.add_argument("--bot", default="heuristic")
+    parser.add_argument("--bot", default=None)
     parser.add_argument("--opponent", default="random")
-    parser.add_argument("--players", type=int, default=5)
-    parser.add_argument("--variant", default="basic")
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--variant", default=None)
+    parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--seed", default="bots")
     args = parser.parse_args(argv)
     spec = get_game(args.game)
+    if args.bot is None:
+        args.bot = next((n for n in spec.bots if n != "random"), "random")
+    if args.players is None:
+        args.players = 1 if 1 in spec.players else 5 if 5 in spec.players else max(
+            spec.players)
+    if args.variant is None:
+        args.variant = spec.variants[0]
+    if args.games is None:
+        args.games = 500 if args.players == 1 else 2000
     for name in (args.bot, args.opponent):
         if name not in spec.bots:
             parser.error(f"unknown bot {name!r} (known: {', '.join(spec.bots)})")
     if args.players not in spec.players:
         parser.error(f"{spec.title} is for {min(spec.players)}-{max(spec.players)} players")
+    if args.players == 1:
+        return _solo(args, spec)
     shares: list[float] = []
     start = time.perf_counter()
     for g in range(args.games):
@@ -47,8 +68,9 @@ def main(argv: list[str]) -> int:
         dealer = Dealer(derive_key(args.seed, str(g)))
         run = play_out(spec.new(players=args.players, variant=args.variant), bots, dealer,
                        record=False)
-        outcome = run.state.waiting.outcome  # type: ignore[attr-defined]
-        shares.append(outcome.share(seat))
+        over = run.state.waiting
+        assert isinstance(over, Over)
+        shares.append(over.outcome.share(seat))
         if (g + 1) % 250 == 0:
             print(f"{g + 1} games: win share {sum(shares) / len(shares):.3f}", flush=True)
     # How often every seat plays the same card when all seats are BOT (a fixed-policy bot
@@ -72,6 +94,75 @@ def main(argv: list[str]) -> int:
         "win_share": round(mean, 4), "ci95": [round(mean - half, 4), round(mean + half, 4)],
         "fair_share": round(1 / args.players, 4),
         "self_play_same_card_share": round(same / max(1, steps), 4),
+        "seconds": round(time.perf_counter() - start, 1),
+    }))
+    return 0
+
+
+class _Timed:
+    """A bot whose decisions are timed (the benchmark's clock, not the bot's)."""
+
+    def __init__(self, bot: Any, times: list[float]) -> None:
+        self.bot = bot
+        self.name = getattr(bot, "name", "bot")
+        self.times = times
+
+    def choose(self, view: Any, key: bytes) -> Any:
+        start = time.perf_counter()
+        action = self.bot.choose(view, key)
+        self.times.append(time.perf_counter() - start)
+        return action
+
+
+def _mean_ci(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / max(1, n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def _times(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    return {"mean": round(sum(ordered) / len(ordered), 4),
+            "p95": round(ordered[int(0.95 * (len(ordered) - 1))], 4),
+            "max": round(ordered[-1], 4)}
+
+
+def _solo(args: argparse.Namespace, spec: Any) -> int:
+    start = time.perf_counter()
+    scores: dict[str, list[float]] = {"bot": [], "opponent": [], "zombie": []}
+    times: dict[str, list[float]] = {"bot": [], "zombie": []}
+    zombie = spec.zombie or spec.bots[args.bot]
+    for g in range(args.games):
+        seed = derive_key(args.seed, str(g))
+        for role, factory in (("bot", spec.bots[args.bot]), ("opponent",
+                                                              spec.bots[args.opponent]),
+                              ("zombie", zombie)):
+            bot = factory()
+            if role in times:
+                bot = _Timed(bot, times[role])
+            run = play_out(spec.new(players=1, variant=args.variant), [bot], Dealer(seed),
+                           record=False)
+            over = run.state.waiting
+            assert isinstance(over, Over)
+            scores[role].append(over.outcome.standings[0].score)
+        if (g + 1) % 100 == 0:
+            gain = sum(scores["bot"]) / len(scores["bot"]) - (
+                sum(scores["opponent"]) / len(scores["opponent"]))
+            print(f"{g + 1} games: score gain {gain:.1f}", flush=True)
+    gains = [b - o for b, o in zip(scores["bot"], scores["opponent"], strict=True)]
+    gain, half = _mean_ci(gains)
+    means = {role: round(sum(v) / len(v), 2) for role, v in scores.items()}
+    print(json.dumps({
+        "benchmark": "bots", "game": args.game, "bot": args.bot, "opponent": args.opponent,
+        "players": 1, "variant": args.variant, "games": args.games, "mode": "score",
+        "bot_score_mean": means["bot"], "opponent_score_mean": means["opponent"],
+        "zombie_score_mean": means["zombie"],
+        "bot_score_range": [min(scores["bot"]), max(scores["bot"])],
+        "score_gain": round(gain, 2), "score_gain_ci95": [round(gain - half, 2),
+                                                          round(gain + half, 2)],
+        "bot_decision_seconds": _times(times["bot"]),
+        "zombie_decision_seconds": _times(times["zombie"]),
         "seconds": round(time.perf_counter() - start, 1),
     }))
     return 0

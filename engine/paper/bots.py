@@ -90,6 +90,11 @@ def distances(board: Board, cloak: bool, medallion: bool) -> tuple[tuple[int, ..
     return table
 
 
+for _board in BOARDS.values():  # every table at import: no decision pays for building one
+    for _cloak in (False, True):
+        for _medallion in (False, True):
+            distances(_board, _cloak, _medallion)
+
 # ---------------------------------------------------------------------- evaluation
 
 _ITEM_VALUE: Final = (3.0, 1.5, 2.0, 2.0, 4.0, 2.5, 3.0, 4.0)  # a completed item, besides its box
