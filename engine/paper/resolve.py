@@ -500,17 +500,17 @@ def _shape(u: object) -> Use:
         ok = ok and 0 <= arg < (4 if kind == EVOLVE else 8) and u.entry == -1 and not u.path
     else:
         ok = ok and kind == POTIONS and arg == -1 and u.entry == -1 and not u.path
-    for a in u.answers:
-        if not ok:
-            break
-        values = a.values if isinstance(a, Answer) and isinstance(a.values, tuple) else ()
-        ok = bool(values) and all(type(v) is int for v in values) and (
-            (a.kind == EVOLVE and len(values) == 1 and 0 <= values[0] < 4)
-            or (a.kind == ITEM and len(values) == 1 and 0 <= values[0] < 8)
-            or (a.kind == SCEPTER and len(values) <= 2 and all(0 <= v < 42 for v in values)))
-    if not ok:
+    if not ok or not all(_answer_ok(a) for a in u.answers):
         raise IllegalActionError(f"{u!r:.80} is not a well-formed die use")
     return u
+
+
+def _answer_ok(a: object) -> bool:
+    values = a.values if isinstance(a, Answer) and isinstance(a.values, tuple) else ()
+    return isinstance(a, Answer) and bool(values) and all(type(v) is int for v in values) and (
+        (a.kind == EVOLVE and len(values) == 1 and 0 <= values[0] < 4)
+        or (a.kind == ITEM and len(values) == 1 and 0 <= values[0] < 8)
+        or (a.kind == SCEPTER and len(values) <= 2 and all(0 <= v < 42 for v in values)))
 
 
 def play_plan(sheet: Sheet, plan: object, board: Board, roll: Sequence[str]) -> Sheet:
@@ -533,6 +533,8 @@ def play_plan(sheet: Sheet, plan: object, board: Board, roll: Sequence[str]) -> 
 def play_answers(sheet: Sheet, board: Board, answers: Sequence[Answer],
                  start: Callable[[Work], None]) -> Sheet:
     """Run ``start`` (a reward) on the sheet, its triggers answered by ``answers``."""
+    if not isinstance(answers, tuple) or not all(_answer_ok(a) for a in answers):
+        raise IllegalActionError(f"{answers!r:.80} are not well-formed answers")
     script = Script(answers)
     w = Work(sheet, board, script)
     start(w)

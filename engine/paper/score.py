@@ -167,3 +167,23 @@ def outcome(sheets: Sequence[Sheet], board: Board, objectives: Sequence[str],
         (w,) = winners
         reason = f"seat {w} wins with {scores[w].total} glory"
     return Outcome(winners, tuple(standings), reason)
+
+
+def story_outcome(chapters: Sequence[Outcome]) -> Outcome:
+    """A story's result (§3.16): each seat's chapter totals summed; the highest sum wins, a tie
+    is shared.  ``chapters`` are the outcomes of the story's games, in order, seat for seat."""
+    if not chapters:
+        raise ValueError("a story has at least one chapter")
+    seats = len(chapters[0].standings)
+    if any(len(c.standings) != seats for c in chapters):
+        raise ValueError("every chapter of a story has the same seats")
+    totals = [sum(c.standings[i].score for c in chapters) for i in range(seats)]
+    best = max(totals)
+    winners = frozenset(i for i, t in enumerate(totals) if t == best)
+    standings = tuple(Standing(i, "winner" if i in winners else "lost", totals[i], 0,
+                               " + ".join(str(c.standings[i].score) for c in chapters))
+                      for i in range(seats))
+    names = ", ".join(f"seat {i}" for i in sorted(winners))
+    reason = (f"{names} {'share' if len(winners) > 1 else 'wins'} the story with {best} glory "
+              f"over {len(chapters)} chapter{'s' if len(chapters) > 1 else ''}")
+    return Outcome(winners, standings, reason)

@@ -29,7 +29,6 @@ from engine.core import (
     GameState,
     IllegalActionError,
     InvalidChanceError,
-    InvalidKnowledgeError,
     NotYourDecisionError,
     OpeningRequest,
     Openings,
@@ -57,7 +56,6 @@ from engine.paper.data import (
     MISSION_IDS,
     MISSIONS_IN_PLAY,
     OBJECTIVE_IDS,
-    OBJECTIVES,
     POWER_IDS,
     ROUNDS,
     SEASON_END,
@@ -76,7 +74,6 @@ from engine.paper.rounds import (
     rejected,
     reward_choices,
     score_missions,
-    setup_answers,
     skull_damage,
     villain_of,
 )
@@ -367,50 +364,9 @@ class PaperState(GameState[PaperAction]):
     def learn(self, seat: object, knowledge: Mapping[str, str]) -> PaperState:
         """A seat learns the cards dealt to it (``{"setup.power.2.0": "healer"}``) or its
         own sealed value (``{"objective.2": "1"}``)."""
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            raise InvalidKnowledgeError(f"there is no seat {seat!r}")
-        k = self.knowledge[seat]
-        cards = dict(k.cards)
-        objective = k.objective
-        for key, value in knowledge.items():
-            if key == objective_slot(seat):
-                objective = self._learn_objective(seat, k, cards, value)
-                continue
-            deal = parse_deal(key)
-            if deal is None or deal[1] != seat:
-                raise InvalidKnowledgeError(f"seat {seat} is owed nothing called {key!r}")
-            what, _, i = deal
-            index = (2 * seat + i) if what == "power" else (2 * self.n + 2 * seat + i)
-            if index >= self.dealt:
-                raise InvalidKnowledgeError(f"{key} has not been dealt yet")
-            deck = POWER_IDS if what == "power" else OBJECTIVE_IDS
-            other = cards.get(f"setup.{what}.{seat}.{1 - i}")
-            if value not in deck or value == other:
-                raise InvalidKnowledgeError(f"{value!r} cannot be the card of {key}")
-            if cards.get(key, value) != value:
-                raise InvalidKnowledgeError(f"seat {seat} already knows the card of {key}")
-            cards[key] = value
-        new = self._copy()
-        all_k = list(self.knowledge)
-        all_k[seat] = Knowledge(tuple(sorted(cards.items())), objective, k.pending)
-        new.knowledge = tuple(all_k)
-        return new
+        from engine.paper.private import learn
 
-    def _learn_objective(self, seat: int, k: Knowledge, cards: Mapping[str, str],
-                         value: str) -> int:
-        if value not in ("0", "1"):
-            raise InvalidKnowledgeError("the kept objective's index is 0 or 1")
-        choice = k.pending if isinstance(k.pending, SetupChoice) else self.setup[seat]
-        if choice is None:
-            raise InvalidKnowledgeError(f"seat {seat} has not chosen its objective yet")
-        j = int(value)
-        if k.objective not in (-1, j):
-            raise InvalidKnowledgeError(f"seat {seat} already sealed objective {k.objective}")
-        card = cards.get(f"setup.objective.{seat}.{j}")
-        if card and OBJECTIVES[card].styles != choice.styles:
-            raise InvalidKnowledgeError(f"objective {card} does not mark the styles "
-                                        f"{'/'.join(choice.styles)}")
-        return j
+        return learn(self, seat, knowledge)
 
     def public(self) -> PaperState:
         if all(k == NO_KNOWLEDGE for k in self.knowledge):
@@ -446,12 +402,12 @@ class PaperState(GameState[PaperAction]):
         """``seat`` shows the card of one of its deals (with the deck's proof): its kept power
         once the setup is revealed (no change: the card is public already, and must agree),
         its kept objective at final scoring, and any deal at the end (the audit)."""
-        from engine.paper.openings import open_private
+        from engine.paper.private import open_private
 
         return open_private(self, seat, event_id, outcome)
 
     def open_sealed(self, seat: Seat, values: Mapping[str, str]) -> PaperState:
-        from engine.paper.openings import open_sealed
+        from engine.paper.private import open_sealed
 
         return open_sealed(self, seat, values)
 
@@ -501,20 +457,10 @@ class PaperState(GameState[PaperAction]):
             villain = villain_of(self.dungeon, SEASON_END[self.round])
             return tuple(reward_choices(self.sheets[seat], self.board, villain))
         if self.phase is Phase.CHOOSE:
-            return self._setup_choices(seat)
-        return ()
+            from engine.paper.private import setup_choices
 
-    def _setup_choices(self, seat: int) -> tuple[SetupChoice, ...]:
-        powers = [self.card(seat, POWERS_DECK, k) for k in (0, 1)]
-        objectives = [self.card(seat, OBJECTIVES_DECK, k) for k in (0, 1)]
-        if not all(powers) or not all(objectives):
-            return ()
-        out = []
-        for deal, power in enumerate(powers):
-            for args in setup_answers(power):
-                for j, objective in enumerate(objectives):
-                    out.append(SetupChoice(deal, power, args, OBJECTIVES[objective].styles, j))
-        return tuple(out)
+            return setup_choices(self, seat)
+        return ()
 
     def check(self, seat: object, action: object) -> None:
         if not self._deciding(seat):
@@ -528,7 +474,9 @@ class PaperState(GameState[PaperAction]):
                 raise IllegalActionError(f"{action!r:.40} is not a setup choice")
             try:
                 check_setup(action)
-                self._check_dealt(seat, action)
+                from engine.paper.private import check_dealt
+
+                check_dealt(self, seat, action)
             except IllegalActionError as exc:
                 raise IllegalActionError(f"illegal '{format_action(action)}': {exc}") from None
         else:
@@ -537,19 +485,6 @@ class PaperState(GameState[PaperAction]):
                 play_reward(self.sheets[seat], self.board, villain, action)
             except IllegalActionError as exc:
                 raise IllegalActionError(f"illegal reward choice: {exc}") from None
-
-    def _check_dealt(self, seat: int, c: SetupChoice) -> None:
-        power = self.card(seat, POWERS_DECK, c.deal)
-        if power and power != c.power:
-            raise IllegalActionError(f"your deal {c.deal} is the {power}, not the {c.power}")
-        objectives = [self.card(seat, OBJECTIVES_DECK, k) for k in (0, 1)]
-        if c.objective >= 0 and objectives[c.objective]:
-            card = objectives[c.objective]
-            if OBJECTIVES[card].styles != c.styles:
-                raise IllegalActionError(f"your objective {card} marks the styles "
-                                         f"{'/'.join(OBJECTIVES[card].styles)}")
-        elif all(objectives) and c.styles not in (OBJECTIVES[o].styles for o in objectives):
-            raise IllegalActionError("neither of your objectives marks these styles")
 
     def _played(self, seat: int, action: object) -> Sheet:
         """The seat's sheet after its plan (checked by playing it; memoised per state)."""

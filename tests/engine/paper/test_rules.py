@@ -358,3 +358,25 @@ def test_a_ranger_with_the_medallion_may_keep_crossing_water() -> None:
                 power="ranger", letters=["A"])
     after = play(wet, "1 move A2 A1 A2 A1 A2 A1 A2 A1 A2 A1")
     assert after.crossings == 10 and after.room == ROOM_INDEX["A1"]
+
+
+def test_a_story_sums_its_chapters() -> None:
+    from engine.core import Outcome, Standing
+    from engine.paper.score import story_outcome
+
+    def chapter(a: int, b: int) -> Outcome:
+        return Outcome(frozenset(), (Standing(0, "lost", a, 0), Standing(1, "lost", b, 0)), "")
+
+    story = story_outcome([chapter(40, 50), chapter(60, 45), chapter(30, 34)])
+    assert story.winners == frozenset({0}) and [s.score for s in story.standings] == [130, 129]
+    tie = story_outcome([chapter(40, 50), chapter(60, 50)])
+    assert tie.winners == frozenset({0, 1}) and "share" in tie.reason
+
+
+def test_a_reward_choice_built_by_hand_must_be_well_formed() -> None:
+    from engine.paper import RewardChoice
+    from engine.paper.actions import Answer
+    from engine.paper.rounds import play_reward
+
+    with pytest.raises(IllegalActionError, match="well-formed"):
+        play_reward(sheet(), BOARDS["A"], VILLAINS["A"], RewardChoice((Answer("evolve", (9,)),)))

@@ -1,5 +1,11 @@
-"""Showing dealt cards and opening the sealed objective (issue 32's rulings; docs/rules/paper.md
-§ "Private deals and the sealed objective").
+"""Private knowledge: the cards dealt to a seat, its setup choice against them, showing dealt
+cards and opening the sealed objective (issue 32's rulings; docs/rules/paper.md, "Private deals
+and the sealed objective").
+
+* A seat **learns** the two powers and two objectives dealt to it (each once, two different
+  cards), and, after its setup choice, its own sealed objective index.
+* Its **setup choices** (legal actions) are known only to a state that knows its four cards;
+  a choice naming a card is checked against them where they are known.
 
 * The **kept power** is public with the setup choice.  Its deal is shown (``open_private``) once
   the setup is revealed: the card must be the power the choice named, and nothing changes.
@@ -21,10 +27,96 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from engine.core import IllegalActionError, InvalidKnowledgeError
+from engine.paper.actions import SetupChoice
 from engine.paper.data import OBJECTIVE_IDS, OBJECTIVES, POWER_IDS
+from engine.paper.rounds import setup_answers
 
 if TYPE_CHECKING:
-    from engine.paper.state import PaperState
+    from engine.paper.state import Knowledge, PaperState
+
+
+def learn(state: PaperState, seat: object, knowledge: Mapping[str, str]) -> PaperState:
+    from engine.paper.state import Knowledge, objective_slot, parse_deal
+
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.n:
+        raise InvalidKnowledgeError(f"there is no seat {seat!r}")
+    k = state.knowledge[seat]
+    cards = dict(k.cards)
+    objective = k.objective
+    for key, value in knowledge.items():
+        if key == objective_slot(seat):
+            objective = _learn_objective(state, seat, k, cards, value)
+            continue
+        deal = parse_deal(key)
+        if deal is None or deal[1] != seat:
+            raise InvalidKnowledgeError(f"seat {seat} is owed nothing called {key!r}")
+        what, _, i = deal
+        index = (2 * seat + i) if what == "power" else (2 * state.n + 2 * seat + i)
+        if index >= state.dealt:
+            raise InvalidKnowledgeError(f"{key} has not been dealt yet")
+        deck = POWER_IDS if what == "power" else OBJECTIVE_IDS
+        other = cards.get(f"setup.{what}.{seat}.{1 - i}")
+        if value not in deck or value == other:
+            raise InvalidKnowledgeError(f"{value!r} cannot be the card of {key}")
+        if cards.get(key, value) != value:
+            raise InvalidKnowledgeError(f"seat {seat} already knows the card of {key}")
+        cards[key] = value
+    new = state._copy()
+    all_k = list(state.knowledge)
+    all_k[seat] = Knowledge(tuple(sorted(cards.items())), objective, k.pending)
+    new.knowledge = tuple(all_k)
+    return new
+
+
+def _learn_objective(state: PaperState, seat: int, k: Knowledge, cards: Mapping[str, str],
+                     value: str) -> int:
+    if value not in ("0", "1"):
+        raise InvalidKnowledgeError("the kept objective's index is 0 or 1")
+    choice = k.pending if isinstance(k.pending, SetupChoice) else state.setup[seat]
+    if choice is None:
+        raise InvalidKnowledgeError(f"seat {seat} has not chosen its objective yet")
+    j = int(value)
+    if k.objective not in (-1, j):
+        raise InvalidKnowledgeError(f"seat {seat} already sealed objective {k.objective}")
+    card = cards.get(f"setup.objective.{seat}.{j}")
+    if card and OBJECTIVES[card].styles != choice.styles:
+        raise InvalidKnowledgeError(f"objective {card} does not mark the styles "
+                                    f"{'/'.join(choice.styles)}")
+    return j
+
+
+def setup_choices(state: PaperState, seat: int) -> tuple[SetupChoice, ...]:
+    """Every setup choice of ``seat`` (with its objective index), if ``state`` knows its four
+    cards; else none."""
+    from engine.paper.state import OBJECTIVES_DECK, POWERS_DECK
+
+    powers = [state.card(seat, POWERS_DECK, k) for k in (0, 1)]
+    objectives = [state.card(seat, OBJECTIVES_DECK, k) for k in (0, 1)]
+    if not all(powers) or not all(objectives):
+        return ()
+    out = []
+    for deal, power in enumerate(powers):
+        for args in setup_answers(power):
+            for j, objective in enumerate(objectives):
+                out.append(SetupChoice(deal, power, args, OBJECTIVES[objective].styles, j))
+    return tuple(out)
+
+
+def check_dealt(state: PaperState, seat: int, c: SetupChoice) -> None:
+    """A setup choice against the cards ``state`` knows were dealt to ``seat``."""
+    from engine.paper.state import OBJECTIVES_DECK, POWERS_DECK
+
+    power = state.card(seat, POWERS_DECK, c.deal)
+    if power and power != c.power:
+        raise IllegalActionError(f"your deal {c.deal} is the {power}, not the {c.power}")
+    objectives = [state.card(seat, OBJECTIVES_DECK, k) for k in (0, 1)]
+    if c.objective >= 0 and objectives[c.objective]:
+        card = objectives[c.objective]
+        if OBJECTIVES[card].styles != c.styles:
+            raise IllegalActionError(f"your objective {card} marks the styles "
+                                     f"{'/'.join(OBJECTIVES[card].styles)}")
+    elif all(objectives) and c.styles not in (OBJECTIVES[o].styles for o in objectives):
+        raise IllegalActionError("neither of your objectives marks these styles")
 
 
 def open_private(state: PaperState, seat: object, event_id: str, card: str) -> PaperState:
