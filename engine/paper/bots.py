@@ -10,7 +10,7 @@ computes the same decision (the zombie of an absent seat).
   sheet now, plus what the sheet promises: lairs reached before their fights, rooms worth
   exploring, free hearts, half-built items, the objective's next tier).  It stops at a fixed
   budget of evaluated nodes (no clock: the same view gives the same plan).
-* :func:`zombie_bot`: the search bot with beam width 1 and a smaller budget (a greedy plan,
+* :func:`zombie_bot`: the search bot with beam width 1 and a budget of 300 nodes (a greedy plan,
   use by use): the public stand-in for a replaced seat, pinned by engine version ``paper/1``.
 """
 
@@ -373,8 +373,8 @@ class SearchBot:
 
 
 def zombie_bot() -> SearchBot:
-    """The zombie of engine version paper/1: a greedy plan (beam 1, 400 nodes)."""
-    bot = SearchBot(budget=400, beam=1)
+    """The zombie of engine version paper/1: a greedy plan (beam 1, 300 nodes)."""
+    bot = SearchBot(budget=300, beam=1)
     bot.name = "zombie"
     return bot
 

@@ -11,18 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import Chance, Openings, Over, Simultaneous, Turn
-from engine.paper.actions import PaperAction, SetupChoice, format_action
-from engine.paper.data import ROOM_NAMES, SEASON_END
+from engine.paper.actions import PaperAction, format_action
+from engine.paper.data import ROOM_NAMES
 from engine.paper.position import sheet_to_json
 from engine.paper.rounds import villain_of
 from engine.paper.score import Score, score_sheet
 from engine.paper.sheet import BOARDS, Sheet, explored_count, gems, hp, lairs_reached, track
-from engine.paper.state import (
-    OBJECTIVES_DECK,
-    POWERS_DECK,
-    PaperState,
-    Phase,
-)
+from engine.paper.state import OBJECTIVES_DECK, POWERS_DECK, PaperState
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +134,6 @@ def make_view(state: PaperState, seat: int | None) -> PaperView:
         objectives = tuple(state.card(seat, OBJECTIVES_DECK, i) for i in (0, 1))
         if k.objective >= 0:
             objective = objectives[k.objective]
-        elif isinstance(k.pending, SetupChoice) and k.pending.objective >= 0:
-            objective = objectives[k.pending.objective]
         if k.pending is not None:
             pending = format_action(k.pending)
         legal = state.legal_actions(seat)
@@ -167,9 +160,4 @@ def make_view(state: PaperState, seat: int | None) -> PaperView:
         legal, result, winners)
 
 
-def season_end(round_no: int) -> int:
-    """The season whose villain is fought after ``round_no`` (0: none)."""
-    return SEASON_END.get(round_no, 0)
-
-
-__all__ = ["PaperView", "Phase", "SeatView", "make_view", "season_end"]
+__all__ = ["PaperView", "SeatView", "make_view"]

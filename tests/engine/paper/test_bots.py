@@ -43,7 +43,7 @@ def test_bots_are_deterministic_under_any_hash_seed() -> None:
 
 # The zombie's decisions over fixed positions, hashed: the zombie is part of engine version
 # paper/1 (GameSpec.zombie), so a change here needs a new engine version.
-ZOMBIE_DIGEST = "ead1541033e13b3ff8afa765f25307d94c91436344ba15adc2cdf90c73b3ecde"
+ZOMBIE_DIGEST = "59db21653caa5ee2cb7e2531bd738d2bab578028b3c24d2b9e9176579f2c6ad6"
 
 
 def _zombie_decisions() -> str:
@@ -64,7 +64,7 @@ def test_the_zombie_plays_from_public_views_within_its_budget() -> None:
         bot = zombie_bot()
         plan = bot.choose(state.public().view(seat), b"key")
         state.check(seat, plan)
-        assert bot.nodes <= 400 + 400  # the budget, plus the last die expanded whole
+        assert bot.nodes <= 300 + 400  # the budget, plus the last die expanded whole
     rewards = [s for s in states() if isinstance(s.waiting, Turn)]
     for state in rewards:
         seat = state.waiting.seat  # type: ignore[union-attr]

@@ -262,3 +262,10 @@ def test_new_game_positions() -> None:
     for n in (1, 8):
         s = new_game(n)
         assert from_position(s.to_position()) == s
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None)
+@given(st.integers(0, 10**9))
+def test_the_checker_agrees_with_the_generator_long(seed: int) -> None:
+    test_the_checker_agrees_with_the_generator.hypothesis.inner_test(seed)  # type: ignore[attr-defined]
