@@ -87,6 +87,10 @@ def skull_damage(sheet: Sheet, skulls: int) -> Sheet:
 
 def check_setup(choice: SetupChoice) -> None:
     """What a setup choice must be on its own, whatever was dealt."""
+    if not (type(choice.deal) is int and type(choice.power) is str
+            and type(choice.styles) is str and type(choice.objective) is int
+            and isinstance(choice.args, tuple) and all(type(a) is int for a in choice.args)):
+        raise IllegalActionError(f"{choice!r:.80} is not a well-formed setup choice")
     power = POWERS.get(choice.power)
     if power is None:
         raise IllegalActionError(f"there is no power {choice.power!r}")

@@ -478,7 +478,11 @@ class PaperState(GameState[PaperAction]):
 
                 check_dealt(self, seat, action)
             except IllegalActionError as exc:
-                raise IllegalActionError(f"illegal '{format_action(action)}': {exc}") from None
+                try:
+                    text = f"'{format_action(action)}'"
+                except (IndexError, TypeError, ValueError, KeyError):
+                    text = "setup choice"
+                raise IllegalActionError(f"illegal {text}: {exc}") from None
         else:
             villain = villain_of(self.dungeon, SEASON_END[self.round])
             try:
@@ -493,6 +497,10 @@ class PaperState(GameState[PaperAction]):
             memo = self._memo = {}
         if not isinstance(action, Plan):
             raise IllegalActionError(f"{action!r:.40} is not a plan")
+        try:
+            hash(action)
+        except TypeError:
+            raise IllegalActionError(f"{action!r:.80} is not a well-formed plan") from None
         key = (seat, action)
         sheet = memo.get(key)
         if sheet is None:

@@ -20,7 +20,7 @@ from engine.core import (
 )
 from engine.games import replay
 from engine.paper import PaperState, from_position, new_game
-from engine.paper.actions import Answer, Plan, Use
+from engine.paper.actions import Answer, Plan, SetupChoice, Use
 from engine.paper.data import DUNGEON_LETTERS, HEROES, ITEMS, LETTERS, ROOM_NAMES, damage_glory
 from engine.paper.plans import MAX_STEPS
 from engine.paper.position import sheet_from_json, sheet_to_json
@@ -141,6 +141,11 @@ def test_a_use_built_by_hand_must_be_well_formed() -> None:
             state.check(seat, Plan((bad, *plan.uses[1:])))
     with pytest.raises(IllegalActionError, match="not a plan"):
         state.check(seat, "1 potions; 2 potions; 3 potions")
+    with pytest.raises(IllegalActionError, match="well-formed"):
+        state.check(seat, Plan([*plan.uses]))  # type: ignore[arg-type]
+    choose = next(s for s in states() if s.to_position()["phase"] == "choose")
+    with pytest.raises(IllegalActionError, match="well-formed"):
+        choose.check(0, SetupChoice(0, "healer", [1], "BWWB", -1))  # type: ignore[arg-type]
 
 
 def test_every_state_of_the_corpus_round_trips_through_its_position() -> None:
