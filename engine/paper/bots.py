@@ -117,7 +117,7 @@ class Context:
     """What a decision's evaluation needs beyond the sheet: the board, the round just planned,
     the villains still to fight and the viewer's own objective (if it knows it)."""
 
-    __slots__ = ("board", "dist", "fights", "objective", "round")
+    __slots__ = ("board", "dist", "fights", "objective", "promises", "round")
 
     def __init__(self, board: Board, round_no: int, objective: str) -> None:
         self.board = board
@@ -131,6 +131,9 @@ class Context:
             if end >= round_no)
         self.dist = {(c, m): distances(board, c, m) for c in (False, True)
                      for m in (False, True)}
+        # _promise's memo, for this decision only (kept small: a big heap makes the garbage
+        # collector's full passes, which land on any decision, slow).
+        self.promises: dict[tuple[object, ...], float] = {}
 
 
 def _tier_glory(v: Villain, level: int) -> tuple[float, int]:
@@ -170,7 +173,7 @@ def evaluate(s: Sheet, ctx: Context) -> float:
             reach = max(0.0, 1.0 - max(0, d - 2 * until) / 4.0) if d < FAR else 0.0
             value += v.flee + reach * (glory - v.flee) - 0.35 * d / until
     if left > 0:
-        value += _promise(s, board, here, left)
+        value += _promise(s, board, here, left, ctx.promises)
     value += 0.45 * free * min(1.0, left / 4 + 0.25)
     lv = s.levels
     value += 0.25 * (lv[0] + lv[1] + lv[2] + lv[3]) * min(1.0, left / 3)
@@ -199,10 +202,8 @@ _ROOMS: Final = tuple(
      0.9 * g.potions + 1.0 * g.item + 1.0 * g.evo - 0.3 * g.trap)
     for r, g in enumerate(GRID) if g.minion or g.gem or g.potions or g.item or g.evo)
 _DECAY: Final = tuple(0.62 ** d for d in range(FAR + 1))
-_PROMISES: dict[tuple[object, ...], float] = {}
-
-
-def _promise(s: Sheet, board: Board, here: tuple[int, ...], left: int) -> float:
+def _promise(s: Sheet, board: Board, here: tuple[int, ...], left: int,
+             memo: dict[tuple[object, ...], float]) -> float:
     """Rooms worth exploring, discounted by distance and by the rounds left.  (Memoised on
     everything it reads, so it stays a pure function of its arguments.)"""
     armour = s.items[ARMOUR] == 2
@@ -210,7 +211,7 @@ def _promise(s: Sheet, board: Board, here: tuple[int, ...], left: int) -> float:
     gone = s.letters | s.crossed
     key = (board.letter, s.items[CLOAK] == 2, s.items[MEDALLION] == 2, s.explored, s.minions,
            s.letters, s.crossed, s.room, lv[0], lv[1], lv[2], lv[3], armour, left)
-    total = _PROMISES.get(key)
+    total = memo.get(key)
     if total is not None:
         return total
     n = s.letters.bit_count()
@@ -231,9 +232,7 @@ def _promise(s: Sheet, board: Board, here: tuple[int, ...], left: int) -> float:
             worth += gem_worth
         if worth > 0:
             total += worth * _DECAY[d]
-    if len(_PROMISES) > 50_000:
-        _PROMISES.clear()
-    _PROMISES[key] = total
+    memo[key] = total
     return total
 
 
