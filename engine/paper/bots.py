@@ -48,7 +48,7 @@ from engine.paper.data import (
     Villain,
 )
 from engine.paper.plans import die_uses, usable_dice
-from engine.paper.resolve import Ask, Work
+from engine.paper.resolve import Work
 from engine.paper.rounds import combat_level, play_reward
 from engine.paper.score import METRICS, score_sheet
 from engine.paper.sheet import BOARDS, WALL, WATER_EDGE, Board, Sheet
@@ -240,19 +240,18 @@ def _promise(s: Sheet, board: Board, here: tuple[int, ...], left: int,
 
 
 class Greedy:
-    """A greedy answer for every trigger (a :class:`~engine.paper.plans.Policy`): the lowest
+    """A greedy answer for every trigger (a :class:`~engine.paper.resolve.Policy`): the lowest
     hero, the item nearest completion and most rewarding, the strongest minions."""
 
-    def bind(self, w: Work) -> Ask:
-        def ask(kind: str, options: tuple[int, ...], k: int) -> tuple[int, ...]:
-            if kind == EVOLVE:
-                return (min(options, key=lambda h: (w.levels[h], h)),)
-            if kind == ITEM:
-                return (max(options, key=lambda i: (w.items[i], _ITEM_VALUE[i] + ITEM_BONUS[i],
-                                                    -i)),)
-            return sort_rooms(sorted(options, key=lambda r: (-GRID[r].level, r))[:k])
-
-        return ask
+    def answer(self, w: Work, kind: str, options: tuple[int, ...], k: int) -> tuple[int, ...]:
+        if kind == EVOLVE:
+            levels = w.levels
+            return (min(options, key=lambda h: (levels[h], h)),)
+        if kind == ITEM:
+            items = w.items
+            return (max(options, key=lambda i: (items[i], _ITEM_VALUE[i] + ITEM_BONUS[i],
+                                                -i)),)
+        return sort_rooms(sorted(options, key=lambda r: (-GRID[r].level, r))[:k])
 
 
 GREEDY: Final = Greedy()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from itertools import permutations
-from typing import Protocol
 
 from engine.core import IllegalActionError
 from engine.paper.actions import EVOLVE, ITEM, MOVE, POTIONS, Answer, Plan, Use
@@ -21,7 +20,7 @@ from engine.paper.data import (
     MEDALLION,
     SKULL,
 )
-from engine.paper.resolve import Ask, Brancher, Work
+from engine.paper.resolve import Brancher, Policy, Work
 from engine.paper.sheet import WALL, WATER_EDGE, Board, Sheet
 
 Option = tuple[Use, Work]
@@ -32,12 +31,6 @@ Option = tuple[Use, Work]
 MAX_STEPS = 8
 
 
-class Policy(Protocol):
-    """Answers triggers by itself: ``bind(w)`` gives the ``ask`` of the work ``w``."""
-
-    def bind(self, w: Work) -> Ask: ...
-
-
 def _branch(w: Work, run: Callable[[Work], object], ask: Policy | None
             ) -> list[tuple[Work, tuple[Answer, ...], object]]:
     """``run`` on copies of ``w``, once per way of answering (or once, answered by the
@@ -45,7 +38,7 @@ def _branch(w: Work, run: Callable[[Work], object], ask: Policy | None
     out: list[tuple[Work, tuple[Answer, ...], object]] = []
     if ask is not None:
         w2 = w.copy()
-        w2.ask = ask.bind(w2)
+        w2.policy = ask
         w2.taken = []
         try:
             result = run(w2)
@@ -60,6 +53,7 @@ def _branch(w: Work, run: Callable[[Work], object], ask: Policy | None
         brancher = Brancher(prefix)
         w2 = w.copy()
         w2.ask = brancher
+        w2.policy = None
         w2.taken = None
         try:
             result = run(w2)

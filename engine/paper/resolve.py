@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Final, Protocol
 
 from engine.core import IllegalActionError
 from engine.paper.actions import (
@@ -63,6 +63,15 @@ from engine.paper.data import (
 from engine.paper.sheet import WALL, WATER_EDGE, Board, Sheet
 
 Ask = Callable[[str, tuple[int, ...], int], tuple[int, ...]]
+
+
+class Policy(Protocol):
+    """Answers triggers by itself, from the work being played (a bot's policy).  It is given
+    the work on each call and keeps no reference to it, so a work and its policy form no
+    reference cycle (which would leave every generated work to the cyclic collector)."""
+
+    def answer(self, w: Work, kind: str, options: tuple[int, ...], k: int) -> tuple[int, ...]:
+        ...
 
 TRIGGER_NAMES: Final = {EVOLVE: "free evolution", ITEM: "free item step",
                         SCEPTER: "Death Scepter"}
@@ -164,12 +173,13 @@ class Work:
     """A sheet being played on (see the module docstring)."""
 
     __slots__ = ("ask", "black", "board", "crossed", "crossings", "damage", "explored",
-                 "hearts", "items", "letters", "levels", "minions", "potions", "power",
+                 "hearts", "items", "letters", "levels", "minions", "policy", "potions", "power",
                  "psionic_used", "resurrected", "room", "sheet", "taken", "traps")
 
     levels: list[int]
     items: list[int]
     taken: list[Answer] | None
+    policy: Policy | None  # when set, it answers instead of ``ask``
 
     def __init__(self, sheet: Sheet, board: Board, ask: Ask = _never) -> None:
         self.sheet = sheet
@@ -192,6 +202,7 @@ class Work:
         self.crossings = sheet.crossings
         self.psionic_used = False
         self.taken = None
+        self.policy = None
 
     def copy(self) -> Work:
         w = Work.__new__(Work)
@@ -215,6 +226,7 @@ class Work:
         w.crossings = self.crossings
         w.psionic_used = self.psionic_used
         w.taken = None if self.taken is None else self.taken[:]
+        w.policy = self.policy
         return w
 
     def freeze(self, rounds: tuple[str, ...] | None = None) -> Sheet:
@@ -239,7 +251,9 @@ class Work:
     # ------------------------------------------------------------------ asking
 
     def _choose(self, kind: str, options: tuple[int, ...], k: int) -> tuple[int, ...]:
-        values = self.ask(kind, options, k)
+        policy = self.policy
+        values = (self.ask(kind, options, k) if policy is None
+                  else policy.answer(self, kind, options, k))
         if self.taken is not None:
             self.taken.append(Answer(kind, values))
         return values
