@@ -2,9 +2,7 @@
 
     python -m benchmarks bots --bot heuristic --opponent random --players 5 --games 2000
     python -m benchmarks bots --game twister --games 600
-
-``--players`` defaults to the game's largest table and ``--variant`` to its first variant (a
-game without variants is created without one).
+    python -m benchmarks bots --game paper            # solo: 500 paired games, scores
 
 Reports the bot's win share (a k-way shared win counts 1/k; a fair seat wins 1/players) with a
 95% confidence interval (normal approximation on per-game shares), and, over games/20 games
@@ -14,6 +12,15 @@ card (``self_play_same_card_share``; only for games with simultaneous steps).
 ``--option KEY=VALUE`` (repeatable) sets a game option (``--option mode=coop``); ``--variant``
 applies to games that have variants.  For a game with teams, BOT plays one seat and OPPONENT
 all the others, teammates included.
+
+With one player (a solo game, where the lone seat always "wins") it compares scores instead:
+each game's dealer seed is played once by BOT and once by OPPONENT (and once by the game's
+zombie), and the last line reports the mean scores, ``score_gain`` (BOT minus OPPONENT, paired
+per seed) with ``score_gain_ci95`` ([low, high]), and how long BOT's and the zombie's decisions
+took, in wall time and in CPU time (mean, 95th percentile, max; the bots read no clock).
+Defaults come from the game: the first bot other than ``random``, its first variant (a game
+without variants is created without one), 1 player where the game has a solo mode, else 5 where
+it allows them, else its largest count; 2000 games, 500 in solo.
 """
 
 from __future__ import annotations
@@ -22,8 +29,9 @@ import argparse
 import json
 import math
 import time
+from typing import Any
 
-from engine.core import GameSpec, JointActed
+from engine.core import GameSpec, JointActed, Over
 from engine.games import get_game
 from engine.sim import Dealer, play_out
 from engine.stream import derive_key
@@ -51,23 +59,28 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks bots",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="raiders")
-    parser.add_argument("--bot", default="heuristic")
+    parser.add_argument("--bot", default=None)
     parser.add_argument("--opponent", default="random")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--variant", default=None)
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--seed", default="bots")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option (repeatable)")
     args = parser.parse_args(argv)
     spec = get_game(args.game)
+    if args.bot is None:
+        args.bot = next((n for n in spec.bots if n != "random"), "random")
+    if args.players is None:
+        args.players = 1 if 1 in spec.players else 5 if 5 in spec.players else max(
+            spec.players)
+    if args.variant is None and spec.variants:
+        args.variant = spec.variants[0]
+    if args.games is None:
+        args.games = 500 if args.players == 1 else 2000
     for name in (args.bot, args.opponent):
         if name not in spec.bots:
             parser.error(f"unknown bot {name!r} (known: {', '.join(spec.bots)})")
-    if args.players is None:
-        args.players = max(spec.players)
-    if args.variant is None and spec.variants:
-        args.variant = spec.variants[0]
     if args.players not in spec.players:
         parser.error(f"{spec.title} is for {min(spec.players)}-{max(spec.players)} players")
     try:
@@ -75,6 +88,8 @@ def main(argv: list[str]) -> int:
         spec.new(**options)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.players == 1:
+        return _solo(args, spec, options)
     shares: list[float] = []
     start = time.perf_counter()
     for g in range(args.games):
@@ -83,8 +98,9 @@ def main(argv: list[str]) -> int:
         bots[seat] = spec.bots[args.bot]()
         dealer = Dealer(derive_key(args.seed, str(g)))
         run = play_out(spec.new(**options), bots, dealer, record=False)
-        outcome = run.state.waiting.outcome  # type: ignore[attr-defined]
-        shares.append(outcome.share(seat))
+        over = run.state.waiting
+        assert isinstance(over, Over)
+        shares.append(over.outcome.share(seat))
         if (g + 1) % 250 == 0:
             print(f"{g + 1} games: win share {sum(shares) / len(shares):.3f}", flush=True)
     # How often every seat plays the same card when all seats are BOT (a fixed-policy bot
@@ -122,4 +138,79 @@ def main(argv: list[str]) -> int:
         report["shared_or_drawn_games"] = draws
     report["seconds"] = round(time.perf_counter() - start, 1)
     print(json.dumps(report))
+    return 0
+
+
+class _Timed:
+    """A bot whose decisions are timed (the benchmark's clocks, not the bot's): wall time, and
+    this process's CPU time (what the bot's budget costs, whatever else the machine runs)."""
+
+    def __init__(self, bot: Any, times: list[float], cpu: list[float]) -> None:
+        self.bot = bot
+        self.name = getattr(bot, "name", "bot")
+        self.times = times
+        self.cpu = cpu
+
+    def choose(self, view: Any, key: bytes) -> Any:
+        start, cpu = time.perf_counter(), time.process_time()
+        action = self.bot.choose(view, key)
+        self.times.append(time.perf_counter() - start)
+        self.cpu.append(time.process_time() - cpu)
+        return action
+
+
+def _mean_ci(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / max(1, n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def _times(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    return {"mean": round(sum(ordered) / len(ordered), 4),
+            "p95": round(ordered[int(0.95 * (len(ordered) - 1))], 4),
+            "max": round(ordered[-1], 4)}
+
+
+def _solo(args: argparse.Namespace, spec: Any, options: dict[str, object]) -> int:
+    start = time.perf_counter()
+    scores: dict[str, list[float]] = {"bot": [], "opponent": [], "zombie": []}
+    times: dict[str, list[float]] = {"bot": [], "zombie": []}
+    cpu: dict[str, list[float]] = {"bot": [], "zombie": []}
+    zombie = spec.zombie or spec.bots[args.bot]
+    for g in range(args.games):
+        seed = derive_key(args.seed, str(g))
+        for role, factory in (("bot", spec.bots[args.bot]), ("opponent",
+                                                              spec.bots[args.opponent]),
+                              ("zombie", zombie)):
+            bot = factory()
+            if role in times:
+                bot = _Timed(bot, times[role], cpu[role])
+            run = play_out(spec.new(**options), [bot], Dealer(seed),
+                           record=False)
+            over = run.state.waiting
+            assert isinstance(over, Over)
+            scores[role].append(over.outcome.standings[0].score)
+        if (g + 1) % 100 == 0:
+            gain = sum(scores["bot"]) / len(scores["bot"]) - (
+                sum(scores["opponent"]) / len(scores["opponent"]))
+            print(f"{g + 1} games: score gain {gain:.1f}", flush=True)
+    gains = [b - o for b, o in zip(scores["bot"], scores["opponent"], strict=True)]
+    gain, half = _mean_ci(gains)
+    means = {role: round(sum(v) / len(v), 2) for role, v in scores.items()}
+    print(json.dumps({
+        "benchmark": "bots", "game": args.game, "bot": args.bot, "opponent": args.opponent,
+        "players": 1, "variant": args.variant, "games": args.games, "mode": "score",
+        "bot_score_mean": means["bot"], "opponent_score_mean": means["opponent"],
+        "zombie_score_mean": means["zombie"],
+        "bot_score_range": [min(scores["bot"]), max(scores["bot"])],
+        "score_gain": round(gain, 2), "score_gain_ci95": [round(gain - half, 2),
+                                                          round(gain + half, 2)],
+        "bot_decision_seconds": _times(times["bot"]),
+        "bot_decision_cpu_seconds": _times(cpu["bot"]),
+        "zombie_decision_seconds": _times(times["zombie"]),
+        "zombie_decision_cpu_seconds": _times(cpu["zombie"]),
+        "seconds": round(time.perf_counter() - start, 1),
+    }))
     return 0

@@ -258,7 +258,15 @@ class GameState(ABC, Generic[A]):
     # Decisions ----------------------------------------------------------------------------
     @abstractmethod
     def legal_actions(self, seat: Seat) -> tuple[A, ...]:
-        """The actions ``seat`` may take now (empty if it has no decision)."""
+        """The actions ``seat`` may take now (empty if it has no decision, or if
+        :meth:`lists_actions` says its step has too many to list)."""
+
+    def lists_actions(self, seat: Seat) -> bool:
+        """Does :meth:`legal_actions` list every action ``seat`` may take now?  False for a
+        step whose actions are too many to list (a plan among 10^5 or more): there an action
+        is checked (:meth:`check`) without enumeration, and bots pick one through their own
+        hook.  Default True."""
+        return True
 
     @abstractmethod
     def check(self, seat: Seat, action: A) -> None:
@@ -332,6 +340,12 @@ class GameState(ABC, Generic[A]):
     def private_claims(self, seat: Seat, action: A) -> tuple[str, ...]:
         """The private events whose cards ``seat``'s ``action`` shows (keeping a dealt power,
         say): each must be opened in public with it."""
+        return ()
+
+    def opening_claims(self, seat: Seat, values: Mapping[str, str]) -> tuple[str, ...]:
+        """The private events whose cards opening these sealed values shows (the kept
+        objective, say): each must be opened in public (:meth:`open_private`) before
+        :meth:`open_sealed`, unless the state holds the seat's own knowledge of them."""
         return ()
 
     # Sealed values: committed by one action, opened at a later one ----------------------
@@ -452,7 +466,16 @@ class Opened:
     values: tuple[tuple[str, str], ...]
 
 
-Entry = Union[ChanceResolved, Acted, JointActed, Learned, Dealt, Opened]  # noqa: UP007
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """``seat`` showed in public the card a private event dealt it (``open_private``)."""
+
+    seat: Seat
+    event: str
+    card: str
+
+
+Entry = Union[ChanceResolved, Acted, JointActed, Learned, Dealt, Opened, Shown]  # noqa: UP007
 
 
 def entry_to_json(entry: Entry) -> JSON:
@@ -466,6 +489,8 @@ def entry_to_json(entry: Entry) -> JSON:
         return ["dealt", entry.event]
     if isinstance(entry, Opened):
         return ["opened", entry.seat, [[k, v] for k, v in entry.values]]
+    if isinstance(entry, Shown):
+        return ["shown", entry.seat, entry.event, entry.card]
     return ["learn", entry.seat, [[e, o] for e, o in entry.knowledge]]
 
 
@@ -484,6 +509,8 @@ def entry_from_json(data: JSON) -> Entry:
             return Dealt(str(data[1]))
         if kind == "opened":
             return Opened(int(data[1]), tuple((str(k), str(v)) for k, v in data[2]))
+        if kind == "shown":
+            return Shown(int(data[1]), str(data[2]), str(data[3]))
     except (TypeError, ValueError, IndexError, KeyError) as exc:
         raise InvalidPositionError(f"malformed history entry {data!r}") from exc
     raise InvalidPositionError(f"unknown history entry kind {data!r}")
@@ -501,6 +528,8 @@ def apply_entry(state: GameState[Any], entry: Entry) -> GameState[Any]:
         return state.apply_private(entry.event)
     if isinstance(entry, Opened):
         return state.open_sealed(entry.seat, dict(entry.values))
+    if isinstance(entry, Shown):
+        return state.open_private(entry.seat, entry.event, entry.card)
     return state.learn(entry.seat, dict(entry.knowledge))
 
 

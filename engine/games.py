@@ -11,6 +11,7 @@ from engine.core import Entry, GameSpec, GameState, UnknownGameError, apply_entr
 
 GAMES: Final[Mapping[str, str]] = {
     "kards": "engine.kards",
+    "paper": "engine.paper",
     "raiders": "engine.raiders",
     "twister": "engine.twister",
 }

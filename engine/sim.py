@@ -26,6 +26,7 @@ from engine.core import (
     Opened,
     Openings,
     Over,
+    Shown,
     Simultaneous,
     Turn,
     Visibility,
@@ -71,6 +72,10 @@ class Dealer:
         self._dealt[event[0]] = card
         self._decks[deck].append(card)
         return card
+
+    def dealt(self, event_id: str) -> str:
+        """The card this dealer dealt by the private event ``event_id``."""
+        return self._dealt[event_id]
 
 
 @dataclass
@@ -127,6 +132,9 @@ def play_out(
     # Sealed values: the deciding seat's own values, kept here until the rules open them.
     splits = type(state).split_private is not GameState.split_private
     sealed: dict[int, dict[str, str]] = {}
+    # Private deals an action or an opening shows (a kept card): opened with the dealt card.
+    claims = type(state).private_claims is not GameState.private_claims
+    opening_claims = type(state).opening_claims is not GameState.opening_claims
 
     reported: GameState[Any] | None = None
     while True:
@@ -152,6 +160,9 @@ def play_out(
             for request in w.requests:
                 held = sealed.get(request.seat, {})
                 opened = tuple((slot, held[slot]) for slot in request.slots)
+                if opening_claims:
+                    for event_id in state.opening_claims(request.seat, dict(opened)):
+                        state = _show(state, request.seat, event_id, dealer, history)
                 state = state.open_sealed(request.seat, dict(opened))
                 if history is not None:
                     history.append(Opened(request.seat, opened))
@@ -162,6 +173,7 @@ def play_out(
         joint = on_state is None and type(w) is Simultaneous
         chosen: dict[int, Any] = {}
         learned: list[tuple[int, tuple[tuple[str, str], ...]]] = []
+        shows: list[tuple[int, str]] = []
         for seat in sorted(w.pending):
             attempt = 0
             choose = choosers[seat]
@@ -180,6 +192,8 @@ def play_out(
                         action = state.parse_action(seat, text)
                         sealed.setdefault(seat, {}).update(values)
                 is_free = free(state, seat, action)
+                if claims and not is_free:
+                    shows.extend((seat, e) for e in state.private_claims(seat, action))
                 if joint and not is_free:
                     chosen[seat] = action  # apply_joint checks every card
                     if values:
@@ -211,9 +225,20 @@ def play_out(
                     history.append(Learned(seat, values))
             if state.knowledge_requests():
                 state = _serve_knowledge(state, dealer, history)
+        for seat, event_id in shows:  # once the step is revealed
+            state = _show(state, seat, event_id, dealer, history)
     run.state = state
     run.decisions = decisions
     return run
+
+
+def _show(state: GameState[Any], seat: int, event_id: str, dealer: Dealer,
+          history: list[Entry] | None) -> GameState[Any]:
+    card = dealer.dealt(event_id)
+    state = state.open_private(seat, event_id, card)
+    if history is not None:
+        history.append(Shown(seat, event_id, card))
+    return state
 
 
 def _serve_knowledge(state: GameState[Any], dealer: Dealer,
