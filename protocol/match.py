@@ -629,6 +629,12 @@ class MatchCore:
         if isinstance(body, SealKeyBody):
             return self._handle(seat, lambda: self.knowledge.on_key(seat, message, body))
         if isinstance(body, DeliveryBody):
+            r = self.knowledge.rounds.get(body.round)
+            key_message = None if r is None else r.key_message
+            if (message.version >= 2 and r is not None and key_message is not None
+                    and not self._handle_fault(seat, lambda: self.vouching.names_key(
+                        seat, message, r.seat, body.key_message, key_message))):
+                return False
             return self._handle(seat, lambda: self.knowledge.on_delivery(seat, message, body))
         if isinstance(body, KeyReleaseBody):
             return self._handle(seat, lambda: self.knowledge.on_release(seat, message, body))

@@ -77,15 +77,33 @@ class Vouching:
         if not differ:
             return True
         other = differ[0]
+        return self._contradicts(seat, message, other, heads[other], expected[other],
+                                 "as seat {other}'s last one that drove the engine")
+
+    def names_key(self, seat: int, message: Message, owner: int, named: bytes,
+                  held: Message) -> bool:
+        """Does a DELIVERY of ``seat`` (version 2) name the SEAL_KEY message ``held`` this
+        peer holds for the round?  As :meth:`vouches` for one entry."""
+        if named == held.hash:
+            return True
+        return self._contradicts(seat, message, owner, named, held.hash,
+                                 "as the key message of seat {other}'s round")
+
+    def _contradicts(self, seat: int, message: Message, other: int, named: bytes,
+                     expected: bytes, what: str) -> bool:
+        """``seat``'s ``message`` names ``named`` where this peer's feeds give ``expected``, a
+        message of ``other``'s feed.  A message this peer holds elsewhere in that feed (or, for
+        its own seat, any): a :class:`Fault`.  One it does not hold: a dispute — the message
+        waits, a :class:`HeadsDisputed` is reported (once per message), and it is unfit."""
         feed = self._feeds[other]
-        place = next((m.seq for m in feed.messages if m.hash == heads[other]), None)
-        if place is not None or heads[other] == feed.match_id or other == seat:
+        place = next((m.seq for m in feed.messages if m.hash == named), None)
+        if place is not None or named == feed.match_id or other == seat:
             where = "none" if place is None else f"its message {place}"
-            raise Fault(f"its message names {where} as seat {other}'s last one that drove the "
-                        "engine, where the match's rules name another (out of place)", message)
+            raise Fault(f"its message names {where} {what.format(other=other)}, where the "
+                        "match's rules name another (out of place)", message)
         if message.hash not in self._reported:
             self._reported.add(message.hash)
-            held = tuple(m for m in feed.messages if m.hash == expected[other])
+            held = tuple(m for m in feed.messages if m.hash == expected)
             event = HeadsDisputed(seat, other, message, held)
             if not any(d.seat == seat for d in self.disputes):
                 self.disputes.append(event)

@@ -471,7 +471,9 @@ def test_fuzz_mutated_messages(seed: bytes, steps: list[tuple[str, int, int]]) -
 
 HEADS = (MATCH, D1, D2)
 V2_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
-    *[(k, b, t) for k, b, t in VALID_BODIES if k not in (Kind.REVEAL, Kind.CHANCE_REVEAL)],
+    *[(k, b, t) for k, b, t in VALID_BODIES
+      if k not in (Kind.REVEAL, Kind.CHANCE_REVEAL, Kind.DELIVERY)],
+    (Kind.DELIVERY, ("round.1.L1.R2", D1, b"\x01" * 200), DeliveryBody),
     (Kind.REVEAL, ("L1.R1.play", "play 4", D1, D2), RevealBody),
     (Kind.REVEAL, ("L1.R1.play", "play 4", D1, D2, (("L1.R2", D2),), D1), RevealBody),
     (Kind.CHANCE_REVEAL, ((("L1.R1", D2),), D1), ChanceRevealBody),
@@ -507,6 +509,17 @@ def test_version_2_wire_layout_carries_the_heads_after_the_state() -> None:
     assert message.signed_bytes() == SIGNATURE_DOMAINS[2] + encode(
         (2, MATCH, 2, 7, MATCH, 6, STATE, HEADS, ("L1.R2.turn", "torch 3")))
     assert SIGNATURE_DOMAINS[2] == b"cryptcrawl/msg/v2\x00"
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    (("t", b"\x01"), "DELIVERY body has 2 fields, not 3"),
+    (("t", b"short", b"\x01"), "DELIVERY key message is 5 bytes, not 32"),
+])
+def test_a_version_2_delivery_names_its_key_message(body: tuple[Value, ...],
+                                                    reason: str) -> None:
+    with pytest.raises(BadMessage, match=reason):
+        check_body(Kind.DELIVERY, body, 2)
+    check_body(Kind.DELIVERY, (body[0], body[-1]), 1)  # (version 1 has no key message)
 
 
 def test_a_version_2_signature_is_not_a_version_1_signature() -> None:
