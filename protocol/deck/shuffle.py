@@ -47,6 +47,7 @@ __all__ = [
     "SHUFFLE_U_DOMAIN",
     "ShuffleProof",
     "prove_shuffle",
+    "prove_shuffle_of",
     "statement_digest",
     "verify_shuffle",
 ]
@@ -125,12 +126,22 @@ def prove_shuffle(context: bytes, joint_key: Point, inputs: Sequence[Ciphertext]
     n = len(inputs)
     if n < 2:
         raise GroupError("a shuffle needs at least two cards")
-    gens = generators(n + 1)
-    h, hs = gens[0], gens[1:]
     own = derivation.child("shuffle", _input_digest(context, joint_key, inputs))
     psi = permutation(own.key("permutation"), n)
     remasks = [own.scalar("remask", i) for i in range(n)]
     outputs = tuple(remask(inputs[psi[i]], remasks[i], joint_key) for i in range(n))
+    return outputs, prove_shuffle_of(context, joint_key, inputs, outputs, psi, remasks, own)
+
+
+def prove_shuffle_of(context: bytes, joint_key: Point, inputs: Sequence[Ciphertext],
+                     outputs: Sequence[Ciphertext], psi: Sequence[int], remasks: Sequence[int],
+                     own: Derivation) -> ShuffleProof:
+    """The proof that ``outputs[i]`` is ``inputs[psi[i]]`` re-masked by ``remasks[i]`` (the
+    prover's algorithm on a statement it is given: :func:`prove_shuffle` for honest use; the
+    attack tests give it false statements)."""
+    n = len(inputs)
+    gens = generators(n + 1)
+    h, hs = gens[0], gens[1:]
     blinds = [own.scalar("commit", j) for j in range(n)]
     commitment_list: list[Point | None] = [None] * n
     for i in range(n):
@@ -165,7 +176,7 @@ def prove_shuffle(context: bytes, joint_key: Point, inputs: Sequence[Ciphertext]
     s4 = (w4 - e * sum(r * up for r, up in zip(remasks, u_prime, strict=True))) % L
     s_hat = tuple((w_hat[i] - e * chain_blinds[i]) % L for i in range(n))
     s_prime = tuple((w_prime[i] - e * u_prime[i]) % L for i in range(n))
-    return outputs, ShuffleProof(commitments, tuple(chain), e, s1, s2, s3, s4, s_hat, s_prime)
+    return ShuffleProof(commitments, tuple(chain), e, s1, s2, s3, s4, s_hat, s_prime)
 
 
 def verify_shuffle(context: bytes, joint_key: Point, inputs: Sequence[Ciphertext],
