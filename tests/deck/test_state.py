@@ -22,8 +22,8 @@ from protocol.deck import (
     Phase,
     SharesBody,
     ShuffleBody,
-    decode_body,
     deck_id_for,
+    decode_body,
     encode_body,
 )
 from protocol.encoding import decode, encode
