@@ -61,6 +61,7 @@ class DeckTable:
     times: dict[str, dict[int, float]] = field(default_factory=dict)
     phase_order: list[str] = field(default_factory=list)
     tamper: Callable[[int, str, DeckBody], DeckBody | bytes | None] | None = None
+    with_verifier: bool = True
 
     def __post_init__(self) -> None:
         if not self.taking_part:
@@ -76,7 +77,8 @@ class DeckTable:
             for seat in self.taking_part:
                 self.peers.setdefault(seat, {})[name] = Deck(spec, DeckSeat(
                     seat, self.seed(seat), self.match_id))
-            self.verifier[name] = Deck(spec)
+            if self.with_verifier:
+                self.verifier[name] = Deck(spec)
 
     def seed(self, seat: int) -> bytes:
         return hashlib.sha256(b"seed|%d|" % seat + self.tag).digest()
@@ -115,7 +117,9 @@ class DeckTable:
     def deliver(self, seat: int, name: str, data: bytes, phase: str) -> None:
         """Every peer and the verifier decode ``data`` and consume it."""
         self.log.append(Sent(seat, name, data))
-        for who, decks in [*self.peers.items(), (VERIFIER, self.verifier)]:
+        everyone = [*self.peers.items(), (VERIFIER, self.verifier)] if self.verifier else [
+            *self.peers.items()]
+        for who, decks in everyone:
             start = time.perf_counter()
             events = decks[name].receive_wire(seat, decode(data))
             self._charge(phase, who, time.perf_counter() - start)
@@ -157,8 +161,9 @@ class DeckTable:
 
     def deal(self, name: str, owners: Sequence[int | None]) -> tuple[int, ...]:
         """Every peer and the verifier deal the same positions."""
-        positions = ()
-        for deck in [*(d[name] for d in self.peers.values()), self.verifier[name]]:
+        positions: tuple[int, ...] = ()
+        for deck in [*(d[name] for d in self.peers.values()),
+                     *([self.verifier[name]] if self.verifier else [])]:
             positions = deck.deal(owners)
         return positions
 
