@@ -374,7 +374,9 @@ class Deck:
             if owed.seat != me:
                 continue
             if owed.what == "deck-open":
-                out.append(self.open_body(owed.positions))
+                ready = [p for p in owed.positions if p in self._learnt]
+                if ready:  # (a card not learnt yet waits for the others' shares)
+                    out.append(self.open_body(ready))
             else:
                 out.append(self._make(owed))
         return tuple(out)
@@ -572,7 +574,7 @@ class Deck:
 
     def _on_open(self, seat: int, body: OpenBody) -> list[DeckEvent]:
         positions = body.positions
-        if list(positions) != sorted(set(positions)):
+        if not positions or list(positions) != sorted(set(positions)):
             raise _Refused(FaultCode.NOT_OWED, "an open lists its positions in order, once")
         for p in positions:
             if self._owner.get(p, -1) != seat:

@@ -18,6 +18,7 @@ from protocol.deck import (
     DeckSpec,
     FaultCode,
     KeyCommitBody,
+    OpenBody,
     Owed,
     Phase,
     SharesBody,
@@ -26,6 +27,7 @@ from protocol.deck import (
     decode_body,
     encode_body,
 )
+from protocol.deck.elgamal import Proof
 from protocol.encoding import decode, encode
 from protocol.errors import LocalProtocolError
 
@@ -200,3 +202,14 @@ def test_a_local_seat_must_take_part_and_specs_are_checked() -> None:
 
 def _spec(spec: DeckSpec, **changes: object) -> DeckSpec:
     return dataclasses.replace(spec, **changes)  # type: ignore[arg-type]
+
+
+def test_an_audit_of_a_card_not_learnt_yet_waits_and_an_empty_open_is_refused() -> None:
+    table = dealt_table(3, b"audit-wait")
+    table.deal("a", [0, 1, 2])
+    table.shares(withhold=frozenset({1}))  # seat 0 cannot learn its card yet
+    deck0 = table.peers[0]["a"]
+    deck0.request_audit({0: [0]})
+    assert deck0.to_send() == ()
+    empty = OpenBody(deck0.spec.deck_id, (), (), (), Proof(1, 1))
+    assert _code(table.verifier["a"].receive(0, empty)) is FaultCode.NOT_OWED
