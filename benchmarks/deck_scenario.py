@@ -4,7 +4,9 @@ Each seat is a peer with its own :class:`~protocol.deck.Deck` per deck, and a ve
 one more (no local seat).  Every body is encoded once by its sender and each receiver decodes
 the bytes and checks every proof itself: nothing checked is shared between peers.  The time
 each peer spends is kept per phase, so the critical path of a LAN deal (the slowest peer of
-each phase, phases in sequence) can be read off a run.
+each phase, phases in sequence) can be read off a run.  Times are CPU time of this thread
+(``time.thread_time``): the work each peer does, as if it had its own core — on a shared
+machine, wall time would also count the time other processes held the core.
 """
 
 from __future__ import annotations
@@ -120,9 +122,9 @@ class DeckTable:
         everyone = [*self.peers.items(), (VERIFIER, self.verifier)] if self.verifier else [
             *self.peers.items()]
         for who, decks in everyone:
-            start = time.perf_counter()
+            start = time.thread_time()
             events = decks[name].receive_wire(seat, decode(data))
-            self._charge(phase, who, time.perf_counter() - start)
+            self._charge(phase, who, time.thread_time() - start)
             self.events[who].extend(events)
 
     def send_owed(self, phase: str, seats: Sequence[int] | None = None,
@@ -134,10 +136,10 @@ class DeckTable:
             if seat in withhold:
                 continue
             for name, deck in self.peers[seat].items():
-                start = time.perf_counter()
+                start = time.thread_time()
                 bodies = deck.to_send()
                 wire = [encode(encode_body(b)) for b in bodies]
-                self._charge(phase + "/make", seat, time.perf_counter() - start)
+                self._charge(phase + "/make", seat, time.thread_time() - start)
                 for body, data in zip(bodies, wire, strict=True):
                     if self.tamper is not None:
                         changed = self.tamper(seat, name, body)
