@@ -16,6 +16,7 @@ BENCHMARKS = {
     "partitions": "benchmarks.partitions",
     "matches": "benchmarks.matches_listing",
     "kards-balance": "benchmarks.kards_balance",
+    "deck": "benchmarks.deck",
 }
 
 

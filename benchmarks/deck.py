@@ -1,0 +1,119 @@
+"""How long dealing from shared decks takes (protocol/deck), with every peer checking every
+proof itself.
+
+    python -m benchmarks deck [--repeats 5]
+
+* ``four_seats_s`` (target ≤ 1): 4 in-memory peers, one 16-card deck: keys, every seat's
+  shuffle, 8 cards dealt privately — the whole run on one core (CPU time;
+  ``four_seats_wall_s`` is its wall time, which on a shared machine also counts others' use).
+* ``eight_seats_critical_path_s`` (target ≤ 1.5): 8 peers, two 16-card decks, all 32 cards
+  dealt: the sequential shuffles, each proved then checked by the next shuffler, plus the key
+  rounds and one share round (each phase's slowest peer) — what a LAN deal takes if every peer
+  has its own core.
+* ``eight_seats_peer_cpu_s`` (target ≤ 1.0): the busiest peer's CPU time in that deal;
+  ``eight_seats_total_cpu_s``: all peers together.
+* ``shuffle_message_bytes``: one 16-card shuffle body, encoded; ``verify_deal_s``: a verifier
+  (no seat) reading and checking the 8-seat deal's deck bodies from their bytes.
+
+Every time is CPU time of the thread doing the work (``time.thread_time``) unless named wall.
+Medians of ``--repeats`` runs; each run is a fresh match (new seeds).  The benchmark fails if a
+peer did not check every other seat's proofs itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from benchmarks.deck_scenario import VERIFIER, DeckTable, cards_named
+from protocol.deck import Deck, DeckFault
+from protocol.encoding import decode
+
+TARGETS = {"four_seats_s": 1.0, "eight_seats_critical_path_s": 1.5,
+           "eight_seats_peer_cpu_s": 1.0}
+
+
+def four_seats(tag: bytes) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of the whole 4-seat run."""
+    start, wall = time.thread_time(), time.perf_counter()
+    table = DeckTable(4, {"powers": cards_named("power", 16)}, tag=tag, with_verifier=False)
+    table.setup()
+    table.deal("powers", [0, 1, 2, 3, 0, 1, 2, 3])
+    table.shares()
+    elapsed = time.thread_time() - start, time.perf_counter() - wall
+    _check(table, 4, ("powers",))
+    return elapsed
+
+
+def eight_seats(tag: bytes) -> dict[str, float]:
+    names = ("powers", "objectives")
+    table = DeckTable(8, {name: cards_named(name, 16) for name in names}, tag=tag)
+    table.setup()
+    for name in names:
+        table.deal(name, [seat for seat in range(8) for _ in range(2)])  # as in verify below
+    table.shares()
+    _check(table, 8, names)
+    cpu = {who: t for who, t in table.peer_cpu().items() if who != VERIFIER}
+    verifier = {name: Deck(table.verifier[name].spec) for name in names}
+    owners = [seat for seat in range(8) for _ in range(2)]
+    start = time.thread_time()
+    for sent in table.log:
+        if verifier[sent.deck].dealt == 0 and decode(sent.data)[0] == "deck-shares":
+            verifier[sent.deck].deal(owners)  # (the match core deals at this point)
+        events = verifier[sent.deck].receive_wire(sent.seat, decode(sent.data))
+        if any(isinstance(e, DeckFault) for e in events):
+            raise SystemExit(f"error: the verifier refused a body: {events}")
+    verify_s = time.thread_time() - start
+    shuffle_bytes = next(len(s.data) for s in table.log if decode(s.data)[0] == "deck-shuffle")
+    return {"critical": table.critical_path(), "peer": max(cpu.values()),
+            "total": sum(cpu.values()), "verify": verify_s, "bytes": shuffle_bytes}
+
+
+def _check(table: DeckTable, seats: int, names: tuple[str, ...]) -> None:
+    """Every peer checked each other seat's key, shuffle and shares itself; all cards dealt."""
+    if table.faults() or any(table.faults(s) for s in range(seats)):
+        raise SystemExit("error: a fault in the benchmark deal")
+    for seat in range(seats):
+        for name in names:
+            deck = table.peers[seat][name]
+            expected = {"key": seats - 1, "shuffle": seats - 1, "shares": seats - 1}
+            if deck.verify_counts != expected:
+                raise SystemExit(f"error: peer {seat} checked {deck.verify_counts}, not "
+                                 f"{expected}")
+            if len(deck.learnt()) != len(deck.hand(seat)):
+                raise SystemExit(f"error: peer {seat} did not learn its cards")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks deck",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args(argv)
+    fours, eights = [], []
+    for i in range(args.repeats):
+        fours.append(four_seats(b"bench-4|%d" % i))
+        eights.append(eight_seats(b"bench-8|%d" % i))
+        print(f"run {i + 1}: four_seats {fours[-1][0]:.3f} s (wall {fours[-1][1]:.3f} s), "
+              f"eight seats critical path {eights[-1]['critical']:.3f} s, "
+              f"peer cpu {eights[-1]['peer']:.3f} s", flush=True)
+
+    def median(key: str) -> float:
+        return round(statistics.median(e[key] for e in eights), 4)
+
+    result: dict[str, object] = {
+        "benchmark": "deck", "algorithm": "deck-tw-ed25519/v1", "repeats": args.repeats,
+        "four_seats_s": round(statistics.median(f[0] for f in fours), 4),
+        "four_seats_wall_s": round(statistics.median(f[1] for f in fours), 4),
+        "eight_seats_critical_path_s": median("critical"),
+        "eight_seats_peer_cpu_s": median("peer"),
+        "eight_seats_total_cpu_s": median("total"),
+        "verify_deal_s": median("verify"),
+        "shuffle_message_bytes": int(median("bytes")),
+        "targets": TARGETS,
+    }
+    result["meets_targets"] = all(float(result[k]) <= v  # type: ignore[arg-type]
+                                  for k, v in TARGETS.items())
+    print(json.dumps(result))
+    return 0
