@@ -101,7 +101,7 @@ def test_a_headers_timeouts_as_settings() -> None:
     # Without the quick and long timeouts (the defaults), every one is the turn timeout.
     assert [CONFIG.owed_under(c) for c in (*TimeClass, None)] == [10.0] * 4
     assert CONFIG.shortest == 10.0
-    assert DECISIONS == {Kind.COMMIT, Kind.ACT}
+    assert {Kind.COMMIT, Kind.ACT} == DECISIONS
 
 
 def test_a_wait_runs_its_seats_turn_timeout() -> None:

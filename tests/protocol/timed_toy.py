@@ -40,9 +40,16 @@ def new_timed(players: int = 3, owed: bool = False) -> TimedToy:
     return TimedToy(players, owed)
 
 
+class Plain:
+    """The zombie (and only bot): "x", which every seat may play at every step it decides."""
+
+    def choose(self, view: Any, key: bytes) -> str:
+        return "x"
+
+
 register(GameSpec(name=GAME, title="Timed toy", players=(3,), variants=("basic",),
                   new=new_timed, from_position=TimedToy.from_position,
-                  engine_version="toy-timed/1"))
+                  engine_version="toy-timed/1", bots={"plain": Plain}, zombie=Plain))
 
 
 class TimedMatch(Match):
