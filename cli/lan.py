@@ -25,6 +25,7 @@ from p2p.speeds import describe
 from p2p.store import KnownKeys, MatchStore, StoreError, load_identity, unfinished_matches
 from p2p.wire import parse_address, valid_port
 from protocol.crypto import fingerprint, public_key_bytes
+from protocol.header import PROTOCOL_VERSION
 from protocol.transcript import read_transcript
 
 
@@ -206,9 +207,10 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
             ad.append(advert)
             later(advert.start())
 
-    def on_refused(address: str, why: str) -> None:
-        if why.startswith("their program plays protocol"):
-            console.say(f"Someone at {address or 'an unknown address'} was turned away: {why}.")
+    def on_other_version(address: str, version: int) -> None:
+        console.say(f"Someone at {address or 'an unknown address'} was turned away: their "
+                    f"program plays protocol {version}; this table plays protocol "
+                    f"{PROTOCOL_VERSION}.")
 
     def on_joiners(joiners: list[Joiner]) -> None:
         console.say(f"{1 + len(joiners)} of {options.players} seats taken.")
@@ -225,7 +227,7 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
                      on_event=game.on_event, on_port=on_port, on_joiners=on_joiners,
                      on_peer=game.attach, approve=approve, bot_dir=data_dir / "bots",
                      table_name=table_name, on_left=on_left, timeouts=options.timeouts,
-                     on_refused=on_refused)
+                     on_other_version=on_other_version)
     game.task = asyncio.ensure_future(game_task)
     try:
         result = await _await_game(game)

@@ -125,8 +125,8 @@ class Table:
     table_id: bytes = field(default_factory=lambda: os.urandom(16))
     # (quick, normal, long, silence) whole seconds: the table's speed, signed into the header.
     timeouts: TableTimeouts = DEFAULT_TIMEOUTS
-    # Someone was turned away before sitting down: (their address, why, for the opener).
-    on_refused: Callable[[str, str], None] | None = None
+    # A JOIN of another protocol version was refused: (the joiner's address, its version).
+    on_other_version: Callable[[str, int], None] | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -171,8 +171,10 @@ class Table:
                 raise BadMessage("expected JOIN")
             version, name, key, nonce, port, proof = frame.fields
             if version != PROTOCOL_VERSION:
-                self._refused(address, f"their program plays protocol {version}; this table "
-                                       f"plays protocol {PROTOCOL_VERSION}")
+                log.info("refused a joiner from %s: its program plays protocol %s", address,
+                         version)
+                if self.on_other_version is not None:
+                    self.on_other_version(address, int(version))
                 raise LobbyError(refuse_version(PROTOCOL_VERSION, version))
             if len(key) != 32 or len(nonce) != 32 or not valid_port(port):
                 raise BadMessage("a malformed JOIN")
@@ -210,11 +212,6 @@ class Table:
             writer.close()
         except (BadMessage, LinkClosed, TimeoutError, OSError, ValueError):
             writer.close()
-
-    def _refused(self, address: str, why: str) -> None:
-        log.info("turned away a joiner from %s: %s", address or "?", why)
-        if self.on_refused is not None:
-            self.on_refused(address, why)
 
     async def _approved(self, joiner: Joiner, reader: asyncio.StreamReader) -> bool:
         """Ask ``approve``, watching the joiner's connection meanwhile: a joiner that leaves

@@ -70,19 +70,19 @@ async def host(data_dir: Path, *, game: str, name: str, players: int,
                table_name: str = "cryptcrawl table", bot_seed: bytes | None = None,
                on_left: Callable[[Joiner], None] | None = None,
                timeouts: TableTimeouts = DEFAULT_TIMEOUTS,
-               on_refused: Callable[[str, str], None] | None = None) -> Result:
+               on_other_version: Callable[[str, int], None] | None = None) -> Result:
     """Open a table, fill ``bots`` seats with bot peers (in this process, each a real peer),
     wait for the others, and play seat 0.  ``on_left``: a joiner left while ``approve`` was
     asked about it (its place is free again).  ``timeouts``: the table's (quick, normal,
-    long, silence) seconds, signed into the header (:mod:`p2p.speeds`).  ``on_refused``:
-    someone was turned away before sitting down (their address, why)."""
+    long, silence) seconds, signed into the header (:mod:`p2p.speeds`).  ``on_other_version``:
+    a joiner of another protocol version was turned away (its address and version)."""
     key = load_identity(data_dir)
     sock = listen_socket(0, bind)
     try:
         table = Table(key, name, players, sock.getsockname()[1], game=game,
                       options=dict(options or {}), passphrase=passphrase,
                       on_change=on_joiners, table_name=table_name, on_left=on_left,
-                      timeouts=timeouts, on_refused=on_refused)
+                      timeouts=timeouts, on_other_version=on_other_version)
     except LobbyError:
         sock.close()
         raise

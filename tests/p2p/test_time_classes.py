@@ -9,6 +9,7 @@ it never answers in the normal step, and is voted out there."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,11 @@ import pytest
 from engine.core import GameState
 from p2p.peer import MatchPeer, PeerConfig
 from p2p.run import Result, host, join
+from protocol.local import MeshGame, make_header
 from protocol.match import Event, SeatReplaced, SeatsOverdue, SeatTimedOut
+from protocol.messages import Kind
 from tests.p2p.conftest import LOOPBACK, assert_agreed
+from tests.p2p.test_decide_later import deliver, setup
 from tests.protocol.timed_toy import GAME
 
 TABLE = (5, 5, 100, 5)  # the table's choice, signed into the header
@@ -89,3 +93,49 @@ async def test_a_long_step_outlasts_the_normal_timeouts_and_a_normal_one_does_no
         replaced = [e for e in seen if isinstance(e, SeatReplaced)]
         assert [e.seat for e in replaced] == [2], replaced
     assert_agreed([r.path for r in results], 3)
+
+
+# --------------------------------------------------------------------------- the peer's settings
+
+
+def test_a_peer_applies_the_headers_timeouts_unless_a_test_overrides_them() -> None:
+    header = make_header(3, MeshGame("raiders"), b"speeds")[0].header
+    assert header.timeouts == (30, 90, 300, 60)  # a header's defaults: the normal speed
+    assert PeerConfig().match_timeouts(header) == (30.0, 90.0, 300.0, 60.0)
+    assert PeerConfig(time_scale=0.5).match_timeouts(header) == (15.0, 45.0, 150.0, 30.0)
+    override = PeerConfig(timeouts=(0.5, 1.0, 4.0, 2.0), time_scale=0.5)
+    assert override.match_timeouts(header) == (0.25, 0.5, 2.0, 1.0)
+    old = make_header(3, MeshGame("raiders"), b"speeds", version=1)[0].header
+    assert old.timeouts == () and PeerConfig().match_timeouts(old) == (30.0, 90.0, 300.0, 60.0)
+    # The link silence: a sixth of quick + silence, from 2 s to 15 s.
+    config = PeerConfig()
+    assert config.link_silence_for((30, 90, 300, 60)) == 15.0  # normal
+    assert config.link_silence_for((15, 45, 150, 30)) == 7.5  # fast
+    assert config.link_silence_for((60, 180, 600, 120)) == 15.0  # slow
+    assert config.link_silence_for((1, 1, 1, 1)) == 2.0
+    assert PeerConfig(link_silence=0.7).link_silence_for((30, 90, 300, 60)) == 0.7
+    for bad in ({"time_scale": 0}, {"time_scale": float("nan")}, {"timeouts": (1, 2, 3)},
+                {"timeouts": (1, 2, 3, 0)}, {"timeouts": (1, 2, float("inf"), 4)}):
+        with pytest.raises(ValueError):
+            PeerConfig(**bad)
+
+
+@pytest.mark.asyncio
+async def test_the_timer_is_looked_at_again_soon_after_the_match_moves(tmp_path: Path) -> None:
+    """The peer keeps the deadline the core named until it falls due (asking costs as much as
+    taking a message) — but a wait for a long decision may be followed by one for quick
+    messages that ends sooner: a message taken brings the next look forward to a shortest turn
+    timeout from then."""
+    peer, _writer, before, _commits = setup(tmp_path, config=PeerConfig(
+        timeouts=(2.0, 5.0, 500.0, 1.0), bot_think=0))
+    try:
+        assert peer._shortest == 2.0
+        far = time.monotonic() + 400.0  # as if the core had named a long decision's deadline
+        peer._check = far
+        deliver(peer, before[0])
+        assert peer._check is not None and peer._check <= time.monotonic() + 2.0
+        peer._check = None  # the core's own deadline: a chance commitment owed (quick)
+        assert peer.core.owing() == (2,) and peer.core.expects(2) is Kind.CHANCE_COMMIT
+        assert 0 < peer._next_check() - time.monotonic() <= 2.0
+    finally:
+        peer.store.close()
