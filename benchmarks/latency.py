@@ -164,7 +164,7 @@ async def _matches(index: int, n: int, work: Path, rooms: int,
     from p2p.run import host, join
     from protocol.match import ChanceResolved, Event
 
-    config = PeerConfig(turn_timeout=30, silence_timeout=30, linger=1.0, bot_think=bot_think)
+    config = PeerConfig(timeouts=(30, 30, 30, 30), linger=1.0, bot_think=bot_think)
     choices: dict[str, float] = {}
     done: dict[str, float] = {}
     chanced: set[str] = set()  # steps whose resolution drew a chance event (a room turned)

@@ -122,19 +122,40 @@ def _seconds(text: str) -> float:
     return value
 
 
-MIN_TURN_TIMEOUT = 5.0  # below it, healthy peers on a busy machine time each other out
+def _speed(text: str) -> tuple[int, int, int, int]:
+    """``--speed fast|normal|slow``: the table's timeouts (p2p/speeds.py)."""
+    from p2p.speeds import speed_timeouts
+
+    try:
+        return speed_timeouts(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _turn_seconds(text: str) -> float:
-    """``--turn-timeout``: 5 s to a day.  Shorter, the peers of one loaded machine (you and
-    your bots) time each other out and vote each other absent all at once, and such a match
-    can wait for good (protocol.md §13); the test harness sets shorter ones in PeerConfig."""
-    value = _seconds(text)
-    if value < MIN_TURN_TIMEOUT:
-        raise argparse.ArgumentTypeError(
-            f"{value:g} s is too short: peers would time each other out (at least "
-            f"{MIN_TURN_TIMEOUT:g} s)")
-    return value
+def _timeouts(text: str) -> tuple[int, int, int, int]:
+    """``--timeouts Q,N,L,S``: whole seconds, each at least 5 (shorter, the peers of one loaded
+    machine — you and your bots — time each other out and vote each other absent all at once;
+    the test harness applies shorter ones through PeerConfig), quick ≤ normal ≤ long."""
+    from p2p.speeds import parse_timeouts
+
+    try:
+        return parse_timeouts(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _table_speed(sub: argparse.ArgumentParser) -> None:
+    """``--speed`` or ``--timeouts``: how long the table gives each move (into the header)."""
+    speed = sub.add_mutually_exclusive_group()
+    speed.add_argument("--speed", type=_speed, default=None, metavar="fast|normal|slow",
+                       help="how long the table gives each move before it asks the other "
+                            "peers and then lets a bot play the silent seat: fast (a move 45 s), "
+                            "normal (90 s, the default) or slow (180 s); quick answers and "
+                            "long plans get a third and over three times that")
+    speed.add_argument("--timeouts", type=_timeouts, default=None, metavar="Q,N,L,S",
+                       help="the table's timeouts exactly, in seconds: a quick answer, a "
+                            "normal move, a long plan, then the silence before a bot takes "
+                            "over (default 30,90,300,60)")
 
 
 def _name(text: str) -> str:
@@ -205,9 +226,7 @@ def build_parser() -> Parser:
                            "deal again; whoever knows it knows every face-down room)")
     play.add_argument("--out", metavar="FILE", type=_path, default=None,
                       help="also write the match file to FILE")
-    play.add_argument("--turn-timeout", type=_turn_seconds, default=90.0, metavar="SECONDS",
-                      help="how long the table waits for a move before asking the other "
-                           "peers and then replacing the silent seat by a bot (default 90)")
+    _table_speed(play)
     play.add_argument("--name", type=_name, default=None, metavar="NAME",
                       help="your name at the table (default: you)")
     play.add_argument("--no-bell", action="store_true",
@@ -232,9 +251,6 @@ def build_parser() -> Parser:
                                   "screen once it starts)")
             sub.add_argument("--name", type=_name, default=None, metavar="NAME",
                              help="your name at the table")
-            sub.add_argument("--turn-timeout", type=_turn_seconds, default=90.0, metavar="SECONDS",
-                             help="how long a move may take before the table asks the other "
-                                  "peers and then replaces the silent seat (default 90)")
 
     def interface(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--interface", action="append", metavar="IF", default=None,
@@ -261,6 +277,7 @@ def build_parser() -> Parser:
     host.add_argument("--yes", action="store_true",
                       help="let everyone sit down without asking (a changed key still asks)")
     host.add_argument("--out", metavar="FILE", type=_path, default=None)
+    _table_speed(host)
     tables = commands.add_parser("tables", help="list the tables on the LAN, live",
                                  description="Listen for tables advertised on the LAN.")
     common(tables, net=False)

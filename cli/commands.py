@@ -87,8 +87,7 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
     options = NetOptions(
         players=players, bots=bots, bot_kind=args.bot_kind, variant=args.variant,
         bot_seed=args.seed if args.seed is not None else _random_seed(),
-        name=args.name or "", turn_timeout=args.turn_timeout,
-        silence_timeout=max(args.turn_timeout * 2 / 3, 0.1), out=args.out or "", local=True,
+        name=args.name or "", timeouts=table_timeouts(args), out=args.out or "", local=True,
         bell=not args.no_bell)
     console = Console(sys.stdin, sys.stdout)
     full_screen = (not args.plain and console.interactive and bots < players
@@ -118,6 +117,14 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
     except (LobbyError, StoreError, OSError) as exc:
         sys.stderr.write(f"{PROG} play: {error_words(exc)}\n")
         return EXIT_FAILURE
+
+
+def table_timeouts(args: argparse.Namespace) -> tuple[int, int, int, int]:
+    """The table's timeouts from ``--timeouts`` or ``--speed`` (default: normal)."""
+    from p2p.speeds import speed_timeouts
+
+    chosen: tuple[int, int, int, int] | None = args.timeouts or args.speed
+    return chosen or speed_timeouts("normal")
 
 
 def error_words(exc: BaseException) -> str:
@@ -205,7 +212,6 @@ def _lan(args: argparse.Namespace) -> int:
     from p2p.store import StoreError
 
     data_dir = data_dir_of(args)
-    timeout = getattr(args, "turn_timeout", 90.0)
     try:
         if args.command == "matches":
             return lan.list_matches(data_dir, sys.stdout, prune=args.prune)
@@ -228,8 +234,8 @@ def _lan(args: argparse.Namespace) -> int:
         if args.command == "host":
             options = NetOptions(players=args.players, bots=args.bots, bot_kind=args.bot_kind,
                                  variant=args.variant, name=args.name or "",
-                                 turn_timeout=timeout, silence_timeout=timeout * 2 / 3,
-                                 out=args.out or "", role="host", bell=not args.no_bell)
+                                 timeouts=table_timeouts(args), out=args.out or "",
+                                 role="host", bell=not args.no_bell)
             if args.bots >= args.players:
                 sys.stderr.write(f"{PROG} host: error: --bots must be below --players (you "
                                  "take a seat); for an all-bot match use `cryptcrawl play "
@@ -251,8 +257,7 @@ def _lan(args: argparse.Namespace) -> int:
                             "a rematch join again.")
                 options = dataclasses.replace(
                     options, out=_numbered(args.out, session.matches + 1) if args.out else "")
-        options = NetOptions(name=args.name or "", turn_timeout=timeout,
-                             silence_timeout=timeout * 2 / 3, out=getattr(args, "out", "") or "",
+        options = NetOptions(name=args.name or "", out=getattr(args, "out", "") or "",
                              role=args.command, bell=not args.no_bell)
         if args.command == "join":
             session = lan.Session()

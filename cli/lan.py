@@ -21,9 +21,11 @@ from cli.play import Console, InputClosed, in_reader
 from cli.render import seat_letter
 from p2p.lobby import Joiner
 from p2p.peer import PeerConfig, bot_decider
+from p2p.speeds import describe
 from p2p.store import KnownKeys, MatchStore, StoreError, load_identity, unfinished_matches
 from p2p.wire import parse_address, valid_port
 from protocol.crypto import fingerprint, public_key_bytes
+from protocol.header import PROTOCOL_VERSION
 from protocol.transcript import read_transcript
 
 
@@ -81,8 +83,7 @@ def check_lobby_port(port: int) -> int:
 
 
 def _config(options: NetOptions) -> PeerConfig:
-    return PeerConfig(turn_timeout=options.turn_timeout,
-                      silence_timeout=options.silence_timeout, linger=1.0)
+    return PeerConfig(linger=1.0)
 
 
 def _known(data_dir: Path) -> KnownKeys:
@@ -195,14 +196,21 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
     def on_port(lobby_port: int) -> None:
         if session is not None:
             session.port = lobby_port
-        console.say(f"Table {table_name!r} is open on port {lobby_port}; your key {my_fp}.",
+        console.say(f"Table {table_name!r} is open on port {lobby_port}; your key {my_fp}; "
+                    f"speed {describe(options.timeouts)}.",
                     f"Others join with: cryptcrawl join {table_name!r}  (or HOST:{lobby_port})")
         if advertise:
             advert = Advertiser(name=table_name, port=lobby_port, fingerprint=my_fp, game="raiders",
                                 table_id=os.urandom(8), seats_total=options.players,
-                                seats_taken=1 + (options.bots), interfaces=interfaces)
+                                seats_taken=1 + (options.bots), interfaces=interfaces,
+                                timeouts=options.timeouts)
             ad.append(advert)
             later(advert.start())
+
+    def on_other_version(address: str, version: int) -> None:
+        console.say(f"Someone at {address or 'an unknown address'} was turned away: their "
+                    f"program plays protocol {version}; this table plays protocol "
+                    f"{PROTOCOL_VERSION}.")
 
     def on_joiners(joiners: list[Joiner]) -> None:
         console.say(f"{1 + len(joiners)} of {options.players} seats taken.")
@@ -218,7 +226,8 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
                      choose=game.choose, config=_config(options), passphrase=passphrase,
                      on_event=game.on_event, on_port=on_port, on_joiners=on_joiners,
                      on_peer=game.attach, approve=approve, bot_dir=data_dir / "bots",
-                     table_name=table_name, on_left=on_left)
+                     table_name=table_name, on_left=on_left, timeouts=options.timeouts,
+                     on_other_version=on_other_version)
     game.task = asyncio.ensure_future(game_task)
     try:
         result = await _await_game(game)
@@ -270,10 +279,12 @@ async def join_lan(options: NetOptions, console: Console, data_dir: Path, target
     game.human = not bot
     seats = [0]
 
-    def on_seated(seat: int, players: int, table_name: str, opener: str) -> None:
+    def on_seated(seat: int, players: int, table_name: str, opener: str,
+                  timeouts: tuple[int, int, int, int]) -> None:
         seats[0] = players
         console.say(f"You sit at {table_name!r} as seat {seat_letter(seat)} of {players} "
-                    f"(opener key {opener}). Waiting for the table to fill...")
+                    f"(opener key {opener}; speed {describe(timeouts)}). Waiting for the "
+                    "table to fill...")
 
     def on_lobby(sitting: list[tuple[str, str]]) -> None:
         who = ", ".join(f"{name} [{fp}]" for name, fp in sitting)
@@ -312,6 +323,7 @@ async def _locate(console: Console, target: str, interfaces: list[str] | None,
     console.say(f"Looking for {'table ' + repr(target) if target else 'a table'} on the LAN...")
     if target:  # a named table: go as soon as it is heard of
         try:
+            # (A table of another version ends the search too: joining it is refused.)
             found = await find_table(interfaces, timeout=wait, match=lambda t: (
                 target in (t.name, t.id) and not t.full))
         except TimeoutError:
@@ -321,7 +333,12 @@ async def _locate(console: Console, target: str, interfaces: list[str] | None,
     else:
         tables = await find_tables(interfaces, timeout=wait)
     matching = [t for t in tables if not target or t.name == target or t.id == target]
-    open_tables = [t for t in matching if not t.full]
+    open_tables = [t for t in matching if t.joinable]
+    others = [t for t in matching if t.other_version and not t.full]
+    if not open_tables and others:
+        from p2p.lobby import OtherVersion
+
+        raise OtherVersion(others[0].version)
     if not open_tables:
         raise StoreError(f"no open table {target!r} found in {wait:g} s; if multicast does "
                          "not reach (VPN, another subnet), use `cryptcrawl join HOST:PORT`")
@@ -330,8 +347,13 @@ async def _locate(console: Console, target: str, interfaces: list[str] | None,
         raise StoreError(f"several tables are open ({names}): name the one to join")
     table = open_tables[0]
     console.say(f"Joining {table.name!r} at {table.address} (opener key {table.fingerprint}, "
-                f"{table.seats_taken}/{table.seats_total} seats).")
+                f"{table.seats_taken}/{table.seats_total} seats, speed "
+                f"{describe(table.timeouts) if table.timeouts else 'not advertised'}).")
     return table.host, table.port
+
+
+def _seconds(timeouts: tuple[int, ...]) -> str:
+    return "(" + "/".join(str(t) for t in timeouts) + " s)"
 
 
 async def list_tables(out: TextIO, interfaces: list[str] | None, wait: float,
@@ -339,8 +361,11 @@ async def list_tables(out: TextIO, interfaces: list[str] | None, wait: float,
     from p2p.discovery import TableFound, TableLost, TableUpdated, browse
 
     def line(t: Any) -> str:
-        return (f"{t.name:<24} {t.game:<8} {t.seats_taken}/{t.seats_total} seats  "
+        text = (f"{t.name:<24} {t.game:<8} {t.seats_taken}/{t.seats_total} seats  "
                 f"{t.address:<22} key {t.fingerprint}  v{t.version}")
+        if t.other_version:
+            return f"{text}  cannot join: {t.other_version}"
+        return f"{text}  speed {t.speed}" + (f" {_seconds(t.timeouts)}" if t.timeouts else "")
 
     deadline = asyncio.get_running_loop().time() + wait
     seen = 0

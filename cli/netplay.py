@@ -23,6 +23,7 @@ from cli.seats import SeatWatch
 from engine.core import GameState, IllegalActionError, InvalidActionError, Over
 from engine.raiders import RaidersView
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
+from protocol.header import DEFAULT_TIMEOUTS
 from protocol.match import (
     ActionTaken,
     Event,
@@ -42,8 +43,9 @@ class NetOptions:
     variant: str = "basic"
     bot_seed: str = ""
     name: str = ""
-    turn_timeout: float = 90.0
-    silence_timeout: float = 60.0
+    # The table's (quick, normal, long, silence) seconds, signed into the header (``play``,
+    # ``host``: --speed or --timeouts); a joiner plays the header's.
+    timeouts: tuple[int, int, int, int] = DEFAULT_TIMEOUTS
     out: str = ""
     local: bool = False  # every other seat plays in this process (``play``): leaving stops it
     role: str = "play"  # play, host, join or resume: where the bots run
@@ -307,8 +309,7 @@ async def play_networked(options: NetOptions, console: Console, data_dir: Path) 
     from p2p.run import host
 
     game = NetGame(options, console)
-    config = PeerConfig(turn_timeout=options.turn_timeout,
-                        silence_timeout=options.silence_timeout, linger=0.5)
+    config = PeerConfig(linger=0.5)
     seed = (options.bot_seed or "").encode()
     own_bots = options.bots if game.human else options.bots - 1
     decide = None if game.human else bot_decider(options.bot_kind, b"host" + seed)
@@ -322,7 +323,8 @@ async def play_networked(options: NetOptions, console: Console, data_dir: Path) 
                           choose=game.choose if game.human else None, config=config,
                           on_event=game.on_event, on_peer=game.attach,
                           bot_dir=data_dir / "bots",
-                          bot_seed=options.bot_seed.encode() or None)
+                          bot_seed=options.bot_seed.encode() or None,
+                          timeouts=options.timeouts)
 
     game.task = asyncio.ensure_future(go())
     try:

@@ -210,7 +210,8 @@ class FullScreenGame(NetGame):
                           "any other key: stay.", "class:warn")]
         step, awaited = self._waiting()
         if self._my_move():
-            left = max(0, int(self.options.turn_timeout - (time.monotonic() - self.asked_at)))
+            left = max(0, int(self._turn_timeout([self.seat])
+                              - (time.monotonic() - self.asked_at)))
             others = [s for s in awaited if s != self.seat]
             view = self._current_view()
             what = (", the follow-up to your crystal ball" if view is not None
@@ -223,12 +224,19 @@ class FullScreenGame(NetGame):
             return [plain(text + ".", "class:status")]
         if not step:
             return [plain(" Waiting for the others...", "class:status")]
-        left = max(0, int(self.options.turn_timeout - (time.monotonic() - self.step_since)))
         others = [s for s in awaited if s != self.seat or not self.human]
         if not others:
             return [plain(" Waiting for the others...", "class:status")]
+        left = max(0, int(self._turn_timeout(others) - (time.monotonic() - self.step_since)))
         return [plain(f" Waiting for {self._names(others)}; {left} s left on the clock.",
                       "class:status")]
+
+    def _turn_timeout(self, seats: list[int]) -> float:
+        """How long the match gives ``seats`` now: the header's timeout for what each owes
+        (its step's time class for a decision; protocol.md §6.6)."""
+        if self.peer is None:
+            return float(self.options.timeouts[1])
+        return max(self.peer.core.turn_timeout(s) for s in seats)
 
     def _names(self, seats: list[int]) -> str:
         words = []
@@ -403,8 +411,7 @@ async def play_full_screen(options: NetOptions, console: Console, data_dir: Path
 
     game = FullScreenGame(options, console)
     game.offer_rematch = True
-    config = PeerConfig(turn_timeout=options.turn_timeout,
-                        silence_timeout=options.silence_timeout, linger=0.5)
+    config = PeerConfig(linger=0.5)
 
     async def go() -> None:
         result = await host(data_dir, game="raiders",
@@ -413,7 +420,8 @@ async def play_full_screen(options: NetOptions, console: Console, data_dir: Path
                             bot=options.bot_kind, choose=game.choose, config=config,
                             on_event=game.on_event, on_peer=game.attach,
                             bot_dir=data_dir / "bots",
-                            bot_seed=options.bot_seed.encode() or None)
+                            bot_seed=options.bot_seed.encode() or None,
+                            timeouts=options.timeouts)
         game.finish(result.core.state, result.path)
 
     game.task = asyncio.ensure_future(go())

@@ -4,7 +4,12 @@ An opener advertises its table as ``<table name>._cryptcrawl._tcp.local.``: the 
 carries the lobby's TCP port, the A records the address players connect to, and a small TXT
 record what a table list shows::
 
-    v=1  game=<game>  name=Friday crawl  seats=2/4  match=3f2a91bc0d4e5f60  fp=3f2a-91bc-...
+    v=2  game=<game>  name=Friday crawl  seats=2/4  match=3f2a91bc0d4e5f60  fp=3f2a-91bc-...
+    to=30,90,300,60
+
+``v`` is the protocol version (a table of another version is listed, but not joinable: see
+:attr:`TableInfo.joinable`) and ``to`` the table's timeouts, its speed (:mod:`p2p.speeds`;
+required from protocol 2 on).
 
 Keys are exchanged over TCP in the lobby, never in TXT; the fingerprint only lets a player
 recognise the opener.  A browser turns what it hears into :class:`TableFound`,
@@ -42,7 +47,9 @@ from zeroconf import (
 )
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from protocol.header import PROTOCOL_VERSION
+from p2p.speeds import TableTimeouts, from_txt, speed_name, to_txt
+from p2p.wire import other_version
+from protocol.header import DEFAULT_TIMEOUTS, PROTOCOL_VERSION
 
 log = logging.getLogger("cryptcrawl.p2p.discovery")
 
@@ -82,6 +89,9 @@ class TableInfo:
     fingerprint: str  # the opener's key fingerprint
     instance: str = ""  # the mDNS service name (identifies the advert)
     addresses: tuple[str, ...] = ()  # every advertised address
+    # (quick, normal, long, silence) seconds, the table's speed; None: not advertised (a
+    # table of another protocol version).
+    timeouts: TableTimeouts | None = None
 
     @property
     def address(self) -> str:
@@ -91,6 +101,25 @@ class TableInfo:
     @property
     def full(self) -> bool:
         return self.seats_taken >= self.seats_total
+
+    @property
+    def speed(self) -> str:
+        """``fast``, ``normal``, ``slow``, ``custom`` (see :attr:`timeouts`), or ``""`` when
+        the advert names none."""
+        return "" if self.timeouts is None else speed_name(self.timeouts)
+
+    @property
+    def other_version(self) -> str:
+        """Why this program cannot sit at the table ("this table plays protocol 1; this
+        program plays protocol 2"), or ``""`` when it plays the same protocol."""
+        if self.version == PROTOCOL_VERSION:
+            return ""
+        return other_version(self.version, PROTOCOL_VERSION)
+
+    @property
+    def joinable(self) -> bool:
+        """Can this program sit down here: the same protocol version, and a free seat."""
+        return not self.other_version and not self.full
 
 
 @dataclass(frozen=True)
@@ -113,8 +142,10 @@ TableEvent = TableFound | TableUpdated | TableLost
 
 
 def table_txt(*, name: str, game: str, seats_taken: int, seats_total: int, table_id: str,
-              fingerprint: str, version: int = PROTOCOL_VERSION) -> dict[str, str]:
-    """The TXT properties of an advert (validated; ``ValueError`` names the bad field)."""
+              fingerprint: str, version: int = PROTOCOL_VERSION,
+              timeouts: tuple[int, ...] | None = DEFAULT_TIMEOUTS) -> dict[str, str]:
+    """The TXT properties of an advert (validated; ``ValueError`` names the bad field).
+    ``timeouts`` None leaves ``to`` out (only an advert of another version may)."""
     name = _clean_name(name)
     if not _GAME.fullmatch(game):
         raise ValueError(f"game id {game!r} is not a short lowercase name")
@@ -126,8 +157,13 @@ def table_txt(*, name: str, game: str, seats_taken: int, seats_total: int, table
         raise ValueError(f"{fingerprint!r} is not a key fingerprint")
     if not 0 <= version <= 9999:
         raise ValueError(f"protocol version {version} is out of range")
-    return {"v": str(version), "game": game, "name": name,
-            "seats": f"{seats_taken}/{seats_total}", "match": table_id, "fp": fingerprint}
+    txt = {"v": str(version), "game": game, "name": name,
+           "seats": f"{seats_taken}/{seats_total}", "match": table_id, "fp": fingerprint}
+    if timeouts is not None:
+        txt["to"] = to_txt(timeouts)
+    elif version == PROTOCOL_VERSION:
+        raise ValueError(f"an advert of protocol {version} carries the table's timeouts")
+    return txt
 
 
 def parse_table(instance: str, properties: dict[bytes, bytes | None], port: int | None,
@@ -159,10 +195,14 @@ def parse_table(instance: str, properties: dict[bytes, bytes | None], port: int 
         taken, total = int(seats_match[1]), int(seats_match[2])
         if total < 1 or not 0 <= taken <= total:
             return None
+        version = int(version_text)
+        # The table's timeouts: required from this version on (an older table has none).
+        timeouts = (from_txt(text(b"to")) if b"to" in properties or version == PROTOCOL_VERSION
+                    else None)
         host = _pick_host(addresses, networks or [])
-        return TableInfo(name=name, host=host, port=port, version=int(version_text), game=game,
+        return TableInfo(name=name, host=host, port=port, version=version, game=game,
                          seats_taken=taken, seats_total=total, id=table_id, fingerprint=fp,
-                         instance=instance, addresses=tuple(addresses))
+                         instance=instance, addresses=tuple(addresses), timeouts=timeouts)
     except (ValueError, UnicodeDecodeError, TypeError, AttributeError):
         return None
 
@@ -275,7 +315,8 @@ class Advertiser:
     def __init__(self, *, name: str, port: int, fingerprint: str, table_id: bytes | str,
                  seats_total: int, game: str, seats_taken: int = 1,
                  version: int = PROTOCOL_VERSION, interfaces: list[str] | None = None,
-                 addresses: list[str] | None = None) -> None:
+                 addresses: list[str] | None = None,
+                 timeouts: tuple[int, ...] | None = DEFAULT_TIMEOUTS) -> None:
         if not 0 < port < 65536:
             raise ValueError(f"port {port} is out of range")
         self.name = _clean_name(name)
@@ -286,6 +327,7 @@ class Advertiser:
         self.seats_taken = seats_taken
         self.game = game
         self.version = version
+        self.timeouts = timeouts
         self.interfaces = interfaces
         self.addresses = addresses
         self._properties()  # validate now, not on the network
@@ -299,7 +341,8 @@ class Advertiser:
     def _properties(self) -> dict[str, str]:
         return table_txt(name=self.name, game=self.game, seats_taken=self.seats_taken,
                          seats_total=self.seats_total, table_id=self.table_id,
-                         fingerprint=self.fingerprint, version=self.version)
+                         fingerprint=self.fingerprint, version=self.version,
+                         timeouts=self.timeouts)
 
     def _service_info(self) -> AsyncServiceInfo:
         return AsyncServiceInfo(SERVICE_TYPE, f"{self.instance}.{SERVICE_TYPE}", port=self.port,
@@ -543,7 +586,7 @@ async def find_table(interfaces: list[str] | None = None, *, timeout: float = 5.
     def wanted(table: TableInfo) -> bool:
         if match is not None:
             return match(table)
-        return table.version == PROTOCOL_VERSION and not table.full
+        return table.joinable
 
     async def first(browser: TableBrowser) -> TableInfo:
         async for event in browser:

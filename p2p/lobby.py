@@ -4,17 +4,19 @@ The opener listens on a TCP port (advertised on the LAN by :mod:`p2p.discovery`,
 ``HOST:PORT``).  A joiner sends JOIN (protocol version, name, identity key, a fresh nonce, the
 port of its own match listener, and a passphrase proof if the table has one).  The opener
 refuses another protocol version or a wrong passphrase with a reason, asks ``approve`` (a
-person, or yes for bots and tests), and answers SEATED.  When every seat is taken it sends the
-header (game, options, versions, every seat's name and key, every seat's nonce — so the match
-id is chosen by nobody) to every joiner, which checks its own entry and signs it; the opener
-collects every signature and sends START (the signed header and every seat's address).  From
-then on the opener is an ordinary seat.
+person, or yes for bots and tests), and answers SEATED (with the table's timeouts, its speed).
+When every seat is taken it sends the header (game, options, versions, every seat's name and
+key, the timeouts, every seat's nonce — so the match id is chosen by nobody) to every joiner,
+which checks its own entry, the protocol version and the timeouts it was told of, and signs it;
+the opener collects every signature and sends START (the signed header and every seat's
+address).  From then on the opener is an ordinary seat.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import re
 from collections.abc import Awaitable, Callable
@@ -25,26 +27,35 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.games import get_game
 from p2p.links import LinkClosed, NotAFrame, read_frame
+from p2p.speeds import TableTimeouts, checked
 from p2p.wire import (
     Frame,
     FrameKind,
+    other_version,
     passphrase_proof,
+    refuse_version,
+    refused_version,
     valid_host,
     valid_port,
 )
+from protocol import encoding
 from protocol.crypto import fingerprint, public_key_bytes
 from protocol.errors import BadMessage
 from protocol.header import (
+    DEFAULT_TIMEOUTS,
     MAX_NAME,
     MAX_SEATS,
     PROTOCOL_VERSION,
     Header,
     Seat,
     SignedHeader,
+    check_timeouts,
     sign_header,
     verify_header_signatures,
 )
 from protocol.match import game_state_for
+
+log = logging.getLogger("cryptcrawl.p2p")
 
 LOBBY_TIMEOUT = 120.0
 # What a table sends a joiner, each at most once: SEATED, then HEADER, then START (or REFUSE);
@@ -55,6 +66,16 @@ LOBBY_REPLIES = frozenset({FrameKind.SEATED, FrameKind.HEADER, FrameKind.START,
 
 class LobbyError(Exception):
     """The lobby failed (refused, closed, timed out); the message says why, in one line."""
+
+
+class OtherVersion(LobbyError):
+    """The table plays another protocol version than this program: "this table plays
+    protocol 1; this program plays protocol 2"."""
+
+    def __init__(self, table: int, mine: int = PROTOCOL_VERSION) -> None:
+        super().__init__(other_version(table, mine))
+        self.table = table
+        self.mine = mine
 
 
 @dataclass(frozen=True)
@@ -102,8 +123,16 @@ class Table:
     on_change: Callable[[list[Joiner]], None] | None = None
     on_left: Callable[[Joiner], None] | None = None  # a joiner left before it was answered
     table_id: bytes = field(default_factory=lambda: os.urandom(16))
+    # (quick, normal, long, silence) whole seconds: the table's speed, signed into the header.
+    timeouts: TableTimeouts = DEFAULT_TIMEOUTS
+    # A JOIN of another protocol version was refused: (the joiner's address, its version).
+    on_other_version: Callable[[str, int], None] | None = None
 
     def __post_init__(self) -> None:
+        try:
+            self.timeouts = checked(self.timeouts)
+        except ValueError as exc:
+            raise LobbyError(f"cannot open a table with these timeouts: {exc}") from None
         self.nonce = os.urandom(32)
         self.seated: list[tuple[Joiner, asyncio.StreamReader, asyncio.StreamWriter]] = []
         self.full = asyncio.Event()
@@ -130,9 +159,11 @@ class Table:
                       protocol=PROTOCOL_VERSION, engine=get_game(self.game).engine_version,
                       sampler="sha256-ctr/v1",
                       seats=tuple(Seat(n, k) for n, k in zip(names, keys, strict=True)),
-                      nonces=tuple(nonces))
+                      nonces=tuple(nonces), timeouts=self.timeouts)
 
     async def _join(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if peer else ""
         try:
             async with asyncio.timeout(30):
                 frame = await read_frame(reader)
@@ -140,8 +171,11 @@ class Table:
                 raise BadMessage("expected JOIN")
             version, name, key, nonce, port, proof = frame.fields
             if version != PROTOCOL_VERSION:
-                raise LobbyError(f"this table speaks protocol version {PROTOCOL_VERSION}, "
-                                 f"not {version}: update cryptcrawl")
+                log.info("refused a joiner from %s: its program plays protocol %s", address,
+                         version)
+                if self.on_other_version is not None:
+                    self.on_other_version(address, int(version))
+                raise LobbyError(refuse_version(PROTOCOL_VERSION, version))
             if len(key) != 32 or len(nonce) != 32 or not valid_port(port):
                 raise BadMessage("a malformed JOIN")
             if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
@@ -156,8 +190,7 @@ class Table:
                 raise LobbyError("that key already has a seat at this table")
             if self.taken >= self.players:
                 raise LobbyError("the table is full")
-            peer = writer.get_extra_info("peername")
-            joiner = Joiner(name, key, nonce, str(peer[0]) if peer else "", int(port))
+            joiner = Joiner(name, key, nonce, address, int(port))
             if not await self._approved(joiner, reader):
                 raise LobbyError("the opener did not let you sit down")
             if self.taken >= self.players:
@@ -165,8 +198,8 @@ class Table:
             self.seated.append((joiner, reader, writer))
             writer.write(Frame(FrameKind.SEATED, (len(self.seated), self.players,
                                                   self.table_name,
-                                                  fingerprint(public_key_bytes(self.key)))
-                               ).encode())
+                                                  fingerprint(public_key_bytes(self.key)),
+                                                  self.timeouts)).encode())
             if self.on_change is not None:
                 self.on_change([j for j, _, _ in self.seated])
             self._show_seats()
@@ -296,6 +329,34 @@ async def _first_reply(reader: asyncio.StreamReader, where: str) -> Frame:
 _OUT_OF_PLACE = "the table sent a frame out of place ({}); not a table to play at"
 
 
+def _header_of(data: bytes) -> Header:
+    """The header a table asks this seat to sign: BadMessage if malformed, OtherVersion if
+    it is of another protocol version (even one this program reads: a lobby plays its
+    own)."""
+    try:
+        header = Header.decode(data)
+    except BadMessage:
+        version = _version_of(data)
+        if version is not None and version != PROTOCOL_VERSION:
+            raise OtherVersion(version) from None
+        raise
+    if header.protocol != PROTOCOL_VERSION:
+        raise OtherVersion(header.protocol)
+    return header
+
+
+def _version_of(data: bytes) -> int | None:
+    """The protocol version a header of any layout names first, if it can be read."""
+    try:
+        value = encoding.decode(data)
+    except BadMessage:
+        return None
+    if isinstance(value, tuple) and value and isinstance(value[0], int) and not isinstance(
+            value[0], bool) and 0 <= value[0] < 10_000:
+        return int(value[0])
+    return None
+
+
 def lobby_seats(value: Any, players: int) -> list[tuple[str, str]]:
     """Who sits at the table, from a LOBBY frame: 2 to ``players`` ``[name, fingerprint]``
     pairs of strings, each made fit for one line.  BadMessage saying what is wrong."""
@@ -340,15 +401,21 @@ def start_addresses(value: Any, seats: int, reached: str) -> list[tuple[str, int
     return addresses
 
 
+OnSeated = Callable[[int, int, str, str, TableTimeouts], None]
+"""``on_seated(seat, players, table name, opener fingerprint, timeouts)``."""
+
+
 async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, mesh_port: int,
                      *, passphrase: str = "",
-                     on_seated: Callable[[int, int, str, str], None] | None = None,
+                     on_seated: OnSeated | None = None,
                      on_lobby: Callable[[list[tuple[str, str]]], None] | None = None,
                      timeout: float = LOBBY_TIMEOUT) -> Seated:
     """Sit down at the table at ``host:port``; returns once play starts.  ``on_seated(seat,
-    players, table name, opener fingerprint)`` once seated; ``on_lobby([(name, fingerprint),
+    players, table name, opener fingerprint, timeouts)`` once seated (the timeouts are the
+    table's speed, which the header must then carry); ``on_lobby([(name, fingerprint),
     ...])`` each time the table says who sits there so far.  LobbyError (one line) for
-    anything that keeps the seat from playing, a table that breaks the lobby included."""
+    anything that keeps the seat from playing, a table that breaks the lobby included;
+    :class:`OtherVersion` for a table of another protocol version."""
     if not valid_host(host) or not valid_port(port):
         raise LobbyError(f"{_one_line(host, 60)!r} port {port} is not an address to join at "
                          "(a host name or IP address, and a port from 1 to 65535)")
@@ -364,6 +431,7 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
                                         passphrase_proof(passphrase, me, nonce))).encode())
     try:
         seat = -1
+        timeouts: TableTimeouts = DEFAULT_TIMEOUTS  # (SEATED says which)
         signed_for: Header | None = None  # the header this seat signed
         seen: set[FrameKind] = set()
         players = 0
@@ -394,19 +462,26 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
                 raise LobbyError(_OUT_OF_PLACE.format(frame.kind.name))
             seen.add(frame.kind)
             if frame.kind is FrameKind.REFUSE:
+                version = refused_version(frame.fields[0])
+                if version is not None and version != PROTOCOL_VERSION:
+                    raise OtherVersion(version)
                 raise LobbyError(f"the table refused: {_one_line(frame.fields[0])}")
             if frame.kind is FrameKind.SEATED:
                 if not 0 < frame.fields[0] < frame.fields[1] <= MAX_SEATS:
                     raise BadMessage(f"seat {frame.fields[0]} of {frame.fields[1]}")
                 seat, players = int(frame.fields[0]), int(frame.fields[1])
+                timeouts = check_timeouts(frame.fields[4])
                 if on_seated is not None:
                     on_seated(seat, players, _one_line(frame.fields[2], 64),
-                              _one_line(frame.fields[3], 40))
+                              _one_line(frame.fields[3], 40), timeouts)
             elif frame.kind is FrameKind.HEADER:
-                header = Header.decode(frame.fields[0])
+                header = _header_of(frame.fields[0])
                 mine = header.seats[seat] if 0 <= seat < len(header.seats) else None
                 if mine is None or mine.key != me or header.nonces[seat] != nonce:
                     raise LobbyError("the header does not hold this seat as agreed")
+                if header.timeouts != timeouts:
+                    raise LobbyError(f"the header's timeouts {header.timeouts} are not the "
+                                     f"table's {timeouts}, which this seat sat down to")
                 game_state_for(header)
                 signed_for = header
                 writer.write(Frame(FrameKind.HEADER_SIG, (sign_header(key, header),)).encode())

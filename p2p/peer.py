@@ -44,13 +44,14 @@ from p2p.wire import (
 )
 from protocol.crypto import public_key_bytes
 from protocol.errors import BadMessage
-from protocol.header import SignedHeader
+from protocol.header import DEFAULT_TIMEOUTS, Header, SignedHeader
 from protocol.match import (
     DecisionPending,
     Event,
     ForkSuspected,
     HeadsDisputed,
     LocalSeat,
+    MatchConfig,
     MatchCore,
     PeerMisbehaved,
     ResultSigned,
@@ -83,16 +84,29 @@ decides."""
 BOT_THINK = 0.02
 """Seconds a bot thinks before it decides (PeerConfig.bot_think; network.md §6)."""
 
+Timeouts = tuple[float, float, float, float]
+"""(quick, normal, long, silence) seconds, as a header's ``timeouts`` (protocol.md §6.6)."""
+
+
 @dataclass
 class PeerConfig:
-    turn_timeout: float = 90.0
-    silence_timeout: float = 60.0
+    """A peer's own settings: none of them is agreed with the other seats.  The match's
+    timeouts are not among them: they are the header's, signed by every seat (``timeouts``
+    and ``time_scale`` override them for tests and development only)."""
+
     linger: float = 3.0  # after the result, keep answering catch-up requests this long
     dial_retry: float = 0.2
     bot_think: float = BOT_THINK  # a bot decides this long after a step opens (0: at once)
     # A connection on which nothing arrives for this long is closed (and dialled again): each
-    # side sends PING every third of it.  None: a sixth of the turn timeout, from 2 s to 15 s.
+    # side sends PING every third of it.  None: a sixth of the quick and silence timeouts
+    # together, from 2 s to 15 s (see link_silence_for).
     link_silence: float | None = None
+    # Tests and development only: the timeouts this peer applies instead of the header's
+    # (quick, normal, long, silence), and a factor on them (header's or these).  A real peer
+    # leaves both alone: a peer with shorter timeouts than the table agreed votes out people
+    # who are still within their time.
+    timeouts: Timeouts | None = None
+    time_scale: float = 1.0
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.bot_think) and self.bot_think >= 0):
@@ -102,13 +116,27 @@ class PeerConfig:
                 math.isfinite(self.link_silence) and self.link_silence > 0):
             raise ValueError(f"a link silence is a number of seconds above 0, "
                              f"not {self.link_silence}")
+        if not (math.isfinite(self.time_scale) and self.time_scale > 0):
+            raise ValueError(f"a time scale is a number above 0, not {self.time_scale}")
+        if self.timeouts is not None and (len(self.timeouts) != 4 or not all(
+                math.isfinite(t) and t > 0 for t in self.timeouts)):
+            raise ValueError(f"timeouts are four numbers of seconds above 0 (quick, normal, "
+                             f"long, silence), not {self.timeouts}")
 
-    @property
-    def link_silence_s(self) -> float:
-        """The link silence in force (see ``link_silence``)."""
+    def match_timeouts(self, header: Header) -> Timeouts:
+        """The timeouts this peer applies in a match of ``header``: the header's (a version 1
+        header has none: the defaults), unless overridden, times ``time_scale``."""
+        base = self.timeouts or header.timeouts or DEFAULT_TIMEOUTS
+        quick, normal, long, silence = (float(t) * self.time_scale for t in base)
+        return (quick, normal, long, silence)
+
+    def link_silence_for(self, timeouts: Timeouts) -> float:
+        """The link silence in force under ``timeouts`` (see ``link_silence``): well inside
+        the shortest time after which a seat is voted absent (quick + silence)."""
         if self.link_silence is not None:
             return self.link_silence
-        return min(15.0, max(2.0, self.turn_timeout / 6))
+        quick, _normal, _long, silence = timeouts
+        return min(15.0, max(2.0, (quick + silence) / 6))
 
 
 class MatchPeer:
@@ -120,9 +148,10 @@ class MatchPeer:
                  config: PeerConfig | None = None, sock: socket.socket | None = None,
                  on_event: Callable[[Event], None] | None = None) -> None:
         self.config = config or PeerConfig()
-        self.core = MatchCore(header, turn_timeout=self.config.turn_timeout,
-                              silence_timeout=self.config.silence_timeout,
-                              wait_at_dead_ends=True)
+        self.timeouts = self.config.match_timeouts(header.header)
+        self.core = MatchCore(header, config=MatchConfig.from_timeouts(
+            self.timeouts, wait_at_dead_ends=True))
+        self._shortest = self.core.config.shortest  # (a rebuilt core keeps the config)
         self.seat = seat
         self.key = key
         # Each seat's key, made once (from raw bytes it costs a tenth of a verification).
@@ -197,13 +226,13 @@ class MatchPeer:
         """How long the bot thinks in ``step``: from half to one and a half times its think
         time, drawn from a hash of the match, the seat and the step (public, reproducible), so
         that the bots at a table do not all decide at the same moment — and never more than a
-        third of the turn timeout."""
+        third of the shortest turn timeout."""
         if self.config.bot_think <= 0:
             return 0.0
         draw = hashlib.sha256(b"cryptcrawl/think\x00%s\x00%d\x00%s" % (
             self.core.match_id, self.seat, step.encode())).digest()
         think = self.config.bot_think * (0.5 + int.from_bytes(draw[:4], "big") / 2**32)
-        return min(think, self.config.turn_timeout / 3)
+        return min(think, self._shortest / 3)
 
     def _decide_later(self, step: str, turns: int) -> None:
         """Let ``turns`` turns of the event loop pass (the connections found readable are read,
@@ -262,7 +291,10 @@ class MatchPeer:
         self._pump()
         try:
             while not self.done.is_set():
-                timeout = max(0.0, self._next_check() - time.monotonic())
+                # (At most a shortest turn timeout at once: _moved may bring the check
+                # forward meanwhile, never to less than that from now.)
+                now = time.monotonic()
+                timeout = max(0.0, min(self._next_check(), now + self._shortest) - now)
                 self.wake.clear()
                 # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a
                 # cancellation that lands as the event is set (the peer would play on).
@@ -320,16 +352,23 @@ class MatchPeer:
     def _next_check(self) -> float:
         """When to look at the core's timer next.  Working it out (who the match waits for)
         costs as much as taking a message, and the wait restarts with nearly every message, so
-        it is not done per message: a timer the core named earlier is kept until it falls due
-        (the real one is never earlier: a wait that restarts ends later), and when the core
-        waits for nobody, the peer looks again one turn timeout from now — no wait that starts
-        later can end sooner."""
+        it is not done per message: a timer the core named earlier is kept until it falls due,
+        or until a shortest turn timeout after the match last moved (:meth:`_moved`: a wait
+        that restarts ends no sooner than that, though it may end before the wait it replaced,
+        whose seats may have owed a longer decision); and when the core waits for nobody, the
+        peer looks again a shortest turn timeout from now — no wait that starts later can end
+        sooner."""
         if self._check is None:
             deadline = self.core.get_timer()
             self._idle = deadline is None
             self._check = (deadline if deadline is not None
-                           else time.monotonic() + self.config.turn_timeout)
+                           else time.monotonic() + self._shortest)
         return self._check
+
+    def _moved(self, now: float) -> None:
+        """The core took a message at ``now``: see :meth:`_next_check`."""
+        if self._check is not None:
+            self._check = min(self._check, now + self._shortest)
 
     def _on_timer(self) -> bool:
         """Handle a timer that fell due; False if none did."""
@@ -420,7 +459,9 @@ class MatchPeer:
                 self.store.append(message)
                 self._broadcast(message)
                 # Just signed here: its signature needs no second check.
-                self._note(self.core.receive(message, time.monotonic(), verified=True))
+                now = time.monotonic()
+                self._note(self.core.receive(message, now, verified=True))
+                self._moved(now)
 
     # ------------------------------------------------------------------ connections
 
@@ -431,7 +472,7 @@ class MatchPeer:
         until it works both ways: every pair of seats then hears each other or neither does,
         through relays too — a network split, which the absent-seat rules handle better than
         links that carry one way only (protocol.md §13)."""
-        silence = self.config.link_silence_s
+        silence = self.config.link_silence_for(self.timeouts)
         ping = Frame(FrameKind.PING, ()).encode()
         while not self._closing:
             await asyncio.sleep(silence / 3)
@@ -630,7 +671,9 @@ class MatchPeer:
             self._check_fork(message)
         before = self._progress()
         held, forks = feed.next_seq, len(core.equivocations)
-        events = core.receive(message, time.monotonic(), verified=True)
+        now = time.monotonic()
+        events = core.receive(message, now, verified=True)
+        self._moved(now)
         # Persist what the feed took: the messages that now chain (this one and any buffered
         # successors it unblocked), or the second version of an equivocation (the proof).  A
         # message kept aside, a duplicate of one kept aside, or one that breaks its sender's

@@ -19,12 +19,14 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from p2p.lobby import Joiner, LobbyError, Seated, Table, join_table
+from p2p.lobby import Joiner, LobbyError, OnSeated, Seated, Table, join_table
 from p2p.peer import AsyncDecider, Decider, MatchPeer, PeerConfig, bot_decider, listen_socket
+from p2p.speeds import TableTimeouts
 from p2p.store import MatchStore, StoreError, load_identity, unfinished_matches
 from p2p.wire import parse_address, parse_port
 from protocol.crypto import public_key_bytes
 from protocol.errors import BadMessage
+from protocol.header import DEFAULT_TIMEOUTS
 from protocol.match import Event, MatchCore
 
 log = logging.getLogger("cryptcrawl.p2p")
@@ -66,15 +68,24 @@ async def host(data_dir: Path, *, game: str, name: str, players: int,
                on_peer: Callable[[MatchPeer], None] | None = None,
                approve: Any = None, bot_dir: Path | None = None,
                table_name: str = "cryptcrawl table", bot_seed: bytes | None = None,
-               on_left: Callable[[Joiner], None] | None = None) -> Result:
+               on_left: Callable[[Joiner], None] | None = None,
+               timeouts: TableTimeouts = DEFAULT_TIMEOUTS,
+               on_other_version: Callable[[str, int], None] | None = None) -> Result:
     """Open a table, fill ``bots`` seats with bot peers (in this process, each a real peer),
     wait for the others, and play seat 0.  ``on_left``: a joiner left while ``approve`` was
-    asked about it (its place is free again)."""
+    asked about it (its place is free again).  ``timeouts``: the table's (quick, normal,
+    long, silence) seconds, signed into the header (:mod:`p2p.speeds`).  ``on_other_version``:
+    a joiner of another protocol version was turned away (its address and version)."""
     key = load_identity(data_dir)
     sock = listen_socket(0, bind)
-    table = Table(key, name, players, sock.getsockname()[1], game=game,
-                  options=dict(options or {}), passphrase=passphrase, on_change=on_joiners,
-                  table_name=table_name, on_left=on_left)
+    try:
+        table = Table(key, name, players, sock.getsockname()[1], game=game,
+                      options=dict(options or {}), passphrase=passphrase,
+                      on_change=on_joiners, table_name=table_name, on_left=on_left,
+                      timeouts=timeouts, on_other_version=on_other_version)
+    except LobbyError:
+        sock.close()
+        raise
     bot_dirs = [(bot_dir or data_dir / "bots") / f"bot{i + 1}" for i in range(bots)]
     if approve is not None:
         # The host's own bots sit down without asking: their keys are made here, now.
@@ -130,7 +141,7 @@ async def join(data_dir: Path, host_name: str, port: int, *, name: str,
                config: PeerConfig | None = None, bind: str = "", passphrase: str = "",
                on_event: Callable[[Event], None] | None = None,
                on_peer: Callable[[MatchPeer], None] | None = None,
-               on_seated: Callable[[int, int, str, str], None] | None = None,
+               on_seated: OnSeated | None = None,
                on_lobby: Callable[[list[tuple[str, str]]], None] | None = None) -> Result:
     """Sit down at the table at ``host_name:port`` and play that seat (``on_seated`` and
     ``on_lobby``: see :func:`p2p.lobby.join_table`)."""
@@ -240,13 +251,26 @@ def _port(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def timeouts_override(text: str) -> tuple[float, float, float, float]:
+    """``--timeouts Q,N,L,S``: four numbers of seconds (fractions allowed: tests)."""
+    try:
+        quick, normal, long, silence = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not four numbers of seconds "
+                                         "Q,N,L,S") from None
+    return (quick, normal, long, silence)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m p2p",
                                      description="Run one bot seat as a peer process.")
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--bot", default="random", choices=("random", "heuristic"))
-    parser.add_argument("--turn-timeout", type=float, default=90.0)
-    parser.add_argument("--silence-timeout", type=float, default=60.0)
+    parser.add_argument("--timeouts", type=timeouts_override, default=None, metavar="Q,N,L,S",
+                        help="tests only: apply these (quick, normal, long, silence) seconds "
+                             "instead of the header's")
+    parser.add_argument("--time-scale", type=float, default=1.0,
+                        help="tests only: scale the timeouts applied by this factor")
     parser.add_argument("--linger", type=float, default=3.0)
     parser.add_argument("--announce", type=Path, help="write the lobby port to this file")
     parser.add_argument("--bind", default="127.0.0.1")
@@ -266,8 +290,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(name)s: %(message)s")
-    config = PeerConfig(turn_timeout=args.turn_timeout, silence_timeout=args.silence_timeout,
-                        linger=args.linger)
+    try:
+        config = PeerConfig(timeouts=args.timeouts, time_scale=args.time_scale,
+                            linger=args.linger)
+    except ValueError as exc:
+        parser.error(str(exc))
     seed = hashlib.sha256(args.seed.encode() or os.urandom(32)).digest()
     decide = bot_decider(args.bot, seed)
 

@@ -38,7 +38,7 @@ class FrameKind(enum.IntEnum):
     BYE = 5  # [reason]
     PING = 6  # []: the link is alive (sent every third of the link silence; see network.md §4)
     JOIN = 10  # [protocol version, name, public key, nonce, mesh port, passphrase proof]
-    SEATED = 11  # [seat, players, table name, opener fingerprint]
+    SEATED = 11  # [seat, players, table name, opener fingerprint, timeouts [q, n, l, s]]
     REFUSE = 12  # [reason]
     HEADER = 13  # [header bytes]
     HEADER_SIG = 14  # [signature]
@@ -66,7 +66,7 @@ _SHAPES: Final[dict[FrameKind, tuple[type, ...]]] = {
     FrameKind.BYE: (str,),
     FrameKind.PING: (),
     FrameKind.JOIN: (int, str, bytes, bytes, int, bytes),
-    FrameKind.SEATED: (int, int, str, str),
+    FrameKind.SEATED: (int, int, str, str, tuple),
     FrameKind.REFUSE: (str,),
     FrameKind.HEADER: (bytes,),
     FrameKind.HEADER_SIG: (bytes,),
@@ -168,6 +168,37 @@ def passphrase_proof(passphrase: str, key: bytes, nonce: bytes) -> bytes:
         return b""
     return hashlib.pbkdf2_hmac("sha256", passphrase.encode(), LOBBY_DOMAIN + key + nonce,
                                50_000)
+
+
+# --------------------------------------------------------------------------- versions
+
+_OTHER_VERSION: Final = (
+    # What a table of this program sends a joiner of another version (the table's version
+    # first), and what a version 1 table sent.
+    re.compile(r"this table plays protocol ([0-9]{1,4}); your program plays protocol"),
+    re.compile(r"this table speaks protocol version ([0-9]{1,4}), not [0-9]{1,4}"),
+)
+
+
+def other_version(table: int, mine: int) -> str:
+    """The one line that refuses a table of another protocol version, naming both."""
+    return f"this table plays protocol {table}; this program plays protocol {mine}"
+
+
+def refuse_version(table: int, joiner: int) -> str:
+    """What a table of protocol ``table`` answers a JOIN of protocol ``joiner`` (REFUSE)."""
+    return (f"this table plays protocol {table}; your program plays protocol {joiner} (a "
+            "table and its players need cryptcrawl releases of the same protocol)")
+
+
+def refused_version(reason: str) -> int | None:
+    """The table's protocol version if a REFUSE ``reason`` refused this program's version
+    (the form above, or a version 1 table's), else None."""
+    for pattern in _OTHER_VERSION:
+        found = pattern.match(reason)
+        if found is not None:
+            return int(found[1])
+    return None
 
 
 # --------------------------------------------------------------------------- addresses

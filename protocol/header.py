@@ -43,9 +43,11 @@ from protocol.errors import BadMessage
 from protocol.versions import PROTOCOL_VERSION, READABLE_VERSIONS
 
 __all__ = [
+    "DEFAULT_TIMEOUTS",
     "HEADER_DOMAIN",
     "MATCH_ID_DOMAIN",
     "MAX_SEATS",
+    "MAX_TIMEOUT",
     "MIN_SEATS",
     "PROTOCOL_VERSION",
     "READABLE_VERSIONS",
@@ -53,6 +55,7 @@ __all__ = [
     "OptionValue",
     "Seat",
     "SignedHeader",
+    "check_timeouts",
     "options_from",
     "sign_header",
     "verify_header_signatures",
@@ -77,6 +80,24 @@ _HEADER_FIELDS: Final = {1: 7, 2: 8}
 MAX_TIMEOUT: Final = 86_400
 DEFAULT_TIMEOUTS: Final = (30, 90, 300, 60)
 """quick, normal and long decisions, and the silence after them, in seconds."""
+
+
+def check_timeouts(timeouts: object) -> tuple[int, int, int, int]:
+    """``timeouts`` as a version 2 header carries them: a tuple ``(quick, normal, long,
+    silence)`` of whole seconds, each 1 to :data:`MAX_TIMEOUT`, growing from quick to long.
+    BadMessage (one line) naming what is wrong."""
+    if not isinstance(timeouts, tuple) or len(timeouts) != 4:
+        raise BadMessage("the timeouts are [quick, normal, long, silence] seconds")
+    for what, value in zip(("quick", "normal", "long", "silence"), timeouts, strict=True):
+        if isinstance(value, bool) or not isinstance(value, int) or not (
+                1 <= value <= MAX_TIMEOUT):
+            raise BadMessage(f"the {what} timeout must be 1 to {MAX_TIMEOUT} whole seconds, "
+                             f"not {value!r}")
+    quick, normal, long, silence = timeouts
+    if not quick <= normal <= long:
+        raise BadMessage(f"the timeouts must grow from quick to long, not {quick}, {normal}, "
+                         f"{long}")
+    return (quick, normal, long, silence)
 
 
 def _printable(value: object, what: str, longest: int) -> str:
@@ -158,18 +179,7 @@ class Header:
                 raise BadMessage("a version 1 header has no timeouts")
             object.__setattr__(self, "timeouts", ())
             return
-        if not isinstance(self.timeouts, tuple) or len(self.timeouts) != 4:
-            raise BadMessage("the timeouts are [quick, normal, long, silence] seconds")
-        for what, value in zip(("quick", "normal", "long", "silence"), self.timeouts,
-                               strict=True):
-            if isinstance(value, bool) or not isinstance(value, int) or not (
-                    1 <= value <= MAX_TIMEOUT):
-                raise BadMessage(f"the {what} timeout must be 1 to {MAX_TIMEOUT} whole seconds, "
-                                 f"not {value!r}")
-        quick, normal, long, _silence = self.timeouts
-        if not quick <= normal <= long:
-            raise BadMessage(f"the timeouts must grow from quick to long, not {quick}, {normal}, "
-                             f"{long}")
+        check_timeouts(self.timeouts)
 
     def _check_options(self) -> None:
         if not isinstance(self.options, tuple):

@@ -20,6 +20,7 @@ from here.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -88,7 +89,7 @@ from protocol.table import (
 )
 from protocol.votes import Votes
 from protocol.vouching import Vouching
-from protocol.wait import MatchConfig, WaitClock
+from protocol.wait import DECISIONS, MatchConfig, WaitClock
 
 NO_STATE: Final = bytes(32)
 
@@ -100,7 +101,8 @@ class MatchCore:
                  turn_timeout: float | None = None, silence_timeout: float | None = None,
                  wait_at_dead_ends: bool | None = None) -> None:
         base = config or MatchConfig()
-        self.config = MatchConfig(
+        self.config = dataclasses.replace(
+            base,
             turn_timeout=base.turn_timeout if turn_timeout is None else turn_timeout,
             silence_timeout=base.silence_timeout if silence_timeout is None else silence_timeout,
             wait_at_dead_ends=(base.wait_at_dead_ends if wait_at_dead_ends is None
@@ -131,7 +133,7 @@ class MatchCore:
         # Called with every new engine state, in order (a replay's walker, say).
         self.state_observers: list[Callable[[GameState[Any]], None]] = []
         emit = self.events.append
-        self.clock = WaitClock(self.config)
+        self.clock = WaitClock(self.config, lambda seats: max(map(self.turn_timeout, seats)))
         self.seats = Seats(self.n, emit)
         self.forks = Forks()
         self.ending = Ending(self.match_id, self.n)
@@ -340,6 +342,13 @@ class MatchCore:
         if self.clock.owing is None:
             self.clock.owing = self.owing()
         return self.clock.owing
+
+    def turn_timeout(self, seat: int) -> float:
+        """The turn timeout ``seat`` is owed under now (protocol.md §6.6): a decision it has not
+        sent under its step's time class, anything else under the quick timeout."""
+        deciding = (seat not in self.seats.blocked and self.next_message(seat) is None
+                    and self.expects(seat, votes=False) in DECISIONS)
+        return self.config.owed_under(self.state.time_class(seat) if deciding else None)
 
     def get_timer(self) -> float | None:
         """When the next timeout falls (None: the match waits for nobody)."""

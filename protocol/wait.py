@@ -1,17 +1,27 @@
 """What a match waits for, and for how long (F6): one wait clock per core.
 
 The wait restarts whenever the match moves (a message consumed, a seat replaced, a vote read).
-Past the turn timeout the seats it waits for are reported overdue (``SeatsOverdue``: the driver
-asks every peer for their messages); past the silence timeout too, they are timed out
-(``SeatTimedOut``: the local seat votes them absent).  A live peer holds a dead end of crossed
-votes a turn timeout before it breaks it (``MatchConfig.wait_at_dead_ends``)."""
+Past the wait's turn timeout the seats it waits for are reported overdue (``SeatsOverdue``: the
+driver asks every peer for their messages); past the silence timeout too, they are timed out
+(``SeatTimedOut``: the local seat votes them absent).  A wait's turn timeout is the longest of
+the turn timeouts its seats are owed under (``MatchCore.turn_timeout``: a decision under its
+step's time class, anything else under the quick timeout; protocol.md §6.6).  A live peer holds
+a dead end of crossed votes a (normal) turn timeout before it breaks it
+(``MatchConfig.wait_at_dead_ends``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
+from engine.core import TimeClass
 from protocol.events import Event, SeatsOverdue, SeatTimedOut
+from protocol.messages import Kind
+
+DECISIONS: Final = frozenset({Kind.COMMIT, Kind.ACT})
+"""What a seat owes when it owes a decision (the rows of protocol.md §6.2 marked as waiting for
+one): these are timed under the step's time class."""
 
 
 @dataclass(frozen=True)
@@ -19,19 +29,61 @@ class MatchConfig:
     """The settings of a match core (a rebuilt core receives them whole)."""
 
     turn_timeout: float = 90.0
-    """Seconds the match waits for a seat's message before it reports the seat overdue."""
+    """Seconds the match waits for a seat's decision of the normal time class before it
+    reports the seat overdue (and how long a live peer holds a dead end)."""
     silence_timeout: float = 60.0
     """Seconds after that before the seat is timed out (the local seat votes it absent)."""
     wait_at_dead_ends: bool = False
     """Hold a dead end of crossed votes a turn timeout before breaking it (a live peer: messages
     on their way may change it); a replay of a file, which holds them all, breaks it at once."""
+    quick_timeout: float | None = None
+    """The turn timeout of a quick decision and of every message that is no decision (None:
+    ``turn_timeout``)."""
+    long_timeout: float | None = None
+    """The turn timeout of a long decision (None: ``turn_timeout``)."""
+
+    @classmethod
+    def from_timeouts(cls, timeouts: Sequence[float], *,
+                      wait_at_dead_ends: bool = False) -> MatchConfig:
+        """The settings for a header's ``timeouts`` ``(quick, normal, long, silence)``."""
+        quick, normal, long, silence = timeouts
+        return cls(turn_timeout=normal, silence_timeout=silence, quick_timeout=quick,
+                   long_timeout=long, wait_at_dead_ends=wait_at_dead_ends)
+
+    @property
+    def quick(self) -> float:
+        """The quick turn timeout in force."""
+        return self.turn_timeout if self.quick_timeout is None else self.quick_timeout
+
+    @property
+    def shortest(self) -> float:
+        """The shortest turn timeout: no wait that starts later can end sooner than this."""
+        long = self.turn_timeout if self.long_timeout is None else self.long_timeout
+        return min(self.quick, self.turn_timeout, long)
+
+    def owed_under(self, decision: TimeClass | None) -> float:
+        """The turn timeout of a seat that owes a decision of time class ``decision``, or (None)
+        a message that is no decision: the quick one (protocol.md §6.6).  A decision is the
+        COMMIT of a simultaneous step or the ACT of a turn (:data:`DECISIONS`) that the seat
+        has not sent yet; everything else a seat may owe — a REVEAL, chance commitments,
+        reveals and digests, a SEAL_KEY, DELIVERY or KEY_RELEASE, a WELCOME, END, a vote, or
+        a message in hand that cannot be taken — its program sends without a person."""
+        if decision is None or decision is TimeClass.QUICK:
+            return self.quick
+        if decision is TimeClass.LONG and self.long_timeout is not None:
+            return self.long_timeout
+        return self.turn_timeout
 
 
 class WaitClock:
     """The current wait: since when, for whom, and what the clock found."""
 
-    def __init__(self, config: MatchConfig) -> None:
+    def __init__(self, config: MatchConfig,
+                 turn_of: Callable[[tuple[int, ...]], float] | None = None) -> None:
         self.config = config
+        # The turn timeout of a wait for these seats (None: the config's turn timeout).
+        self._turn_of = turn_of
+        self._turn: tuple[tuple[int, ...], float] | None = None  # (seats, their turn timeout)
         self.now = 0.0
         self.key: tuple[object, ...] = ()  # names the match's point (see MatchCore._wait_state)
         self.since = 0.0
@@ -56,11 +108,21 @@ class WaitClock:
         key = self.key
         return bool(key) and self.dead_end_seen == key and self.dead_end_due != key
 
+    def turn(self, seats: tuple[int, ...]) -> float:
+        """The turn timeout of the current wait for ``seats`` (asked once per set of seats)."""
+        if self._turn_of is None or not seats:
+            return self.config.turn_timeout
+        cached = self._turn
+        if cached is None or cached[0] is not seats:
+            cached = self._turn = (seats, self._turn_of(seats))
+        return cached[1]
+
     def timer(self, owing: Callable[[], tuple[int, ...]]) -> float | None:
         """When the next timeout falls (None: the match waits for nobody)."""
-        turn = self.config.turn_timeout
-        if not owing():
-            return self.since + turn if self.dead_end_waits() else None
+        seats = owing()
+        if not seats:
+            return self.since + self.config.turn_timeout if self.dead_end_waits() else None
+        turn = self.turn(seats)
         if self.overdue_reported != self.key:
             return self.since + turn
         if self.timed_out_reported != self.key:
@@ -90,7 +152,7 @@ class WaitClock:
         """Report ``seats`` overdue, then timed out, as the timeouts pass (once per wait)."""
         key = self.key
         events: list[Event] = []
-        turn = self.config.turn_timeout
+        turn = self.turn(seats)
         if now >= self.since + turn and self.overdue_reported != key:
             self.overdue_reported = key
             for seat in seats:

@@ -100,7 +100,7 @@ class Processes:
                  linger: float = 1.0) -> None:
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
-        self.timing = ["--turn-timeout", str(turn), "--silence-timeout", str(silence),
+        self.timing = ["--timeouts", f"{turn},{turn},{turn},{silence}",
                        "--linger", str(linger)]
         self.started: list[Proc] = []
         self._runs = 0

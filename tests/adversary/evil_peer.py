@@ -3,7 +3,9 @@
 Run like ``python -m p2p`` (the same options, ``join`` only), plus the script::
 
     python -m tests.adversary.evil_peer --data-dir D --script NAME [--report FILE]
-        [--turn-timeout S --silence-timeout S --linger S --max-seconds S] join 127.0.0.1:PORT
+        [--timeouts Q,N,L,S --linger S --max-seconds S] join 127.0.0.1:PORT
+
+(``--timeouts`` replaces the header's timeouts for this peer, as ``python -m p2p --timeouts``.)
 
 It sits down through the ordinary lobby and plays an ordinary :class:`~p2p.peer.MatchPeer`
 (its own identity key, data directory, match file and connections), except that every message
@@ -40,6 +42,7 @@ from engine.raiders.actions import CARDS_IN_HAND
 from engine.stream import sample_index
 from p2p.lobby import LobbyError, join_table
 from p2p.peer import Link, LinkClosed, MatchPeer, PeerConfig, bot_decider, listen_socket, read_frame
+from p2p.run import timeouts_override
 from p2p.store import MatchStore, StoreError, load_identity
 from p2p.wire import LINK_VERSION, MAX_FRAME, Frame, FrameKind, handshake_payload
 from protocol.crypto import (
@@ -919,8 +922,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", type=Path, default=None)
     parser.add_argument("--record", type=Path, default=None, help="record-guess: the bytes")
     parser.add_argument("--target", type=int, default=0, help="vote-absent: the seat")
-    parser.add_argument("--turn-timeout", type=float, default=90.0)
-    parser.add_argument("--silence-timeout", type=float, default=60.0)
+    parser.add_argument("--timeouts", type=timeouts_override, default=None, metavar="Q,N,L,S",
+                        help="apply these (quick, normal, long, silence) seconds instead of the "
+                             "header's")
     parser.add_argument("--linger", type=float, default=3.0)
     parser.add_argument("--max-seconds", type=float, default=MAX_SECONDS)
     parser.add_argument("--bind", default="127.0.0.1")
@@ -934,8 +938,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(name)s: %(message)s")
     host_name, _, port = args.address.rpartition(":")
-    config = PeerConfig(turn_timeout=args.turn_timeout, silence_timeout=args.silence_timeout,
-                        linger=args.linger)
+    config = PeerConfig(timeouts=args.timeouts, linger=args.linger)
     seed = hashlib.sha256(args.seed.encode() or os.urandom(32)).digest()
     script = SCRIPTS[args.script](args)
 

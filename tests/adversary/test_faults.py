@@ -38,8 +38,9 @@ from tests.adversary.conftest import (
     wait_for,
 )
 
-QUICK = PeerConfig(turn_timeout=1.5, silence_timeout=1.5, linger=0.5)
-PATIENT = PeerConfig(turn_timeout=4.0, silence_timeout=4.0, linger=0.5)
+QUICK_TURN, QUICK_SILENCE = 1.5, 1.5  # (every timeout of the match: PeerConfig.timeouts)
+QUICK = PeerConfig(timeouts=(QUICK_TURN, QUICK_TURN, QUICK_TURN, QUICK_SILENCE), linger=0.5)
+PATIENT = PeerConfig(timeouts=(4.0, 4.0, 4.0, 4.0), linger=0.5)
 
 
 async def through_relays(root: Path, faults: Faults, config: PeerConfig,
@@ -184,7 +185,7 @@ async def test_a_seat_gone_for_good_while_the_others_link_is_cut(tmp_path: Path)
         front[2].cut()
         front[1].cut()
         gone.cancel()
-        await asyncio.sleep(2 * (QUICK.turn_timeout + QUICK.silence_timeout) + 1)
+        await asyncio.sleep(2 * (QUICK_TURN + QUICK_SILENCE) + 1)
         assert not any(match.task_of(match.peers[s]).done() for s in (0, 1))
         front[1].restore()
         live = [match.task_of(match.peers[s]) for s in (0, 1)]
@@ -206,7 +207,7 @@ async def test_a_link_that_carries_one_way_only_is_closed_and_dialled_again(
     (1 s), closes it and dials again — so seat 1 does not go on hearing a seat that cannot hear
     it (network.md §4).  Once the path carries both ways again the match finishes, and the
     copies agree.  (Before, the half-dead connection stayed open.)"""
-    config = PeerConfig(turn_timeout=1.5, silence_timeout=1.5, linger=0.5, link_silence=1.0)
+    config = PeerConfig(timeouts=(1.5, 1.5, 1.5, 1.5), linger=0.5, link_silence=1.0)
     caplog.set_level("INFO", logger="cryptcrawl.p2p")
     match = await in_process_match(tmp_path, 3, config, choose=thinking(0.3),
                                    relay=lambda i, port: Relay(port, seed=i))

@@ -35,7 +35,7 @@ from p2p.wire import LINK_VERSION, MAX_FRAME, Frame, FrameKind
 from protocol.match import PeerMisbehaved
 from tests.adversary.conftest import LOOPBACK, InProcess, Relay, in_process_match, verdict_of
 
-HOLD = PeerConfig(turn_timeout=120, silence_timeout=120, linger=0.3)
+HOLD = PeerConfig(timeouts=(120, 120, 120, 120), linger=0.3)
 FRAMES = 10_000  # bad frames the live peer must read and refuse
 PRE_HANDSHAKE = 300  # fresh connections with a mutated first frame
 SEED = 7

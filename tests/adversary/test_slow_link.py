@@ -104,8 +104,8 @@ class NsProcesses:
                "PYTHONUNBUFFERED": "1"}
         out, err = data_dir.with_suffix(".out"), data_dir.with_suffix(".err")
         argv = ["ip", "netns", "exec", ns, sys.executable, "-m", "p2p",
-                "--data-dir", str(data_dir), "--turn-timeout", str(TURN),
-                "--silence-timeout", str(TURN), "--linger", str(LINGER), "--bind", bind,
+                "--data-dir", str(data_dir), "--timeouts", f"{TURN},{TURN},{TURN},{TURN}",
+                "--linger", str(LINGER), "--bind", bind,
                 "--name", name, "--seed", name, *args]
         with out.open("wb") as o, err.open("wb") as e:
             popen = subprocess.Popen(argv, cwd=REPO, env=env, stdin=subprocess.DEVNULL,

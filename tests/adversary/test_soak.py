@@ -19,7 +19,7 @@ from p2p.peer import PeerConfig
 from tests.adversary.conftest import in_process_match, verdict_of
 
 MATCHES = 100
-CONFIG = PeerConfig(turn_timeout=5.0, silence_timeout=5.0, linger=0.05)
+CONFIG = PeerConfig(timeouts=(5.0, 5.0, 5.0, 5.0), linger=0.05)
 
 
 def fds() -> int:

@@ -146,7 +146,7 @@ async def test_full_disk_stops_the_peer_with_a_clear_error(tmp_path: Path) -> No
 
     errors: list[dict[str, Any]] = []
     asyncio.get_running_loop().set_exception_handler(lambda _l, c: errors.append(c))
-    config = PeerConfig(turn_timeout=30, silence_timeout=30, linger=0.2)
+    config = PeerConfig(timeouts=(30, 30, 30, 30), linger=0.2)
     with tmpfs(tmp_path / "seat-join1", "256k") as disk:
         match = await in_process_match(tmp_path, 3, config, choose=choose)
         try:

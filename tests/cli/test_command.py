@@ -28,7 +28,12 @@ def cryptcrawl(*args: str, stdin: str = "", module: str = "cli.main",
     ("play", "--players", "three"),
     ("play", "--bots", "9"),
     ("play", "--bot-kind", "genius"),
-    ("play", "--turn-timeout", "1"),  # healthy peers would time each other out
+    ("play", "--timeouts", "1,1,1,1"),  # healthy peers would time each other out
+    ("play", "--timeouts", "30,90,300"),  # not four
+    ("host", "--timeouts", "90,30,300,60"),  # quick above normal
+    ("play", "--speed", "blitz"),
+    ("play", "--speed", "fast", "--timeouts", "30,90,300,60"),  # one or the other
+    ("join", "--speed", "fast"),  # the table chooses, not a joiner
     ("host", "--table-name", "x" * 49),  # longer than the advert carries: join NAME missed it
     ("play", "--no-such-option"),
     ("teleport",),

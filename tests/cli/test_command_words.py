@@ -64,7 +64,7 @@ def test_the_printed_check_command_works_without_cryptcrawl_on_path(tmp_path: Pa
     env.pop("PYTHONPATH", None)
     played = subprocess.run(
         [str(script), "play", "--plain", "--players", "3", "--data-dir", str(tmp_path),
-         "--turn-timeout", "30"], input=CARDS, text=True, capture_output=True, env=env,
+         "--timeouts", "30,30,30,20"], input=CARDS, text=True, capture_output=True, env=env,
         cwd=tmp_path, timeout=150, check=False)
     assert played.returncode == 0, played.stdout[-1500:] + played.stderr
     [command] = re.findall(r"^Check it: (.+)$", played.stdout, re.M)

@@ -18,7 +18,7 @@ def test_a_byte_that_is_not_text_is_refused_like_a_typo(tmp_path: Path) -> None:
     env.pop("CRYPTCRAWL_DEBUG", None)
     done = subprocess.run(
         [sys.executable, "-m", "cli", "play", "--players", "3", "--data-dir",
-         str(tmp_path / "data"), "--turn-timeout", "30"],
+         str(tmp_path / "data"), "--timeouts", "30,30,30,20"],
         input=b"\xff\n", capture_output=True, cwd=ROOT, env=env, timeout=120, check=False)
     out, err = done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
     assert "Traceback" not in err and "internal error" not in err, err
@@ -33,7 +33,7 @@ def test_a_name_the_terminal_cannot_show_is_written_as_question_marks(tmp_path: 
     env.pop("CRYPTCRAWL_DEBUG", None)
     done = subprocess.run(
         [sys.executable, "-m", "cli", "play", "--plain", "--players", "3", "--name",
-         "José 🎲", "--data-dir", str(tmp_path / "data"), "--turn-timeout", "30"],
+         "José 🎲", "--data-dir", str(tmp_path / "data"), "--timeouts", "30,30,30,20"],
         input=b"q\ny\n", capture_output=True, cwd=ROOT, env=env, timeout=120, check=False)
     out, err = done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
     assert "Traceback" not in err and "internal error" not in err, err
@@ -48,7 +48,7 @@ def test_an_output_that_goes_away_stops_the_match_with_one_line(tmp_path: Path) 
     data = tmp_path / "data"
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli", "play", "--players", "3", "--data-dir", str(data),
-         "--turn-timeout", "30"],
+         "--timeouts", "30,30,30,20"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
         env=env)
     try:

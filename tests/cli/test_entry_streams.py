@@ -141,7 +141,7 @@ def test_closed_input_ends_the_game_at_once(tmp_path: Path, offline: bool) -> No
     """``cryptcrawl play <&-`` (before: "Task exception was never retrieved ...
     AttributeError" and a game that waited for the turn timeout, then exit 0; offline:
     "internal error: AttributeError")."""
-    args = ["play", "--players", "3", "--plain", "--turn-timeout", "30", "--data-dir",
+    args = ["play", "--players", "3", "--plain", "--timeouts", "30,30,30,20", "--data-dir",
             str(tmp_path / "data")]
     if offline:
         args += ["--deal-seed", "x"]
@@ -308,8 +308,8 @@ def read_line(stream: IO[bytes], timeout: float) -> str:
 def at_the_prompt(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
     """``cryptcrawl play --plain`` waiting for your card (its input kept open)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cli", "play", "--players", "3", "--plain", "--turn-timeout",
-         "60", "--data-dir", str(tmp_path / "data")],
+        [sys.executable, "-m", "cli", "play", "--players", "3", "--plain", "--timeouts",
+         "60,60,60,40", "--data-dir", str(tmp_path / "data")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
         env=env_for(PYTHONUNBUFFERED="1"))
     with stopped(proc):

@@ -566,12 +566,21 @@ class _Local:
         return self.table.state
 
 
+class _Core:
+    """What the full screen reads of the match core: the timeout each seat is owed under."""
+
+    def turn_timeout(self, seat: int) -> float:
+        return 90.0  # (a normal decision at the normal speed)
+
+
 class _ScreenPeer:
-    """What the full screen reads of its match peer: the seat and the state it decides on."""
+    """What the full screen reads of its match peer: the seat, the state it decides on, and
+    the core's timeouts (for its clock)."""
 
     def __init__(self, table: ScriptedTable, seat: int) -> None:
         self.seat = seat
         self.local = _Local(table)
+        self.core = _Core()
 
 
 def full_screen_frame(columns: int, lines: int, *, end: bool = False) -> str:

@@ -35,7 +35,7 @@ def test_host_and_join_by_name_over_zeroconf_on_loopback(
     host = subprocess.Popen(
         [sys.executable, "-m", "cli", "host", "--data-dir", str(tmp_path / "h"), "--players",
          "3", "--bots", "1", "--interface", "127.0.0.1", "--yes", "--table-name", name,
-         "--name", "Hal", "--turn-timeout", "30"],
+         "--name", "Hal", "--timeouts", "30,30,30,20"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         cwd=ROOT, env=env)
     processes.append(host)
@@ -52,6 +52,10 @@ def test_host_and_join_by_name_over_zeroconf_on_loopback(
     assert f"Joining '{name}'" in joined.stdout
     # Seated, then told who sits at the table (the LOBBY frame) before play starts.
     assert f"You sit at '{name}' as seat C of 3" in joined.stdout, joined.stdout[:1500]
+    # The host's speed, in its advert (before joining) and when seated.
+    speed = "speed custom (a move 30 s, quick 30 s, long 30 s; then 20 s of silence)"
+    assert joined.stdout.count(speed) == 2, joined.stdout[:1500]
+    assert speed in out
     assert re.search(r"At the table, 3 of 3: Hal \[[-0-9a-f]+\], Bot 1 \[[-0-9a-f]+\], Joe "
                      r"\[[-0-9a-f]+\]", joined.stdout), joined.stdout[:1500]
     assert "Joe" in out and "wants to sit down" in out  # the opener saw the joiner's key

@@ -32,8 +32,8 @@ def quiet(typed: str = "") -> Console:
 async def one_match(tmp_path: Path, host_session: lan.Session, join_session: lan.Session,
                     *, approve_all: bool, port: int, target: str, retry: float,
                     host_first: bool = True) -> tuple[Console, Console]:
-    options = NetOptions(players=3, bots=1, bot_kind="random", name="Hal", turn_timeout=30,
-                         silence_timeout=20)
+    options = NetOptions(players=3, bots=1, bot_kind="random", name="Hal",
+                         timeouts=(30, 30, 30, 20))
     host_console, join_console = quiet(CARDS), quiet()  # the host is a person: its cards
     opened: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     original = host_console.say
@@ -52,7 +52,7 @@ async def one_match(tmp_path: Path, host_session: lan.Session, join_session: lan
 
     async def joining(where: str) -> int:
         return await lan.join_lan(
-            NetOptions(name="Joe", turn_timeout=30, silence_timeout=20), join_console,
+            NetOptions(name="Joe"), join_console,
             tmp_path / "j", where, interfaces=None, passphrase="", wait=5, bot="random",
             session=join_session, retry_for=retry)
 

@@ -38,7 +38,7 @@ def test_a_person_plays_a_whole_match_from_standard_input(tmp_path: Path) -> Non
     lines = "\n".join(["play 5", "play 4", "play 3", "play 2", "play 1", "play sword",
                        "play key", "play torch", "play crystal"] * 40) + "\n"
     result = cryptcrawl("play", "--players", "3", "--seed", "t", "--name", "Ana",
-                        "--data-dir", str(tmp_path / "data"), "--turn-timeout", "30",
+                        "--data-dir", str(tmp_path / "data"), "--timeouts", "30,30,30,20",
                         stdin=lines, timeout=180)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Final scores" in result.stdout

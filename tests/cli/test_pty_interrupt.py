@@ -44,7 +44,7 @@ def spawn(tmp_path: Path, term: str, seed: str, shown: tuple[bytes, ...]
     try:
         proc = subprocess.Popen(
             [sys.executable, "-m", "cli", "play", "--players", "3", "--seed", seed,
-             "--data-dir", str(tmp_path / "data"), "--turn-timeout", "30"],
+             "--data-dir", str(tmp_path / "data"), "--timeouts", "30,30,30,20"],
             stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
             preexec_fn=_child_setup)
     finally:

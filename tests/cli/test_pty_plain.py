@@ -108,7 +108,7 @@ def test_a_person_plays_a_whole_match_on_a_terminal(tmp_path: Path) -> None:
     data = tmp_path / "data"
     term = Terminal([sys.executable, "-m", "cli", "play", "--players", "3", "--plain",
                      "--seed", "pty", "--name", "Ana", "--data-dir", str(data),
-                     "--turn-timeout", "30"], env)
+                     "--timeouts", "30,30,30,20"], env)
     answered: list[str] = []  # what was typed at each card prompt, in order
     rematch_declined = False
     try:

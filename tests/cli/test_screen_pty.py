@@ -113,7 +113,7 @@ def test_whole_match_at_both_sizes_shows_each_result_and_the_winner(
     for columns, lines in SIZES:
         data = tmp_path / f"{columns}x{lines}"
         term = terminal(["play", "--players", "3", "--data-dir", str(data),
-                         "--turn-timeout", "60"], columns, lines)
+                         "--timeouts", "60,60,60,40"], columns, lines)
         play_rooms(term)
         end_screen(term, rematch=True)
         term.send(b"q")
@@ -129,14 +129,14 @@ def test_lan_start_rematch_and_resume_draw_one_clean_frame(
     and ``resume``: a clean screen again, every room's result shown, to the end."""
     data = str(tmp_path / "host")
     term = terminal(["host", "--players", "3", "--bots", "2", "--interface", "127.0.0.1",
-                     "--yes", "--data-dir", data, "--turn-timeout", "60", "--name", "Ann"])
+                     "--yes", "--data-dir", data, "--timeouts", "60,60,60,40", "--name", "Ann"])
     play_rooms(term)
     end_screen(term, rematch=True)
     term.send(b"r")  # the rematch: the table opens again, the bots sit down again
     term.wait(lambda s: "YOUR MOVE" in s and where(s) == (1, 1))
     play_rooms(term, 3)
     term.close()  # kill -9, in the middle of the rematch
-    again = terminal(["resume", "--data-dir", data, "--turn-timeout", "60"])
+    again = terminal(["resume", "--data-dir", data])
     screen = play_rooms(again)
     assert "A you (Ann)" in screen or "A you (Ann)" in again.text()  # the match's --name
     end_screen(again, rematch=False)
@@ -148,7 +148,7 @@ def test_lan_start_rematch_and_resume_draw_one_clean_frame(
 def test_help_small_window_and_no_bell(terminal: Callable[..., Terminal],
                                        tmp_path: Path) -> None:
     term = terminal(["play", "--players", "3", "--data-dir", str(tmp_path), "--no-bell",
-                     "--turn-timeout", "60"], 70, 20)
+                     "--timeouts", "60,60,60,40"], 70, 20)
     screen = term.wait("Window too small")
     assert "at least 80x24" in " ".join(screen.split()), screen
     term.send(b"5")
@@ -185,7 +185,7 @@ def test_an_illegal_key_says_why_in_full(terminal: Callable[..., Terminal],
     and "q leave"."""
     for columns, lines in SIZES:
         term = terminal(["play", "--players", "3", "--data-dir", str(tmp_path / str(columns)),
-                         "--turn-timeout", "60"], columns, lines)
+                         "--timeouts", "60,60,60,40"], columns, lines)
         play_rooms(term, 1)  # plays the 5
         term.wait(lambda s: "YOUR MOVE" in s and where(s) == (1, 2))
         term.send(b"5")

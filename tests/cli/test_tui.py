@@ -88,7 +88,7 @@ def _check_screens(text: str, data: Path, *, no_color: bool = False) -> None:
 @pytest.mark.parametrize("no_color", [False, True])
 def test_full_screen_game_with_keys_to_the_end(tmp_path: Path, no_color: bool) -> None:
     text = _play_on_a_pty(["play", "--players", "3", "--data-dir", str(tmp_path),
-                           "--turn-timeout", "30"], no_color=no_color)
+                           "--timeouts", "30,30,30,20"], no_color=no_color)
     _check_screens(text, tmp_path, no_color=no_color)
     assert "r rematch (the same seats, a new match)" in text  # offered on the end screen
     assert "Rematch:" not in text  # (not asked again in line mode)
@@ -99,6 +99,6 @@ def test_host_on_a_terminal_plays_full_screen_once_the_match_starts(tmp_path: Pa
     """``cryptcrawl host`` with bots at the other seats (advertised on loopback only): the
     lobby in line mode, then the same full-screen match as ``play``."""
     text = _play_on_a_pty(["host", "--players", "3", "--bots", "2", "--interface",
-                           "127.0.0.1", "--data-dir", str(tmp_path), "--turn-timeout", "30"])
+                           "127.0.0.1", "--data-dir", str(tmp_path), "--timeouts", "30,30,30,20"])
     assert "Table " in text and "is open on port" in text  # the lobby, in line mode
     _check_screens(text, tmp_path)

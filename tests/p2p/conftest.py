@@ -199,7 +199,7 @@ class Processes:
     def __init__(self, root: Path, *, turn: float = 2.0, silence: float = 2.0,
                  linger: float = 1.0) -> None:
         self.root = root
-        self.timing = ["--turn-timeout", str(turn), "--silence-timeout", str(silence),
+        self.timing = ["--timeouts", f"{turn},{turn},{turn},{silence}",
                        "--linger", str(linger)]
         self.started: list[PeerProcess] = []
         self._runs = 0

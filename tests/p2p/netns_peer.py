@@ -102,8 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     h.add_argument("--players", type=int, default=3)
     sub.add_parser("join")
     args = parser.parse_args(argv)
-    config = PeerConfig(turn_timeout=args.turn_timeout, silence_timeout=args.turn_timeout,
-                        linger=1.0)
+    turn = args.turn_timeout  # (every timeout of the match, in place of the header's)
+    config = PeerConfig(timeouts=(turn, turn, turn, turn), linger=1.0)
 
     async def go() -> tuple[Result, dict[str, Any]]:
         runner = run_host if args.role == "host" else run_join

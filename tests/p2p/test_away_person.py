@@ -16,7 +16,8 @@ from p2p.run import host
 from protocol.match import Event, PlayRevealed, SeatReclaimed, SeatReplaced
 from protocol.verify import VALID, verify
 
-CONFIG = PeerConfig(turn_timeout=1.5, silence_timeout=1.0, linger=0.2)
+TURN, SILENCE = 1.5, 1.0  # (every timeout of the match: PeerConfig.timeouts)
+CONFIG = PeerConfig(timeouts=(TURN, TURN, TURN, SILENCE), linger=0.2)
 
 
 @pytest.mark.asyncio
@@ -45,7 +46,7 @@ async def test_an_away_person_is_played_by_the_bot_until_they_answer(tmp_path: P
         await until(lambda: any(isinstance(e, SeatReplaced) and e.seat == 0
                                 for e in events), 30)
         start = len(events)
-        await asyncio.sleep(4 * (CONFIG.turn_timeout + CONFIG.silence_timeout))
+        await asyncio.sleep(4 * (TURN + SILENCE))
         meanwhile = events[start:]
         # Away: not taken back, not timed out again, and the bot played on at its own pace
         # (four rounds of both timeouts would be at most four rooms the old way).

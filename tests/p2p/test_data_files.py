@@ -29,7 +29,7 @@ from p2p.run import host, resume
 from p2p.store import KnownKeys, StoreError, load_identity
 from protocol.crypto import public_key_bytes
 
-CONFIG = PeerConfig(turn_timeout=20, silence_timeout=15, linger=0.2, bot_think=0)
+CONFIG = PeerConfig(timeouts=(20, 20, 20, 15), linger=0.2, bot_think=0)
 WAIT = 20.0  # seconds any one call may take before the test calls it hung
 
 

@@ -24,7 +24,7 @@ SEAT = 1
 STEP = "L1.R1.play"
 
 
-def setup(tmp_path: Path, think: float = 0.0
+def setup(tmp_path: Path, think: float = 0.0, config: PeerConfig | None = None
           ) -> tuple[MatchPeer, FakeWriter, list[Message], list[Message]]:
     """Seat 1's peer (the same bot as in the in-memory match, thinking ``think`` seconds),
     every other seat's messages before its commitment of the first room, and those
@@ -35,7 +35,8 @@ def setup(tmp_path: Path, think: float = 0.0
     seed = hashlib.sha256(b"decide-later" + b"seed%d" % SEAT).digest()
     store.create(net.header, seed, {})
     peer = MatchPeer(net.header, SEAT, net.keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
-                     decide=random_decider(b"bot%d" % SEAT), config=PeerConfig(bot_think=think))
+                     decide=random_decider(b"bot%d" % SEAT),
+                     config=config or PeerConfig(bot_think=think))
     writer = FakeWriter()  # seat 0's connection (seat 2's gets the same)
     peer.links = {0: Link(0, cast(Any, None), cast(Any, writer)),
                   2: Link(2, cast(Any, None), cast(Any, FakeWriter()))}
@@ -129,8 +130,12 @@ def test_the_think_time_is_drawn_per_seat_and_step(tmp_path: Path) -> None:
         drawn = [t for seat_times in times.values() for t in seat_times]
         assert all(0.01 <= t < 0.03 for t in drawn)  # half to one and a half times 20 ms
         assert len(set(drawn)) == len(drawn)  # spread: the bots do not all decide together
-        peer.config = PeerConfig(turn_timeout=0.03, bot_think=0.02)
-        assert max(peer._think(step) for step in steps) <= 0.01  # a third of the turn timeout
+        short, _, _, _ = setup(tmp_path / "short", config=PeerConfig(
+            timeouts=(0.03, 0.09, 0.3, 60), bot_think=0.02))
+        try:  # at most a third of the shortest turn timeout (the quick one)
+            assert max(short._think(step) for step in steps) <= 0.01
+        finally:
+            short.store.close()
         peer.config = PeerConfig(bot_think=0)
         assert peer._think(steps[0]) == 0
     finally:

@@ -90,16 +90,18 @@ async def drain(browser: TableBrowser, seconds: float) -> list[TableEvent]:
 async def test_advertised_table_is_found_with_its_fields(fast: None) -> None:
     tid = uid()
     async with advertiser(tid, name=f"Friday crawl {tid}", port=41234, seats_total=4,
-                          seats_taken=2) as ad, TableBrowser(LOOPBACK) as browser:
+                          seats_taken=2, timeouts=(15, 45, 150, 30)
+                          ) as ad, TableBrowser(LOOPBACK) as browser:
         event = await wait_event(browser, about(TableFound, tid))
         table = event.table
         assert table == TableInfo(name=f"Friday crawl {tid}", host="127.0.0.1", port=41234,
                                   version=PROTOCOL_VERSION, game="raiders", seats_taken=2,
                                   seats_total=4, id=tid, fingerprint=FP,
                                   instance=f"{ad.instance}.{discovery.SERVICE_TYPE}",
-                                  addresses=("127.0.0.1",))
+                                  addresses=("127.0.0.1",), timeouts=(15, 45, 150, 30))
         assert table.address == "127.0.0.1:41234"
         assert not table.full
+        assert table.speed == "fast" and table.joinable and table.other_version == ""
         assert browser.tables[table.instance.lower()] == table
 
 
@@ -200,6 +202,10 @@ def malformed_txts(tag: str) -> list[dict[str, Any]]:
         bad(8, match="not-hex"), bad(9, seats="0/0"), bad(10, v=None),
         bad(11, x1="y" * 200, x2="y" * 200),  # oversized TXT
         bad(12, name="tab\x07le"),
+        bad(13, to=...),  # this version's advert without the table's timeouts
+        bad(14, to="30,90,300"), bad(15, to="90,30,300,60"), bad(16, to="0,90,300,60"),
+        bad(17, to="30,90,300,sixty"), bad(18, to="30,90,300,86401"), bad(19, to=None),
+        bad(20, v="1", to="fast"),  # an older version's advert may leave it out, not garble it
         {},  # nothing at all
     ]
 
@@ -281,11 +287,14 @@ async def test_find_table_helper(fast: None) -> None:
 def test_txt_is_small_and_validated() -> None:
     txt = table_txt(name="x" * 200, game="raiders", seats_taken=1, seats_total=5,
                     table_id="ab" * 8, fingerprint=FP)
-    assert set(txt) == {"v", "game", "name", "seats", "match", "fp"}
+    assert set(txt) == {"v", "game", "name", "seats", "match", "fp", "to"}
+    assert txt["to"] == "30,90,300,60"  # the default timeouts, the normal speed
     assert len(txt["name"].encode()) <= discovery.MAX_NAME_BYTES
     assert sum(len(k) + len(v) + 2 for k, v in txt.items()) < 200
     for bad in ({"game": "Bad!"}, {"seats_taken": 6}, {"seats_total": 0},
-                {"table_id": "xyz"}, {"fingerprint": "not a fingerprint"}):
+                {"table_id": "xyz"}, {"fingerprint": "not a fingerprint"},
+                {"timeouts": (30, 90, 300)}, {"timeouts": (300, 90, 30, 60)},
+                {"timeouts": None}):  # (an advert of this version carries them)
         args: dict[str, Any] = {"name": "t", "game": "raiders", "seats_taken": 1,
                                 "seats_total": 5, "table_id": "ab", "fingerprint": FP, **bad}
         with pytest.raises(ValueError):
@@ -318,6 +327,45 @@ def test_parse_table() -> None:
     multi = parse_table("x", props, 5000, ["172.17.0.1", "192.168.7.20"], nets)
     assert multi is not None and multi.host == "192.168.7.20"
     assert multi.addresses == ("172.17.0.1", "192.168.7.20")
+
+
+def test_a_table_of_another_version_is_listed_but_not_joinable() -> None:
+    """A version 1 table's advert (the same keys, no timeouts): parsed, so that ``tables``
+    shows it, but marked as a table this program cannot sit at, naming both versions."""
+    old = {**good_txt("ab13"), "v": "1"}
+    del old["to"]
+    table = parse_table("x", {k.encode(): v.encode() for k, v in old.items()}, 5000,
+                        ["10.1.2.3"])
+    assert table is not None and table.version == 1 and table.timeouts is None
+    assert table.speed == "" and not table.joinable and not table.full
+    assert table.other_version == ("this table plays protocol 1; this program plays "
+                                   f"protocol {PROTOCOL_VERSION}")
+    newer = {**good_txt("ab14"), "v": str(PROTOCOL_VERSION + 1)}  # a later one, with them
+    later = parse_table("x", {k.encode(): v.encode() for k, v in newer.items()}, 5000,
+                        ["10.1.2.3"])
+    assert later is not None and later.timeouts == (30, 90, 300, 60) and not later.joinable
+    assert str(PROTOCOL_VERSION + 1) in later.other_version
+    ours = parse_table("x", {k.encode(): v.encode() for k, v in good_txt("ab15").items()},
+                       5000, ["10.1.2.3"])
+    assert ours is not None and ours.joinable and ours.speed == "normal"
+    assert table_txt(name="t", game="raiders", seats_taken=1, seats_total=3, table_id="ab",
+                     fingerprint=FP, version=1, timeouts=None)["v"] == "1"
+
+
+@pytest.mark.asyncio
+async def test_an_old_version_table_is_heard_and_not_joined(fast: None) -> None:
+    """Over mDNS: a version 1 table's advert (sent by hand) is found, not joinable, and
+    ``find_table`` without a filter passes it over for a table of this version."""
+    old, new = uid(), uid()
+    async with advertiser(old, name=f"old {old}", version=1, timeouts=None), \
+            TableBrowser(LOOPBACK) as browser:
+        found = await wait_event(browser, about(TableFound, old))
+        assert found.table.version == 1 and not found.table.joinable
+        assert "this table plays protocol 1" in found.table.other_version
+        async with advertiser(new, name=f"new {new}", timeouts=(60, 180, 600, 120)):
+            table = await discovery.find_table(LOOPBACK, timeout=WAIT, match=lambda t: (
+                t.id in (old, new) and t.joinable))
+            assert table.id == new and table.speed == "slow"
 
 
 def test_interfaces() -> None:

@@ -43,7 +43,7 @@ from tests.p2p.conftest import (
     start_match,
 )
 
-HOLD = PeerConfig(turn_timeout=10, silence_timeout=10, linger=0.3)
+HOLD = PeerConfig(timeouts=(10, 10, 10, 10), linger=0.3)
 
 
 class Gate:
@@ -321,7 +321,7 @@ async def test_connection_closed_after_bad_frame_limit_seat_not_blamed(tmp_path:
                               body=AbsentBody(2, 0, 1), heads=(header.match_id,) * 3)
         kinds = [msg(forged.encode()),  # names seat 0, signed by nobody it knows
                  Frame(FrameKind.WANT, (3, 0)),
-                 Frame(FrameKind.SEATED, (1, 3, "t", "f"))]
+                 Frame(FrameKind.SEATED, (1, 3, "t", "f", (30, 90, 300, 60)))]
         burst = b"".join(kinds[i % len(kinds)].encode() for i in range(BAD_FRAME_LIMIT - 1))
         burst += b"\x00\x00\x00\x01\xc1"  # a payload that is not msgpack at all
         writer.write(burst)

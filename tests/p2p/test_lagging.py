@@ -32,7 +32,7 @@ def silent_seat_peer(tmp_path: Path) -> tuple[MatchPeer, Network]:
     store.create(net.header, seed, {})
     peer = MatchPeer(net.header, SEAT, net.keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
                      decide=random_decider(b"bot%d" % SEAT),
-                     config=PeerConfig(turn_timeout=0.01, silence_timeout=0.01, bot_think=0))
+                     config=PeerConfig(timeouts=(0.01, 0.01, 0.01, 0.01), bot_think=0))
     peer.links = {0: Link(0, cast(Any, None), cast(Any, FakeWriter())),
                   2: Link(2, cast(Any, None), cast(Any, FakeWriter()))}
     for message in net.log:

@@ -33,7 +33,7 @@ from tests.p2p.conftest import (
     thinking,
 )
 
-FAST = PeerConfig(turn_timeout=5, silence_timeout=5, linger=0.3)
+FAST = PeerConfig(timeouts=(5, 5, 5, 5), linger=0.3)
 
 
 @pytest.mark.asyncio
@@ -87,7 +87,7 @@ async def until(check: Callable[[], bool], timeout: float, what: str) -> None:
         raise AssertionError(f"timed out after {timeout} s: {what}") from None
 
 
-LEAVE = PeerConfig(turn_timeout=1, silence_timeout=1, linger=0.5)
+LEAVE = PeerConfig(timeouts=(1, 1, 1, 1), linger=0.5)
 
 
 async def leave_while_deciding(match: Match) -> tuple[MatchPeer, asyncio.Task[Any], int]:
@@ -263,27 +263,34 @@ async def version_proxy(table_port: int, version: int) -> tuple[asyncio.Server, 
 
 
 @pytest.mark.asyncio
-async def test_other_protocol_version_is_refused_clearly() -> None:
-    table = await open_table()
-    server, port = await version_proxy(lobby_port(table), PROTOCOL_VERSION + 1)
+@pytest.mark.parametrize("version", [1, PROTOCOL_VERSION + 1])
+async def test_a_join_of_another_version_is_refused_naming_both(version: int) -> None:
+    """The host's side: a JOIN of protocol 1 (an older program) or of a later one is refused
+    with one line naming both versions, the opener is told, and the seat stays free."""
+    turned_away: list[tuple[str, int]] = []
+    table = await open_table(on_other_version=lambda *what: turned_away.append(what))
+    server, port = await version_proxy(lobby_port(table), version)
     try:
         with pytest.raises(LobbyError) as info:
             await asyncio.wait_for(join_table(Ed25519PrivateKey.generate(), "Old", LOOPBACK,
                                               port, 2, timeout=10), 15)
         message = str(info.value)
-        assert "refused" in message and "protocol version" in message
-        assert str(PROTOCOL_VERSION) in message and str(PROTOCOL_VERSION + 1) in message
-        assert table.taken == 1
+        assert message.startswith(f"the table refused: this table plays protocol "
+                                  f"{PROTOCOL_VERSION}; your program plays protocol {version}")
+        assert "\n" not in message and table.taken == 1
         # The same JOIN straight on the wire: one REFUSE frame with the reason, then EOF.
         reader, writer = await asyncio.open_connection(LOOPBACK, lobby_port(table))
         key = public_key_bytes(Ed25519PrivateKey.generate())
-        writer.write(Frame(FrameKind.JOIN, (PROTOCOL_VERSION + 1, "Old", key, os.urandom(32),
-                                            2, b"")).encode())
+        writer.write(Frame(FrameKind.JOIN, (version, "Old", key, os.urandom(32), 2,
+                                            b"")).encode())
         frame = await asyncio.wait_for(read_frame(reader), 5)
-        assert frame.kind is FrameKind.REFUSE and "protocol version" in frame.fields[0]
+        assert frame.kind is FrameKind.REFUSE
+        assert frame.fields[0].startswith(f"this table plays protocol {PROTOCOL_VERSION}; "
+                                          f"your program plays protocol {version} ")
         assert await asyncio.wait_for(reader.read(), 5) == b""
         writer.close()
         assert table.taken == 1
+        assert turned_away == [(LOOPBACK, version), (LOOPBACK, version)]  # the opener is told
     finally:
         server.close()
         await close_table(table)
@@ -338,7 +345,7 @@ async def test_full_table_duplicate_key_and_disapproval_are_refused() -> None:
 async def test_each_joiner_is_told_its_seat_and_who_sits_at_the_table() -> None:
     """SEATED once, then a LOBBY frame each time a seat is taken: the first joiner of three
     seats hears of two seats, then three; the second of three only."""
-    table = await open_table(players=3, table_name="Crypt")
+    table = await open_table(players=3, table_name="Crypt", timeouts=(20, 60, 240, 45))
     heard: dict[str, list[Any]] = {"One": [], "Two": []}
     keys = {name: Ed25519PrivateKey.generate() for name in heard}
 
@@ -360,9 +367,11 @@ async def test_each_joiner_is_told_its_seat_and_who_sits_at_the_table() -> None:
     fp = {name: fingerprint(public_key_bytes(key)) for name, key in keys.items()}
     opener = ("Opener", fingerprint(public_key_bytes(table.key)))
     everyone = [opener, ("One", fp["One"]), ("Two", fp["Two"])]
-    assert heard["One"] == [("seated", 1, 3, "Crypt", opener[1]), ("lobby", everyone[:2]),
-                            ("lobby", everyone)]
-    assert heard["Two"] == [("seated", 2, 3, "Crypt", opener[1]), ("lobby", everyone)]
+    speed = (20, 60, 240, 45)  # the table's timeouts, told on sitting down
+    assert heard["One"] == [("seated", 1, 3, "Crypt", opener[1], speed),
+                            ("lobby", everyone[:2]), ("lobby", everyone)]
+    assert heard["Two"] == [("seated", 2, 3, "Crypt", opener[1], speed), ("lobby", everyone)]
+    assert (await first).header.header.timeouts == speed  # and signed into the header
 
 
 @pytest.mark.asyncio

@@ -14,7 +14,7 @@ from p2p.run import host, own_bot_matches, resume
 from p2p.store import unfinished_matches
 from protocol.verify import VALID, verify
 
-CONFIG = PeerConfig(turn_timeout=20, silence_timeout=15, linger=0.2, bot_think=0)
+CONFIG = PeerConfig(timeouts=(20, 20, 20, 15), linger=0.2, bot_think=0)
 
 
 @pytest.mark.asyncio

@@ -22,7 +22,14 @@ from p2p.peer import read_frame
 from p2p.wire import Frame, FrameKind, parse_address, valid_host
 from protocol.crypto import public_key_bytes
 from protocol.errors import BadMessage
-from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
+from protocol.header import (
+    DEFAULT_TIMEOUTS,
+    PROTOCOL_VERSION,
+    Header,
+    Seat,
+    SignedHeader,
+    sign_header,
+)
 from tests.p2p.conftest import LOOPBACK, REPO, read_until_closed
 
 BOUND = 30.0  # no wait in this file is longer
@@ -80,7 +87,7 @@ def fake_table(addresses: Addresses, *, header_first: bool = True,
         join = await read_frame(reader)
         assert join.kind is FrameKind.JOIN
         _version, name, key, nonce, _port, _proof = join.fields
-        writer.write(Frame(FrameKind.SEATED, (1, 3, "Fake table", "fp")).encode())
+        writer.write(Frame(FrameKind.SEATED, (1, 3, "Fake table", "fp", DEFAULT_TIMEOUTS)).encode())
         header = header_for(name, key, nonce)
         signatures: tuple[bytes, ...] = ()
         if header_first:
@@ -252,7 +259,7 @@ async def test_a_port_that_speaks_something_else_is_not_a_table(service: Handler
                                  "with something else)")
 
 
-KEEP_BUSY = [Frame(FrameKind.SEATED, (1, 3, "Fake table", "fp")),
+KEEP_BUSY = [Frame(FrameKind.SEATED, (1, 3, "Fake table", "fp", DEFAULT_TIMEOUTS)),
              Frame(FrameKind.LOBBY, ((("Opener", "fp0"), ("Joiner", "fp1")),)),
              Frame(FrameKind.BYE, ("still here",)), Frame(FrameKind.MSG, (b"x",))]
 
@@ -266,7 +273,7 @@ async def test_a_table_cannot_hold_a_joiner_with_frames(busy: Frame) -> None:
     passed over, and the joiner waited for good.)"""
     async def keep_busy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await read_frame(reader)
-        writer.write(Frame(FrameKind.SEATED, (1, 3, "Fake table", "fp")).encode())
+        writer.write(Frame(FrameKind.SEATED, (1, 3, "Fake table", "fp", DEFAULT_TIMEOUTS)).encode())
         for _ in range(int(BOUND / 0.2)):
             writer.write(busy.encode())
             await writer.drain()

@@ -7,8 +7,10 @@ import dataclasses
 
 import pytest
 
+from engine.core import TimeClass
 from protocol.events import SeatsOverdue, SeatTimedOut
-from protocol.wait import MatchConfig, WaitClock
+from protocol.messages import Kind
+from protocol.wait import DECISIONS, MatchConfig, WaitClock
 
 CONFIG = MatchConfig(turn_timeout=10.0, silence_timeout=5.0)
 
@@ -84,6 +86,49 @@ def test_a_new_wait_rearms_the_timeouts() -> None:
     assert c.timer(lambda: (1,)) == 140.0
     assert c.fire(140.0, (1,), "f", [0, 2, 0]) == [SeatsOverdue((1,), "f", 130.0)]
     assert c.overdue == {1: 2}  # the latest count it was found overdue at
+
+
+# --------------------------------------------------------------------------- time classes
+
+
+def test_a_headers_timeouts_as_settings() -> None:
+    config = MatchConfig.from_timeouts((30, 90, 300, 60), wait_at_dead_ends=True)
+    assert (config.quick, config.turn_timeout, config.long_timeout, config.silence_timeout,
+            config.wait_at_dead_ends) == (30, 90, 300, 60, True)
+    assert config.shortest == 30
+    assert [config.owed_under(c) for c in (TimeClass.QUICK, TimeClass.NORMAL, TimeClass.LONG,
+                                           None)] == [30, 90, 300, 30]
+    # Without the quick and long timeouts (the defaults), every one is the turn timeout.
+    assert [CONFIG.owed_under(c) for c in (*TimeClass, None)] == [10.0] * 4
+    assert CONFIG.shortest == 10.0
+    assert {Kind.COMMIT, Kind.ACT} == DECISIONS
+
+
+def test_a_wait_runs_its_seats_turn_timeout() -> None:
+    """The clock asks the core for the turn timeout of the seats a wait is for (once per set
+    of seats it is given), and times both the overdue report and the silence after it from
+    there; a dead end is held a plain turn timeout."""
+    asked: list[tuple[int, ...]] = []
+
+    def turn_of(seats: tuple[int, ...]) -> float:
+        asked.append(seats)
+        return 40.0 if 2 in seats else 4.0
+
+    c = WaitClock(CONFIG, turn_of)
+    c.now = 100.0
+    c.note(("a",))
+    owing = (1, 2)
+    assert c.timer(lambda: owing) == 140.0
+    assert c.timer(lambda: owing) == 140.0 and asked == [(1, 2)]  # (asked once)
+    assert c.fire(139.0, owing, "s", [0, 0, 0]) == []
+    assert c.fire(140.0, owing, "s", [0, 0, 0]) == [SeatsOverdue((1, 2), "s", 100.0)]
+    assert c.timer(lambda: owing) == 145.0  # + the silence timeout
+    c.now = 150.0
+    c.note(("b",))
+    quick = (1,)
+    assert c.timer(lambda: quick) == 154.0 and asked == [(1, 2), (1,)]
+    assert c.fire(159.0, quick, "t", [0, 0, 0]) == [SeatsOverdue((1,), "t", 150.0),
+                                                     SeatTimedOut(1, 0, "t")]
 
 
 # --------------------------------------------------------------------------- dead ends
