@@ -210,7 +210,7 @@ def build_parser() -> Parser:
                            "operating system's randomness)")
     play.add_argument("--deal-seed", metavar="TEXT", default=None,
                       help="play offline with a trusted local dealer seeded by TEXT (the same "
-                           "deal again; whoever knows it knows every face-down room)")
+                           "deal again; whoever knows it knows every hidden card)")
     play.add_argument("--out", metavar="FILE", type=_path, default=None,
                       help="also write the match file to FILE")
     play.add_argument("--turn-timeout", type=_turn_seconds, default=90.0, metavar="SECONDS",
@@ -273,7 +273,7 @@ def build_parser() -> Parser:
                                  description="Listen for tables advertised on the LAN.")
     common(tables, net=False)
     interface(tables)
-    tables.add_argument("--game", default=None, metavar="GAME",
+    tables.add_argument("--game", type=game_name, default=None, metavar="GAME",
                         help="list only the tables of this game (default: every game)")
     tables.add_argument("--wait", type=_seconds, default=3.0, metavar="SECONDS")
     tables.add_argument("--watch", action="store_true", help="keep listening until Ctrl-C")

@@ -149,8 +149,8 @@ def entry_of(t: Transcript, verdict: Verdict) -> Entry:
 
 def replayed_entry(t: Transcript, entry: Entry) -> Entry:
     """``entry`` with what the match replayed says: for each seat a bot played, "NAME's seat
-    from level 2, room 3" (the steps in the words of the game's plug-in), the seats a bot
-    played to the end, and every seat's place if the match ended."""
+    from STEP" (the step in the words of the game's plug-in), the seats a bot played to the
+    end, and every seat's place if the match ended."""
     from cli.games import make_ui
     from cli.plugin import placings
     from cli.record import RecordError, replayed

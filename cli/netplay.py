@@ -130,7 +130,7 @@ class NetGame:
         self.console.gap()
 
     def bots(self) -> dict[int, list[tuple[str, str]]]:
-        """The seats a bot played for some rooms: seat -> (first step, step it came back at)."""
+        """The seats a bot played for some steps: seat -> (first step, step it came back at)."""
         return {seat: [(s.first, s.back) for s in stretches]
                 for seat, stretches in self.watch.played_by_bot().items()}
 
@@ -169,7 +169,8 @@ class NetGame:
         if self.check_bot and self.check_bot not in spec.bots:
             raise LobbyError(f"{spec.title} has no bot {self.check_bot!r} (its bots: "
                              f"{', '.join(spec.bots)}); you left the table")
-        self.say(f"{self.plugin.describe()}. Match {peer.core.match_id.hex()[:16]}.")
+        self.say(*wrap_text(f"{self.plugin.describe()}. Match "
+                            f"{peer.core.match_id.hex()[:16]}."))
         for i, seat in enumerate(header.seats):
             self.say(f"  seat {seat_letter(i)} {self.labels[i]:<20} key "
                      f"{fingerprint(seat.key)}")
@@ -276,7 +277,7 @@ class NetGame:
         self.say(*self.end_lines(core_state, path))
 
     def end_lines(self, core_state: GameState[Any], path: Path) -> list[str]:
-        """The end: the scoreboard and result (who a bot played, and from which room), the
+        """The end: the scoreboard and result (who a bot played, and from which step), the
         match file and the command that checks it."""
         w = core_state.waiting
         lines: list[str] = []

@@ -55,13 +55,27 @@ def _name(key: str) -> str:
     return key.replace("_", " ")
 
 
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str | list | tuple | dict) and not value)
+
+
+def _flat(value: Any) -> bool:
+    """A plain value, or a list of plain values."""
+    return _scalar(value) or (isinstance(value, list | tuple) and all(map(_scalar, value)))
+
+
+def _flat_word(value: Any) -> str:
+    return _word(value) if _scalar(value) else " ".join(_word(v) for v in value)
+
+
 def outline(data: Any, *, skip: Sequence[str] = (), indent: str = "",
             width: int = 80) -> list[str]:
-    """``data`` as outline lines of at most ``width`` columns (a single long word aside)."""
+    """``data`` as outline lines of at most ``width`` columns (a single long word aside);
+    empty parts (none, "", no items) are left out."""
     lines: list[str] = []
     if isinstance(data, dict):
         for key, value in data.items():
-            if key in skip:
+            if key in skip or _empty(value):
                 continue
             lines += _entry(f"{indent}{_name(str(key))}:", value, indent, width)
         return lines
@@ -88,7 +102,12 @@ def _entry(head: str, value: Any, indent: str, width: int) -> list[str]:
                             indent=indent + "    ", width=width), *more]
     lines = [head]
     for item in shown:
-        if isinstance(item, dict):
+        if isinstance(item, dict) and all(_flat(v) for v in item.values()):
+            words = [f"{_name(str(k))} {_flat_word(v)}" for k, v in item.items()
+                     if not _empty(v)]
+            lines += wrap_items(words, first=f"{indent}  - ", sep=", ",
+                                indent=indent + "    ", width=width)
+        elif isinstance(item, dict):
             inner = outline(item, indent=indent + "    ", width=width)
             first = inner[0].lstrip() if inner else "none"
             lines += [f"{indent}  - {first}", *inner[1:]]

@@ -360,7 +360,7 @@ class OfflineGame:
     def _banner(self) -> list[str]:
         o = self.options
         bots = plural(len(self.bots), f"{o.bot_kind or self.spec.default_bot} bot")
-        lines = [f"{self.ui.describe()}. OFFLINE game: no network yet."]
+        lines = wrap_text(f"{self.ui.describe()}. OFFLINE game: no network yet.")
         if self.me is None:
             lines.append(f"Unattended game: {bots} play each other on this machine.")
         elif self.bots:

@@ -141,7 +141,8 @@ class GameUI:
     # ------------------------------------------------------------------ words
 
     def describe(self) -> str:
-        """The table in a few words: "Dungeons of Kards, 2 players (mode coop)"."""
+        """The table in a few words: its title, the players, the options not at their default
+        ("TITLE, 3 players (mode coop)")."""
         text = f"{self.spec.title}, {plural(self.players, 'player')}"
         chosen = [f"{k} {_option_text(v)}" for k, v in sorted(self.options.items())
                   if k != "players" and not self._default(k, v)]
@@ -198,12 +199,15 @@ class GameUI:
         if not moves:
             lines = wrap_text(f"{head}type your move in the game's notation (rules: the "
                               "rules in short).", indent="  ")
-        elif len(moves) > self.most_listed:
-            lines = wrap_items(moves[:self.most_listed], first=head, sep=", ", indent="  ")
-            lines.append(f"  ... and {len(moves) - self.most_listed} more (any legal move in "
-                         "the game's notation)")
         else:
-            lines = wrap_items(moves, first=head, sep=", ", indent="  ")
+            shown = moves[:self.most_listed]
+            if len(head) + len(shown[0]) >= 79:  # (long moves: one line each, below the head)
+                lines = [head.rstrip(), *wrap_items(shown, first="  ", sep=", ", indent="  ")]
+            else:
+                lines = wrap_items(shown, first=head, sep=", ", indent="  ")
+            if len(moves) > len(shown):
+                lines.append(f"  ... and {len(moves) - len(shown)} more (any legal move in "
+                             "the game's notation)")
         return [*lines, "  (? for help, q to quit)"]
 
     def choices_head(self, view: Any) -> str:

@@ -116,9 +116,9 @@ def export_json(path: str, out: TextIO) -> int:
 
 
 def replay(path: str, out: TextIO, ask: Any = None) -> int:
-    """Step by step, as the game's plug-in tells it (Dungeon Raiders: each room's cards and
-    result); ``ask`` (a prompt function) waits for Enter after each step (``None``: print
-    everything, the ``--plain`` record)."""
+    """Step by step, as the game's plug-in tells it (its ``replay_news``); ``ask`` (a prompt
+    function) waits for Enter after each step (``None``: print everything, the ``--plain``
+    record)."""
     t, verdict = read_and_verify(_read(path))
     core, states = replayed(t)
     code = EXIT_FOR[INVALID] if verdict.status == INVALID else 0
