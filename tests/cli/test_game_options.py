@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.cli.terminal import Terminal, terminal
 from tests.cli.test_command import cryptcrawl
+
+__all__ = ["terminal"]
 
 
 @pytest.mark.parametrize(("args", "words"), [
@@ -118,3 +122,26 @@ def test_kards_plays_over_the_network_on_the_generic_table(tmp_path: Path) -> No
     assert check.returncode == 0 and json.loads(check.stdout)["status"] == "valid"
     history = cryptcrawl("matches", "--data-dir", str(tmp_path))
     assert "  kards  " in history.stdout and "won by" in history.stdout
+
+
+def test_a_game_without_a_full_screen_table_plays_in_line_mode_on_a_terminal(
+        terminal: Callable[..., Terminal], tmp_path: Path) -> None:
+    """``play`` and ``resume`` on a terminal, for a game whose plug-in draws no full screen
+    (Dungeons of Kards, today): one line says so, and the match is played in line mode — also
+    when the game is known only from the match (``resume`` starts as the full screen)."""
+    data = str(tmp_path)
+    term = terminal(["play", "--game", "kards", "--data-dir", data, "--turn-timeout", "60"])
+    term.wait("Dungeons of Kards has no full-screen table yet: line mode (--plain) it is.")
+    term.wait("your move>")
+    term.send(b"q\r")
+    term.wait("leave the game?")
+    term.send(b"y\r")
+    assert term.finished() == 0, term.text()
+    again = terminal(["resume", "--data-dir", data, "--turn-timeout", "60"])
+    again.wait("has no full-screen table yet: line mode (--plain) it is.")
+    again.wait("your move>")
+    assert "\x1b[?1049h" not in again.raw.decode(errors="replace")  # (no alternate screen)
+    again.send(b"q\r")
+    again.wait("leave the game?")
+    again.send(b"y\r")
+    assert again.finished() == 0, again.text()

@@ -117,3 +117,4 @@ def test_toy_grid_in_line_mode_from_standard_input(tmp_path: Path) -> None:
     assert found
     check = toy("verify", found.group(1))
     assert check.returncode == 0, check.stdout
+
