@@ -31,7 +31,7 @@ import math
 import time
 from typing import Any
 
-from engine.core import GameSpec, JointActed, Over
+from engine.core import GameSpec, JointActed, Over, parse_options
 from engine.games import get_game
 from engine.sim import Dealer, play_out
 from engine.stream import derive_key
@@ -41,18 +41,7 @@ def game_options(spec: GameSpec, players: int, variant: str | None,
                  options: list[str]) -> dict[str, object]:
     """The ``new`` arguments: ``players``, the variant if the game has variants, and every
     ``KEY=VALUE`` option parsed by the game's own OptionSpec (ValueError naming the problem)."""
-    out: dict[str, object] = {"players": players}
-    if spec.variants:
-        out["variant"] = variant
-    for text in options:
-        key, sep, value = text.partition("=")
-        if not sep:
-            raise ValueError(f"an option is KEY=VALUE, not {text!r}")
-        try:
-            out[key] = spec.option(key).parse(value)
-        except KeyError as exc:
-            raise ValueError(str(exc.args[0])) from None
-    return out
+    return {"players": players, **parse_options(spec, options, variant=variant)}
 
 
 def main(argv: list[str]) -> int:
@@ -70,7 +59,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     spec = get_game(args.game)
     if args.bot is None:
-        args.bot = next((n for n in spec.bots if n != "random"), "random")
+        args.bot = spec.default_bot
     if args.players is None:
         args.players = 1 if 1 in spec.players else 5 if 5 in spec.players else max(
             spec.players)

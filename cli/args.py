@@ -8,8 +8,16 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
+
+from cli.choice import (
+    add_game_arguments,
+    check_game_arguments,
+    check_join_bot,
+    check_rules_arguments,
+    game_name,
+)
 
 PROG = "cryptcrawl"
 EXIT_OK = 0
@@ -27,18 +35,19 @@ exit status: 0 ok (also when you quit a game), 1 failure (including input
 ending during your turn), 2 usage error, 130 interrupted (Ctrl-C)"""
 
 PLAY_DESCRIPTION = """\
-Play Dungeon Raiders against bots on this machine.
+Play a game against bots on this machine (--game chooses which; `cryptcrawl
+rules` lists them and summarises their rules).
 
 Every bot is a real peer over loopback, with its own key and connections: the
-match runs the full protocol (no dealer: face-down rooms come from secrets all
+match runs the full protocol (no dealer: chance outcomes come from secrets all
 seats contribute; every move is signed) and leaves a match file that
 `cryptcrawl verify` checks. The table is never advertised on the network.
-Line mode (--plain): the game prints the table, you type a card such as
-"play 3" and press Enter; type ? during the game for help.
+Line mode (--plain): the game prints the table, you type your move in the
+game's notation and press Enter; type ? during the game for help.
 
 --deal-seed plays OFFLINE instead, with a trusted local dealer seeded by the
 given text (to practise the same deal again; whoever knows the seed knows
-every face-down room)."""
+every hidden card)."""
 
 
 def version() -> str:
@@ -68,7 +77,20 @@ class _VersionAction(argparse.Action):
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr (status 2)."""
+    """An argument parser whose errors are one line on stderr (status 2), and which runs its
+    :attr:`checks` on what it parsed (each returns a problem or None)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.checks: list[Callable[[argparse.Namespace], str | None]] = []
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        parsed, rest = super().parse_known_args(args, namespace)
+        for check in self.checks:
+            problem = check(parsed)
+            if problem:
+                self.error(problem)
+        return parsed, rest
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}{did_you_mean(message)} (see "
@@ -90,16 +112,6 @@ def did_you_mean(message: str) -> str:
     choices = [c.strip().strip("'") for c in found.group(2).split(",")]
     close = difflib.get_close_matches(typed.lower(), choices, n=1, cutoff=0.75)
     return f"; did you mean '{close[0]}'?" if close else ""
-
-
-def _players(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of players") from None
-    if not 3 <= value <= 5:
-        raise argparse.ArgumentTypeError(f"Dungeon Raiders is for 3 to 5 players, not {value}")
-    return value
 
 
 def _count(text: str) -> int:
@@ -204,26 +216,22 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     play = commands.add_parser(
-        "play", help="play Dungeon Raiders against bots on this machine",
+        "play", help="play against bots on this machine (a real match over loopback)",
         description=PLAY_DESCRIPTION, epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    play.add_argument("--players", type=_players, default=4, metavar="N",
-                      help="number of players, 3 to 5 (default 4)")
+    add_game_arguments(play, bots_help="how the bots play: one of the game's bots (default: "
+                                       "its strongest)")
+    play.checks.append(check_game_arguments)
     play.add_argument("--bots", type=_count, default=None, metavar="N",
                       help="number of bots: players-1 (the default: you and bots) or players "
                            "(an unattended all-bot game)")
-    play.add_argument("--bot-kind", choices=("random", "heuristic"), default="heuristic",
-                      help="how the bots play (default heuristic)")
-    play.add_argument("--variant", choices=("basic", "tactical"), default="basic",
-                      help="basic: everyone plays at once; tactical: one at a time, face up "
-                           "(default basic)")
     play.add_argument("--seed", metavar="TEXT", default=None,
                       help="seed the bots' choices only (chance secrets always come from the "
                            "operating system's randomness)")
     play.add_argument("--deal-seed", metavar="TEXT", default=None,
                       help="play offline with a trusted local dealer seeded by TEXT (the same "
-                           "deal again; whoever knows it knows every face-down room)")
+                           "deal again; whoever knows it knows every hidden card)")
     play.add_argument("--out", metavar="FILE", type=_path, default=None,
                       help="also write the match file to FILE")
     _table_speed(play)
@@ -264,12 +272,12 @@ def build_parser() -> Parser:
                     "is shown; a known name with a new key is flagged).", epilog=EPILOG)
     common(host)
     interface(host)
-    host.add_argument("--players", type=_players, default=4, metavar="N")
+    add_game_arguments(host, bots_help="how the table's bots play (default: the game's "
+                                       "strongest)")
+    host.checks.append(check_game_arguments)
     host.add_argument("--bots", type=_count, default=0, metavar="N",
                       help="fill N seats with bots (real peers running on THIS machine, "
                            "which can see their hands)")
-    host.add_argument("--bot-kind", choices=("random", "heuristic"), default="heuristic")
-    host.add_argument("--variant", choices=("basic", "tactical"), default="basic")
     host.add_argument("--port", type=_count, default=0, help="lobby TCP port (default: any)")
     host.add_argument("--table-name", type=_table_name, default=None, metavar="TEXT")
     host.add_argument("--passphrase", default="", metavar="TEXT",
@@ -282,6 +290,8 @@ def build_parser() -> Parser:
                                  description="Listen for tables advertised on the LAN.")
     common(tables, net=False)
     interface(tables)
+    tables.add_argument("--game", type=game_name, default=None, metavar="GAME",
+                        help="list only the tables of this game (default: every game)")
     tables.add_argument("--wait", type=_seconds, default=3.0, metavar="SECONDS")
     tables.add_argument("--watch", action="store_true", help="keep listening until Ctrl-C")
     join = commands.add_parser(
@@ -295,8 +305,10 @@ def build_parser() -> Parser:
     join.add_argument("--passphrase", default="", metavar="TEXT")
     join.add_argument("--wait", type=_seconds, default=4.0, metavar="SECONDS",
                       help="how long to look for the table (default 4)")
-    join.add_argument("--bot", choices=("random", "heuristic"), default=None,
-                      help="let a bot play this seat (for tests and unattended seats)")
+    join.add_argument("--bot", default=None, metavar="NAME",
+                      help="let a bot play this seat (for tests and unattended seats): one of "
+                           "the table's game's bots, such as random")
+    join.checks.append(check_join_bot)
     join.add_argument("--out", metavar="FILE", type=_path, default=None)
     resume = commands.add_parser(
         "resume", help="rejoin your interrupted match",
@@ -317,15 +329,34 @@ def build_parser() -> Parser:
     matches.add_argument("--prune", action="store_true",
                          help="delete the interrupted starts that never got under way (no "
                               "card played), with their seeds")
+    stats = commands.add_parser(
+        "stats", help="your record, per game, from your match files",
+        description="Your record from the match files in the data directory, per game: "
+                    "games, wins and average placing (ties share a placing). Only valid "
+                    "files count; a match a bot finished for your seat is counted apart, "
+                    "not as a win, and so are claimed, abandoned, split and the other "
+                    "verdicts.")
+    common(stats, net=False)
+    stats.add_argument("--json", action="store_true", help="print the record as JSON")
+    rules = commands.add_parser(
+        "rules", help="the rules of a game, in short",
+        description="The rules of GAME in short: the same text as the game's help during a "
+                    "match. Without GAME, the games there are.")
+    rules.add_argument("game", nargs="?", type=game_name, default=None, metavar="GAME",
+                       help="the game (default: list the games)")
+    rules.add_argument("--players", type=int, default=None, metavar="N",
+                       help="for a table of N players (where the rules depend on it)")
+    rules.checks.append(check_rules_arguments)
     ident = commands.add_parser("id", help="create or show your identity; export or import it")
     common(ident, net=False)
     ident.add_argument("--export", metavar="FILE", type=_path, default=None,
                        help="write your private key to FILE (mode 0600) as a backup")
     ident.add_argument("--import", dest="import_from", metavar="FILE", type=_path, default=None,
                        help="use the private key in FILE as this data directory's identity")
-    replay = commands.add_parser("replay", help="step through a match file room by room",
-                                 description="Replay a match file room by room (Enter for the "
-                                             "next room); --plain prints the whole record.")
+    replay = commands.add_parser("replay", help="step through a match file",
+                                 description="Replay a match file step by step, as its game "
+                                             "tells it (Enter for the next one); --plain "
+                                             "prints the whole record.")
     replay.add_argument("file", metavar="FILE")
     replay.add_argument("--plain", action="store_true", help="print everything, no pauses")
     common(replay, net=False)

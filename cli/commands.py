@@ -43,13 +43,15 @@ def _play(args: argparse.Namespace, parser: Parser) -> int:
                                 f"offline play has one human seat\n")
     if args.deal_seed is None:
         return _play_networked(args, players, bots)
+    from cli.choice import default_players
     from cli.play import GameOptions, LeftGame, play_offline, replay_hint
 
     options = GameOptions(
         players=players,
         bots=bots,
-        bot_kind=args.bot_kind,
-        variant=args.variant,
+        bot_kind=args.bot_kind or "",
+        game=args.game,
+        options=args.game_options,
         bot_seed=args.seed if args.seed is not None else _random_seed(),
         deal_seed=args.deal_seed if args.deal_seed is not None else _random_seed(),
         name=args.name or "",
@@ -61,9 +63,29 @@ def _play(args: argparse.Namespace, parser: Parser) -> int:
         out.write(f"{left}\n")
         out.flush()
         return left.code
-    out.write(f"\nTo deal this game again (same moves, same game):\n  {replay_hint(options)}\n")
+    hint = replay_hint(options, default_players(args.game, networked=False))
+    out.write(f"\nTo deal this game again (same moves, same game):\n  {hint}\n")
     out.flush()
     return EXIT_OK
+
+
+def full_screen_for(args: argparse.Namespace, console: Console, game: str, *,
+                    human: bool = True) -> bool:
+    """Whether a match plays full screen: on a terminal, unless ``--plain`` (or a dumb
+    terminal, or nobody here plays) — and only for a game whose plug-in draws one (else one
+    line says so, and line mode it is)."""
+    from cli.games import find_ui
+    from engine.games import get_game
+
+    if args.plain or not console.interactive or not human:
+        return False
+    if os.environ.get("TERM", "dumb") == "dumb":
+        return False
+    if not find_ui(game).full_screen:
+        console.say(f"{get_game(game).title} has no full-screen table yet: line mode "
+                    "(--plain) it is.")
+        return False
+    return True
 
 
 def data_dir_of(args: argparse.Namespace) -> Path:
@@ -85,13 +107,13 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
     from p2p.store import StoreError
 
     options = NetOptions(
-        players=players, bots=bots, bot_kind=args.bot_kind, variant=args.variant,
+        players=players, bots=bots, bot_kind=args.bot_kind or "", game=args.game,
+        options=args.game_options,
         bot_seed=args.seed if args.seed is not None else _random_seed(),
         name=args.name or "", timeouts=table_timeouts(args), out=args.out or "", local=True,
         bell=not args.no_bell)
     console = Console(sys.stdin, sys.stdout)
-    full_screen = (not args.plain and console.interactive and bots < players
-                   and os.environ.get("TERM", "dumb") != "dumb")
+    full_screen = full_screen_for(args, console, args.game, human=bots < players)
     try:
         for match in itertools.count(1):
             answer: bool | None = None
@@ -218,10 +240,14 @@ def _lan(args: argparse.Namespace) -> int:
         if args.command == "id":
             return lan.show_id(data_dir, sys.stdout, export=args.export,
                                import_from=args.import_from)
+        if args.command == "stats":
+            from cli.stats import show_stats
+
+            return show_stats(data_dir, sys.stdout, as_json=args.json)
         if args.command == "tables":
             try:
                 return lan.run_async(lan.list_tables(sys.stdout, args.interface, args.wait,
-                                                     args.watch))
+                                                     args.watch, game=args.game))
             except KeyboardInterrupt:
                 if not args.watch:
                     raise
@@ -232,10 +258,12 @@ def _lan(args: argparse.Namespace) -> int:
         full_screen = (not args.plain and console.interactive
                        and os.environ.get("TERM", "dumb") != "dumb")
         if args.command == "host":
-            options = NetOptions(players=args.players, bots=args.bots, bot_kind=args.bot_kind,
-                                 variant=args.variant, name=args.name or "",
+            options = NetOptions(players=args.players, bots=args.bots,
+                                 bot_kind=args.bot_kind or "", game=args.game,
+                                 options=args.game_options, name=args.name or "",
                                  timeouts=table_timeouts(args), out=args.out or "",
                                  role="host", bell=not args.no_bell)
+            full_screen = full_screen_for(args, console, args.game)
             if args.bots >= args.players:
                 sys.stderr.write(f"{PROG} host: error: --bots must be below --players (you "
                                  "take a seat); for an all-bot match use `cryptcrawl play "
@@ -290,12 +318,20 @@ def _lan(args: argparse.Namespace) -> int:
         return EXIT_FAILURE
 
 
+def _rules(args: argparse.Namespace) -> int:
+    from cli.rules import show_rules
+
+    return show_rules(args.game, sys.stdout, players=args.players)
+
+
 def command(args: argparse.Namespace, parser: Parser) -> int:
     if args.command == "play":
         return _play(args, parser)
+    if args.command == "rules":
+        return _rules(args)
     if args.command == "verify":
         return _verify(args)
-    if args.command in ("host", "tables", "join", "resume", "matches", "id"):
+    if args.command in ("host", "tables", "join", "resume", "matches", "stats", "id"):
         return _lan(args)
     if args.command in ("replay", "export"):
         return _record(args)

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from cli.netplay import NetGame, NetOptions
 from cli.play import Console, InputClosed, in_reader
-from cli.render import seat_letter
+from cli.text import seat_letter
 from p2p.lobby import Joiner
 from p2p.peer import PeerConfig, bot_decider
 from p2p.speeds import describe
@@ -115,6 +115,23 @@ def _remember(session: Session | None, result: Any) -> None:
         session.matches += 1
 
 
+def table_lines(game: str, players: int, options: dict[str, Any],
+                timeouts: tuple[int, ...] | None = None) -> list[str]:
+    """What a lobby says about the table: its game and options (in the words of the game's
+    plug-in) and, once the header agrees them, its timeouts."""
+    from cli.games import make_ui
+    from cli.text import wrap_text
+
+    lines = wrap_text(f"The table plays {make_ui(game, players, options).describe()}.",
+                      indent="  ")
+    if timeouts:
+        quick, normal, long, silence = timeouts
+        lines += wrap_text(f"Timeouts: {quick} s for a quick decision, {normal} s for a turn, "
+                           f"{long} s for a long plan; then {silence} s of silence before a "
+                           "seat is replaced.", indent="  ")
+    return lines
+
+
 def _new_game(options: NetOptions, console: Console, full_screen: bool) -> NetGame:
     if full_screen:
         from cli.tui import LanFullScreenGame
@@ -198,9 +215,11 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
             session.port = lobby_port
         console.say(f"Table {table_name!r} is open on port {lobby_port}; your key {my_fp}; "
                     f"speed {describe(options.timeouts)}.",
+                    *table_lines(options.game, options.players, dict(options.options)),
                     f"Others join with: cryptcrawl join {table_name!r}  (or HOST:{lobby_port})")
         if advertise:
-            advert = Advertiser(name=table_name, port=lobby_port, fingerprint=my_fp, game="raiders",
+            advert = Advertiser(name=table_name, port=lobby_port, fingerprint=my_fp,
+                                game=options.game,
                                 table_id=os.urandom(8), seats_total=options.players,
                                 seats_taken=1 + (options.bots), interfaces=interfaces,
                                 timeouts=options.timeouts)
@@ -220,8 +239,8 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
             else:
                 later(ad[0].update(seats_taken=1 + len(joiners)))
 
-    game_task = host(data_dir, game="raiders", name=options.name or "host", players=options.players,
-                     options={"variant": options.variant}, port=port, bind=bind,
+    game_task = host(data_dir, game=options.game, name=options.name or "host",
+                     players=options.players, options=dict(options.options), port=port, bind=bind,
                      bots=options.bots, bot=options.bot_kind,
                      choose=game.choose, config=_config(options), passphrase=passphrase,
                      on_event=game.on_event, on_port=on_port, on_joiners=on_joiners,
@@ -278,6 +297,8 @@ async def join_lan(options: NetOptions, console: Console, data_dir: Path, target
     decide = bot_decider(bot, os.urandom(32)) if bot else None
     game.human = not bot
     seats = [0]
+    if bot:
+        game.check_bot = bot
 
     def on_seated(seat: int, players: int, table_name: str, opener: str,
                   timeouts: tuple[int, int, int, int]) -> None:
@@ -346,9 +367,12 @@ async def _locate(console: Console, target: str, interfaces: list[str] | None,
         names = ", ".join(repr(t.name) for t in open_tables)
         raise StoreError(f"several tables are open ({names}): name the one to join")
     table = open_tables[0]
+    from engine.games import games, get_game
+
+    what = get_game(table.game).title if table.game in games() else f"{table.game!r}"
     console.say(f"Joining {table.name!r} at {table.address} (opener key {table.fingerprint}, "
                 f"{table.seats_taken}/{table.seats_total} seats, speed "
-                f"{describe(table.timeouts) if table.timeouts else 'not advertised'}).")
+                f"{describe(table.timeouts) if table.timeouts else 'not advertised'}): {what}.")
     return table.host, table.port
 
 
@@ -357,15 +381,20 @@ def _seconds(timeouts: tuple[int, ...]) -> str:
 
 
 async def list_tables(out: TextIO, interfaces: list[str] | None, wait: float,
-                      watch: bool) -> int:
+                      watch: bool, game: str | None = None) -> int:
+    """``cryptcrawl tables``: the tables heard of on the LAN (only ``game``'s, if given)."""
+    from engine.games import games, get_game
     from p2p.discovery import TableFound, TableLost, TableUpdated, browse
 
     def line(t: Any) -> str:
         text = (f"{t.name:<24} {t.game:<8} {t.seats_taken}/{t.seats_total} seats  "
-                f"{t.address:<22} key {t.fingerprint}  v{t.version}")
+                f"{t.address:<22} key {t.fingerprint}  v{t.version}{title(t.game)}")
         if t.other_version:
             return f"{text}  cannot join: {t.other_version}"
         return f"{text}  speed {t.speed}" + (f" {_seconds(t.timeouts)}" if t.timeouts else "")
+
+    def title(name: str) -> str:
+        return f"  ({get_game(name).title})" if name in games() else "  (a game this program lacks)"
 
     deadline = asyncio.get_running_loop().time() + wait
     seen = 0
@@ -380,6 +409,8 @@ async def list_tables(out: TextIO, interfaces: list[str] | None, wait: float,
                 event = await browser.next_event(remaining)
             except TimeoutError:
                 break
+            if game is not None and event.table.game != game:
+                continue
             if isinstance(event, TableFound):
                 seen += 1
                 out.write("+ " + line(event.table) + "\n")
@@ -389,7 +420,8 @@ async def list_tables(out: TextIO, interfaces: list[str] | None, wait: float,
                 out.write("- " + line(event.table) + " (gone)\n")
             out.flush()
     if not seen:
-        out.write("No table found. If you expected one: check the firewall (UDP 5353), or join "
+        which = f"No {get_game(game).title} table found" if game else "No table found"
+        out.write(f"{which}. If you expected one: check the firewall (UDP 5353), or join "
                   "with `cryptcrawl join HOST:PORT`.\n")
     return 0
 
@@ -411,7 +443,8 @@ async def resume_lan(options: NetOptions, console: Console, data_dir: Path, matc
         if options.name and options.name != named:
             console.say(f"You are {named!r} in this match (--name {options.name!r} is for new "
                         "matches).")
-        options = dataclasses.replace(options, name="" if named == "you" else named)
+        options = dataclasses.replace(options, name="" if named == "you" else named,
+                                      game=header.header.game)
     game = _new_game(options, console, full_screen)
     console.say(f"Resuming {store.path} ...")
     game.task = asyncio.ensure_future(resume(

@@ -11,6 +11,7 @@ under way (no card played), with their seeds.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 import json
 import os
@@ -28,7 +29,7 @@ from protocol.transcript import Transcript
 from protocol.verify import VALID, Verdict, read_and_verify
 
 CACHE_NAME = "verdicts.json"
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: the seats' keys, the placings and the seats a bot finished
 CACHE_LIMIT = 16 * 1024 * 1024
 VERIFIER = (f"protocol {PROTOCOL_VERSION}; "
             + ", ".join(get_game(game).engine_version for game in games())
@@ -39,7 +40,8 @@ PLAYS = frozenset({Kind.COMMIT, Kind.REVEAL, Kind.ACT})
 
 @dataclass(frozen=True)
 class Entry:
-    """What the listing shows of one readable match file (kept in the cache)."""
+    """What the listing and the record (``cryptcrawl stats``) need of one readable match file
+    (kept in the cache)."""
 
     game: str
     names: tuple[str, ...]
@@ -47,21 +49,31 @@ class Entry:
     winners: tuple[int, ...]
     bots: tuple[str, ...]  # "Ana's seat from level 2, room 3", one per seat a bot played
     under_way: bool  # some seat played a card (or took an action)
+    keys: tuple[str, ...] = ()  # every seat's public key (hex)
+    places: tuple[int, ...] = ()  # every seat's place (1 first; ties share), if it ended
+    bot_finished: tuple[int, ...] = ()  # the seats a bot played to the end
 
     def as_json(self) -> dict[str, Any]:
         return {"game": self.game, "names": list(self.names), "status": self.status,
                 "winners": list(self.winners), "bots": list(self.bots),
-                "under_way": self.under_way}
+                "under_way": self.under_way, "keys": list(self.keys),
+                "places": list(self.places), "bot_finished": list(self.bot_finished)}
 
     @classmethod
     def from_json(cls, value: Any) -> Entry | None:
         try:
             entry = cls(str(value["game"]), tuple(str(n) for n in value["names"]),
                         str(value["status"]), tuple(int(w) for w in value["winners"]),
-                        tuple(str(b) for b in value["bots"]), bool(value["under_way"]))
+                        tuple(str(b) for b in value["bots"]), bool(value["under_way"]),
+                        tuple(str(k) for k in value["keys"]),
+                        tuple(int(p) for p in value["places"]),
+                        tuple(int(s) for s in value["bot_finished"]))
         except (KeyError, TypeError, ValueError):
             return None
-        if any(not 0 <= w < len(entry.names) for w in entry.winners):
+        seats = len(entry.names)
+        if (any(not 0 <= w < seats for w in entry.winners) or len(entry.keys) != seats
+                or len(entry.places) not in (0, seats)
+                or any(not 0 <= b < seats for b in entry.bot_finished)):
             return None
         return entry
 
@@ -122,36 +134,88 @@ class VerdictCache:
 
 
 def entry_of(t: Transcript, verdict: Verdict) -> Entry:
-    """The listing's entry for a file with a readable header."""
+    """The listing's entry for a file with a readable header: a valid match (or one where a bot
+    played a seat) is replayed for its placings and the seats a bot played."""
     assert t.header is not None
     h = t.header.header
     names = tuple(s.name for s in h.seats)
     under_way = any(m.kind in PLAYS for feed in t.feeds.values() for m in feed.messages)
-    bots: tuple[str, ...] = ()
-    if any("replaced by" in note for note in verdict.notes):
-        bots = bot_stretches(t, names)
-    return Entry(h.game, names, verdict.status, tuple(verdict.winners), bots, under_way)
+    entry = Entry(h.game, names, verdict.status, tuple(verdict.winners), (), under_way,
+                  tuple(s.key.hex() for s in h.seats))
+    if verdict.status == VALID or any("replaced by" in note for note in verdict.notes):
+        return replayed_entry(t, entry)
+    return entry
 
 
-def bot_stretches(t: Transcript, names: tuple[str, ...]) -> tuple[str, ...]:
-    """For each seat a bot played: "NAME's seat from level 2, room 3" (the match replayed)."""
-    from cli import render
+def replayed_entry(t: Transcript, entry: Entry) -> Entry:
+    """``entry`` with what the match replayed says: for each seat a bot played, "NAME's seat
+    from STEP" (the step in the words of the game's plug-in), the seats a bot played to the
+    end, and every seat's place if the match ended."""
+    from cli.games import make_ui
+    from cli.plugin import placings
     from cli.record import RecordError, replayed
     from cli.seats import SeatWatch
+    from cli.text import join_words
+    from engine.core import Over
 
     try:
         core, _ = replayed(t)
     except RecordError:
-        return ()
+        return entry
+    h = core.header.header
+    ui = make_ui(h.game, len(h.seats), dict(h.options))
     watch = SeatWatch()
     for event in core.events:
         watch.on_event(event)
-    out = []
+    bots, finished = [], []
     for seat, stretches in sorted(watch.played_by_bot().items()):
-        spans = [f"from {render.step_place(s.first)}"
-                 + (f" until {render.step_place(s.back)}" if s.back else "") for s in stretches]
-        out.append(f"{names[seat]}'s seat {render.join_words(spans)}")
-    return tuple(out)
+        spans = [f"from {ui.step_words(s.first)}"
+                 + (f" until {ui.step_words(s.back)}" if s.back else "") for s in stretches]
+        bots.append(f"{entry.names[seat]}'s seat {join_words(spans)}")
+        if not stretches[-1].back:
+            finished.append(seat)
+    places: tuple[int, ...] = ()
+    if isinstance(core.state.waiting, Over):
+        found = placings(ui, core.state.waiting.outcome)
+        places = tuple(found.get(seat, 0) for seat in range(len(entry.names)))
+    return dataclasses.replace(entry, bots=tuple(bots), places=places,
+                               bot_finished=tuple(finished))
+
+
+def read_entry(path: Path, cache: VerdictCache) -> tuple[Entry | None, str, bool]:
+    """The entry of one match file, from the cache or verified afresh (and cached): (entry,
+    "", cached), or (None, why it cannot be read, False)."""
+    key = file_key(path)
+    entry = cache.get(path.name, key) if key is not None else None
+    if entry is not None:
+        return entry, "", True
+    try:
+        data = read_match_file(path)
+    except Unreadable as exc:
+        return None, exc.reason, False
+    t, verdict = read_and_verify(data)
+    cache.verified += 1
+    if t.header is None:
+        return None, t.problems[0].reason if t.problems else "no header", False
+    entry = entry_of(t, verdict)
+    if key is not None and key == file_key(path):  # (unchanged while it was read)
+        cache.put(path.name, key, entry)
+    return entry, "", False
+
+
+def match_paths(data_dir: Path) -> list[Path]:
+    """The match files of the data directory (StoreError if its folder cannot be read)."""
+    from p2p.store import StoreError
+
+    folder = data_dir / "matches"
+    try:
+        with os.scandir(folder) as entries:
+            return [Path(e.path) for e in entries
+                    if e.name.endswith(".crawl") and not e.name.startswith(".")]
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise StoreError(f"cannot read {printable(folder)}: {exc.strerror}") from None
 
 
 def list_matches(data_dir: Path, out: TextIO, *, prune: bool = False,
@@ -161,17 +225,9 @@ def list_matches(data_dir: Path, out: TextIO, *, prune: bool = False,
     others are still listed.  ``prune``: first delete the interrupted starts that never got
     under way (unchanged for :data:`PRUNE_AFTER` seconds)."""
     from cli.args import invocation
-    from p2p.store import StoreError
 
     folder = data_dir / "matches"
-    try:
-        with os.scandir(folder) as entries:
-            paths = [Path(e.path) for e in entries
-                     if e.name.endswith(".crawl") and not e.name.startswith(".")]
-    except FileNotFoundError:
-        paths = []
-    except OSError as exc:
-        raise StoreError(f"cannot read {printable(folder)}: {exc.strerror}") from None
+    paths = match_paths(data_dir)
     cache = VerdictCache(data_dir)
     if not paths:
         out.write(f"No matches in {printable(folder)} yet.\n")
@@ -181,24 +237,10 @@ def list_matches(data_dir: Path, out: TextIO, *, prune: bool = False,
     for when, path in sorted(((_modified(p), p) for p in paths),
                              key=lambda item: (item[0] or 0.0, item[1])):
         stamp = _stamp(when)
-        key = file_key(path)
-        entry = cache.get(path.name, key) if key is not None else None
-        cached = entry is not None
+        entry, problem, cached = read_entry(path, cache)
         if entry is None:
-            try:
-                data = read_match_file(path)
-            except Unreadable as exc:
-                lines.append(f"{stamp}  (unreadable: {exc.reason})  {printable(path)}")
-                continue
-            t, verdict = read_and_verify(data)
-            cache.verified += 1
-            if t.header is None:
-                reason = t.problems[0].reason if t.problems else "no header"
-                lines.append(f"{stamp}  (unreadable: {reason})  {printable(path)}")
-                continue
-            entry = entry_of(t, verdict)
-            if key is not None and key == file_key(path):  # (unchanged while it was read)
-                cache.put(path.name, key, entry)
+            lines.append(f"{stamp}  (unreadable: {problem})  {printable(path)}")
+            continue
         unfinished = _exists(path.with_suffix(".seed")) and entry.status != VALID
         if (prune and unfinished and not entry.under_way and when is not None
                 and (time.time() if now is None else now) - when >= PRUNE_AFTER):

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cli import render
 from cli.args import invocation
-from cli.play import HELP, Console, InputClosed, LeftGame, in_reader
+from cli.games import DEFAULT_GAME, make_ui
+from cli.play import Console, InputClosed, LeftGame, in_reader
+from cli.plugin import GameUI, Seating
 from cli.seats import SeatWatch
+from cli.text import YOU, seat_letter, wrap_text
 from engine.core import GameState, IllegalActionError, InvalidActionError, Over
-from engine.raiders import RaidersView
+from p2p.lobby import LobbyError
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
 from protocol.header import DEFAULT_TIMEOUTS
 from protocol.match import (
@@ -39,8 +41,9 @@ from protocol.match import (
 class NetOptions:
     players: int = 4
     bots: int = 3
-    bot_kind: str = "heuristic"
-    variant: str = "basic"
+    bot_kind: str = ""  # the game's bot by name ("": its default bot)
+    game: str = DEFAULT_GAME
+    options: tuple[tuple[str, Any], ...] = ()  # the game's options (players aside)
     bot_seed: str = ""
     name: str = ""
     # The table's (quick, normal, long, silence) seconds, signed into the header (``play``,
@@ -80,7 +83,9 @@ class NetOptions:
 
 
 class NetGame:
-    """Shows one seat's match on a console and answers for that seat."""
+    """Shows one seat's match on a console and answers for that seat.  Every word about the
+    game comes from its client plug-in (:attr:`ui`, made when the match starts: the header
+    says which game it is)."""
 
     def __init__(self, options: NetOptions, console: Console) -> None:
         self.options = options
@@ -88,8 +93,8 @@ class NetGame:
         self.peer: MatchPeer | None = None
         self.human = options.bots < options.players
         self.labels: tuple[str, ...] = ()
-        self.level_shown = 0
-        self.last_shown: tuple[int, int] | None = None
+        self.ui: GameUI | None = None
+        self.check_bot = ""  # join --bot NAME: the table's game must have that bot
         self.task: asyncio.Task[Any] | None = None
         self.stop: BaseException | None = None
         self.names: list[str] = []
@@ -102,11 +107,23 @@ class NetGame:
         assert self.peer is not None
         return self.peer.seat
 
-    def view(self) -> RaidersView:
+    def view(self) -> Any:
         assert self.peer is not None
-        view = self.peer.local.decision_state().view(self.seat)
-        assert isinstance(view, RaidersView)
-        return view
+        return self.peer.local.decision_state().view(self.seat)
+
+    @property
+    def plugin(self) -> GameUI:
+        assert self.ui is not None, "the match has not started"
+        return self.ui
+
+    def seat_table(self, game: str, options: dict[str, Any], names: list[str],
+                   seat: int) -> None:
+        """The table is known (the header): its labels, and the game's plug-in for it."""
+        self.names = list(names)
+        me = seat if self.human else None
+        self.labels = tuple(YOU if i == me else n for i, n in enumerate(names))
+        self.ui = make_ui(game, len(names), options,
+                          Seating(self.labels, me, self.options.name))
 
     def say(self, *lines: str) -> None:
         self.console.say(*lines)
@@ -115,7 +132,7 @@ class NetGame:
         self.console.gap()
 
     def bots(self) -> dict[int, list[tuple[str, str]]]:
-        """The seats a bot played for some rooms: seat -> (first step, step it came back at)."""
+        """The seats a bot played for some steps: seat -> (first step, step it came back at)."""
         return {seat: [(s.first, s.back) for s in stretches]
                 for seat, stretches in self.watch.played_by_bot().items()}
 
@@ -144,23 +161,23 @@ class NetGame:
             self._output_lost(exc)
 
     def _attach(self, peer: MatchPeer) -> None:
+        from protocol.crypto import fingerprint
+
         self.peer = peer
         header = peer.core.header.header
-        self.names = [s.name for s in header.seats]
-        self.labels = tuple(render.YOU if i == peer.seat and self.human else n
-                            for i, n in enumerate(self.names))
-        variant = "tactical variant" if self.options.variant == "tactical" else "basic game"
-        self.say(f"Dungeon Raiders, {len(self.names)} players, {variant}. Match "
-                 f"{peer.core.match_id.hex()[:16]}.")
+        self.seat_table(header.game, dict(header.options), [s.name for s in header.seats],
+                        peer.seat)
+        spec = self.plugin.spec
+        if self.check_bot and self.check_bot not in spec.bots:
+            raise LobbyError(f"{spec.title} has no bot {self.check_bot!r} (its bots: "
+                             f"{', '.join(spec.bots)}); you left the table")
+        self.say(*wrap_text(f"{self.plugin.describe()}. Match "
+                            f"{peer.core.match_id.hex()[:16]}."))
         for i, seat in enumerate(header.seats):
-            from protocol.crypto import fingerprint
-
-            self.say(f"  seat {render.seat_letter(i)} {self.labels[i]:<20} key "
+            self.say(f"  seat {seat_letter(i)} {self.labels[i]:<20} key "
                      f"{fingerprint(seat.key)}")
-        self.say(*render.wrap_text(
-            "No dealer: every face-down room comes from secrets all seats contribute; every "
-            "move is signed. " + self.options.bots_where))
-        self._show_progress()  # (a resumed match: its level and its latest result)
+        self.say(*wrap_text(f"{self.plugin.no_dealer} {self.options.bots_where}".rstrip()))
+        self._show_progress()  # (a resumed match: its stage and its latest result)
 
     # ------------------------------------------------------------------ events
 
@@ -172,17 +189,16 @@ class NetGame:
 
     def _on_event(self, event: Event) -> None:
         self.watch.on_event(event)
-        if self.peer is None:
+        if self.peer is None or self.ui is None:
             return
         if isinstance(event, PrivateKnowledge) and self.human:
-            self.say(*render.render_torch(self.view()))
+            self.say(*self.ui.knowledge(self.view()))
         elif isinstance(event, SeatReplaced):
             who = "You are" if event.seat == self.seat and self.human else (
                 f"{self.labels[event.seat]} is")
             self.say(f"{who} replaced by a bot from now on ({event.reason}).")
             if event.seat == self.seat and self.peer.local.hold_reclaim:
-                self.say("The bot plays your seat until you answer: choose a card when you "
-                         "are back, and you play again from a later room.")
+                self.say(*wrap_text(self.ui.reclaim_hint))
         elif isinstance(event, SeatReclaimed):
             who = "You are" if event.seat == self.seat and self.human else (
                 f"{self.labels[event.seat]} is")
@@ -191,28 +207,21 @@ class NetGame:
             who = ", ".join(self.labels[s] for s in event.seats if s != self.seat)
             if who:
                 self.say(f"Waiting for {who}...")
-        elif isinstance(event, ActionTaken) and event.action == "torch" and (
-                event.seat != self.seat or not self.human):
-            self.say(f"{self.labels[event.seat]} uses a torch to look at the face-down rooms.")
-        elif isinstance(event, PeerMisbehaved) and event.evidence:
+        elif isinstance(event, ActionTaken) and (event.seat != self.seat or not self.human):
+            self.say(*self.ui.action_news(event.seat, event.action))
+        if isinstance(event, PeerMisbehaved) and event.evidence:
             self.say(f"{self.labels[event.seat]} broke the rules: {event.reason}.")
         self._show_progress()
 
     def _show_progress(self) -> None:
         view = self.view()
-        res = view.last
-        if res is not None and (res.level, res.position) != self.last_shown:
-            self.last_shown = (res.level, res.position)
-            self.say(*render.render_resolution(res, self.labels))
-        # The level's header (and, for a spectator, its row) once its face-up rooms are
-        # dealt: shown at the level card, the row would still be all blanks.
-        if (view.level and view.level != self.level_shown
-                and view.phase not in ("setup", "level", "deal")):
-            self.level_shown = view.level
+        news = self.plugin.news(view)
+        if news:
+            self.say(*news)
+        chapter = self.plugin.chapter(view)
+        if chapter:
             self.gap()
-            self.say(f"=== Level {view.level} of 5 " + "=" * 60)
-            if not self.human:
-                self.say(*render.render_row(view, torch=False))
+            self.say(*chapter)
 
     # ------------------------------------------------------------------ your decisions
 
@@ -227,26 +236,28 @@ class NetGame:
             raise
 
     def _choose_blocking(self, state: GameState[Any], seat: int) -> str:
+        ui = self.plugin
         view = state.view(seat)
-        assert isinstance(view, RaidersView)
         self.console.gap()
-        self.say(*render.render_view(view, self.labels, name=self.options.name))
-        self._show_choices(state, view)
-        prompt = "your follow-up> " if view.phase == "followup" else "your card> "
+        self.say(*ui.table(view))
+        self.say(*ui.choices_lines(state, seat, view))
         while True:
-            text = self.console.ask(prompt)
+            text = self.console.ask(ui.prompt(view))
             word = text.lower()
             if not word:
-                self.say("Type a card to play, for example: "
-                         f"{state.format_action(view.legal[0])} (? for help).")
+                self.say(empty_line_hint(ui, state, seat))
                 continue
             if word in ("?", "h", "help"):
-                self.say(*HELP.splitlines())
-                self._show_choices(state, view)
+                self.say(*ui.line_help.splitlines())
+                self.say(*ui.choices_lines(state, seat, view))
+                continue
+            if word == "rules":
+                self.say(*ui.rules().splitlines())
+                self.say(*ui.choices_lines(state, seat, view))
                 continue
             if word in ("look", "l", "table"):
-                self.say(*render.render_view(view, self.labels, name=self.options.name))
-                self._show_choices(state, view)
+                self.say(*ui.table(view))
+                self.say(*ui.choices_lines(state, seat, view))
                 continue
             if word in ("q", "quit", "exit"):
                 if self.console.ask(f"leave the game? {self.options.leaving} [y/N] "
@@ -261,12 +272,6 @@ class NetGame:
                 continue
             return state.format_action(action)
 
-    def _show_choices(self, state: GameState[Any], view: RaidersView) -> None:
-        choices = [state.format_action(a) for a in view.legal]
-        head = "Follow-up for your crystal ball: " if view.phase == "followup" else "Choose: "
-        self.say(*render.wrap_items(choices, first=head, sep=", ", indent="  "),
-                 "  (? for help, q to quit)")
-
     # ------------------------------------------------------------------ the end
 
     def finish(self, core_state: GameState[Any], path: Path) -> None:
@@ -274,17 +279,22 @@ class NetGame:
         self.say(*self.end_lines(core_state, path))
 
     def end_lines(self, core_state: GameState[Any], path: Path) -> list[str]:
-        """The end: the scoreboard and result (who a bot played, and from which room), the
+        """The end: the scoreboard and result (who a bot played, and from which step), the
         match file and the command that checks it."""
         w = core_state.waiting
         lines: list[str] = []
         if isinstance(w, Over):
-            view = core_state.view(self.seat)
-            assert isinstance(view, RaidersView)
             lines += ["=== Game over " + "=" * 65,
-                      *render.render_scoreboard(view, w.outcome, self.labels,
-                                                name=self.options.name, bots=self.bots())]
+                      *self.plugin.scoreboard(core_state.view(self.seat), w.outcome,
+                                              self.bots())]
         return [*lines, "", *copy_lines(path, self.options.out)]
+
+
+def empty_line_hint(ui: GameUI, state: GameState[Any], seat: int) -> str:
+    """What an empty line at the prompt is told: how to give a move, with one for example."""
+    moves = ui.choices(state, seat)
+    example = f", for example: {moves[0]}" if moves else " in the game's notation"
+    return f"{ui.type_hint}{example} (? for help)."
 
 
 def copy_lines(path: Path, out: str) -> list[str]:
@@ -315,10 +325,10 @@ async def play_networked(options: NetOptions, console: Console, data_dir: Path) 
     decide = None if game.human else bot_decider(options.bot_kind, b"host" + seed)
 
     async def go() -> Any:
-        return await host(data_dir, game="raiders",
+        return await host(data_dir, game=options.game,
                           name=options.name or ("you" if game.human else "Bot 0"),
                           players=options.players,
-                          options={"variant": options.variant}, bots=own_bots,
+                          options=dict(options.options), bots=own_bots,
                           bot=options.bot_kind, decide=decide,
                           choose=game.choose if game.human else None, config=config,
                           on_event=game.on_event, on_peer=game.attach,

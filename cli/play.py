@@ -1,10 +1,11 @@
-"""The offline line-mode game: you against bots, driven by the engine on this machine.
+"""The console, and the offline line-mode game: you against bots, driven by the engine on this
+machine (``cryptcrawl play --deal-seed``).
 
-This is the first, offline driver of ``cryptcrawl play``.  A trusted local dealer
-(:class:`engine.sim.Dealer`) answers every chance event and serves torch peeks; the bots are
-plain objects in this process.  A later version replaces this driver with real peers over
-loopback (commit-reveal, shared randomness), so nothing here is a rule: legality comes from the
-engine, and what is shown comes from the engine's per-seat views.
+A trusted local dealer (:class:`engine.sim.Dealer`) answers every chance event and serves the
+private knowledge seats are owed; the bots are plain objects in this process.  Nothing here is
+a rule: legality comes from the engine, and what is shown comes from the game's client plug-in
+over the engine's per-seat views — so every registered game can be practised here, those whose
+network play is not built yet included.
 """
 
 from __future__ import annotations
@@ -20,35 +21,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO, TypeVar
 
-from cli import render
+from cli.charset import ascii_only, to_ascii
+from cli.games import DEFAULT_GAME, make_ui
+from cli.plugin import Seating
+from cli.text import plural, seat_labels, seat_letter, wrap_text
 from engine.core import (
     Chance,
+    ChanceEvent,
+    GameState,
     IllegalActionError,
     InvalidActionError,
+    Openings,
     Outcome,
     Over,
     Simultaneous,
     Turn,
+    Visibility,
 )
-from engine.raiders import PEEK, Action, RaidersState, RaidersView, new_game
-from engine.raiders.bots import HeuristicBot, RandomBot, make_bot
+from engine.games import get_game
 from engine.sim import Dealer, bot_key
-
-HELP = """\
-How to play (line mode)
-  Each room, every player plays one card (all at once; in the tactical variant
-  one at a time, face up), then the room resolves.
-  play 1 .. play 5   play a power card (each once per level; you get them back
-                     after room 5). A bare number works too: 4
-  play sword         counts 5, monster rooms and the boss only
-  play key           counts 5, treasure rooms (and escapes the Mega-Dragon)
-  play torch         counts 0, and shows you the face-down rooms of this level
-  play crystal       play a crystal ball: see everyone's card, then play another
-  torch              use a torch just to look at the face-down rooms, then choose
-  look               show the table again
-  ? or help          this help
-  q or quit          leave the game
-Most coins wins, but whoever ends with the most wounds faints and cannot win."""
 
 
 class LeftGame(Exception):
@@ -122,8 +113,9 @@ def leave_if_input_blocked(code: int) -> None:
 class GameOptions:
     players: int = 4
     bots: int = 3
-    bot_kind: str = "heuristic"
-    variant: str = "basic"
+    bot_kind: str = ""  # the game's bot by name ("": its default bot)
+    game: str = DEFAULT_GAME
+    options: tuple[tuple[str, Any], ...] = ()  # the game's options (players aside)
     bot_seed: str = ""
     deal_seed: str = ""
     name: str = ""
@@ -137,6 +129,7 @@ class Console:
         self.inp = inp
         self.out = out
         self.interactive = _isatty(inp) and _isatty(out)
+        self.ascii = ascii_only(out)  # (an ASCII-only terminal: every line in ASCII)
         self.at_gap = True  # the last line written was blank (or nothing was written)
         # Where lines go instead of ``out`` while a full screen runs (cli/screen.py): a line
         # written behind its back would scroll the terminal under it.
@@ -157,7 +150,7 @@ class Console:
             self.sink(*lines)
             return
         for line in lines:
-            self.out.write(line + "\n")
+            self.out.write((to_ascii(line) if self.ascii else line) + "\n")
             self.at_gap = not line
         self.out.flush()
 
@@ -194,22 +187,29 @@ def _isatty(stream: TextIO) -> bool:
 
 
 class OfflineGame:
-    """Runs one game to the end: the dealer answers chance, bots decide for their seats, and
-    the person at the console decides for seat 0 (unless every seat is a bot)."""
+    """Runs one game to the end: the dealer answers chance (a card dealt to one hand too), bots
+    decide for their seats, the person at the console decides for seat 0 (unless every seat is
+    a bot), sealed values are kept here until the rules open them.  Every word about the game
+    comes from its client plug-in."""
 
     def __init__(self, options: GameOptions, console: Console) -> None:
         self.options = options
         self.console = console
-        self.state: RaidersState = new_game(options.players, options.variant)
+        self.spec = get_game(options.game)
+        self.state: GameState[Any] = self.spec.new(players=options.players,
+                                                   **dict(options.options))
         self.dealer = Dealer(options.deal_seed.encode())
         self.bot_seed = options.bot_seed.encode()
         self.me: int | None = None if options.bots == options.players else 0
-        self.bots: dict[int, RandomBot | HeuristicBot] = {
-            s: make_bot(options.bot_kind) for s in range(options.players) if s != self.me}
-        self.labels = render.seat_labels(options.players, self.me)
+        kind = options.bot_kind or self.spec.default_bot
+        self.bots: dict[int, Any] = {
+            s: self.spec.bots[kind]() for s in range(options.players) if s != self.me}
+        self.labels = seat_labels(options.players, self.me)
+        self.ui = make_ui(options.game, options.players, dict(options.options),
+                          Seating(self.labels, self.me, options.name))
         self.attempts: dict[tuple[str, int], int] = {}
-        self.level_shown = 0
-        self.last_shown: tuple[int, int] | None = None
+        self.sealed: dict[int, dict[str, str]] = {}  # a seat's sealed values, until opened
+        self.shows: list[tuple[int, str, str]] = []  # (seat, event, step): cards to show
 
     # ------------------------------------------------------------------ helpers
 
@@ -217,10 +217,8 @@ class OfflineGame:
     def viewer(self) -> int:
         return self.me if self.me is not None else 0
 
-    def view(self) -> RaidersView:
-        view = self.state.view(self.viewer)
-        assert isinstance(view, RaidersView)
-        return view
+    def view(self) -> Any:
+        return self.state.view(self.viewer)
 
     def say(self, *lines: str) -> None:
         self.console.say(*lines)
@@ -232,15 +230,17 @@ class OfflineGame:
         while True:
             waiting = self.state.waiting
             if isinstance(waiting, Over):
-                self._show_resolution()
+                self._show_news()
                 self._show_end(waiting.outcome)
                 return waiting.outcome
             if isinstance(waiting, Chance):
-                event = waiting.event
-                self.state = self.state.apply_chance(event.id, self.dealer.choose(event))
+                self._deal(waiting.event)
+                continue
+            if isinstance(waiting, Openings):
+                self._open(waiting)
                 continue
             assert isinstance(waiting, Simultaneous | Turn)
-            self._show_level()
+            self._show_chapter()
             pending = sorted(waiting.pending)
             bot_seats = [s for s in pending if s != self.me]
             if bot_seats:
@@ -248,137 +248,146 @@ class OfflineGame:
             else:
                 self._human_decides()
 
+    def _deal(self, event: ChanceEvent) -> None:
+        outcome = self.dealer.choose(event)
+        if event.visibility is not Visibility.PRIVATE:
+            self.state = self.state.apply_chance(event.id, outcome)
+            return
+        assert event.seat is not None  # (a card dealt to one hand: only that seat learns it)
+        self.state = self.state.apply_private(event.id).learn(event.seat, {event.id: outcome})
+        if event.seat == self.me:
+            self.say(*self.ui.knowledge(self.view()))
+
+    def _open(self, waiting: Openings) -> None:
+        for request in waiting.requests:
+            held = self.sealed.get(request.seat, {})
+            values = {slot: held[slot] for slot in request.slots}
+            for event in self.state.opening_claims(request.seat, values):
+                self.state = self.state.open_private(request.seat, event,
+                                                     self.dealer.dealt(event))
+            self.state = self.state.open_sealed(request.seat, values)
+
     def _bot_decides(self, seat: int, step: str) -> None:
         tag = (step, seat)
         attempt = self.attempts.get(tag, 0)
         self.attempts[tag] = attempt + 1
         action = self.bots[seat].choose(self.state.view(seat),
                                         bot_key(self.bot_seed, step, seat, attempt))
-        self._apply(seat, action)
+        self._apply(seat, self.state.format_action(action))
 
-    def _apply(self, seat: int, action: Action) -> None:
+    def _apply(self, seat: int, text: str) -> None:
+        """``seat``'s move in the game's notation: its sealed values kept, the move applied, the
+        private knowledge it is owed served, the news said."""
         before = self.view()
+        step = str(getattr(self.state.waiting, "step", ""))
+        text, values = self.state.split_private(seat, text)
+        action = self.state.parse_action(seat, text)
+        if not self.spec.free_action(self.state, seat, action):
+            self.shows += [(seat, event, step)
+                           for event in self.state.private_claims(seat, action)]
         self.state = self.state.apply(seat, action)
-        label = self.labels[seat]
-        if action == PEEK:
-            if seat != self.me:
-                self.say(f"{label} uses a torch to look at the face-down rooms.")
-        elif self.options.variant == "tactical" and seat != self.me:
-            verb = "follows up with" if before.phase == "followup" else "plays"
-            self.say(f"{label} {verb} {render.card_text(action.card)}.")
-        torch_lines = self._serve_torches()
-        after = self.view()
-        if (self.options.variant == "basic" and before.phase == "play"
-                and after.phase == "followup" and self.me is not None):
-            self.say(*render.render_reveal(after, self.labels))
-        self._show_resolution()
-        self.say(*torch_lines)
+        if values:
+            self.sealed.setdefault(seat, {}).update(values)
+            self.state = self.state.learn(seat, dict(values))
+        knowledge = self._serve_knowledge()
+        if self.shows and str(getattr(self.state.waiting, "step", "")) != step:
+            for owner, event, _ in self.shows:  # (once the step is revealed)
+                self.state = self.state.open_private(owner, event, self.dealer.dealt(event))
+            self.shows = []
+        self.say(*self.ui.applied(seat, self.state.format_action(action), before, self.view()))
+        self._show_news()
+        self.say(*knowledge)
 
-    def _serve_torches(self) -> list[str]:
-        """Give every seat the private knowledge its torch is owed (the trusted dealer knows the
-        face-down rooms; a real match gets them from the other peers).  Returns what the
-        player's own torch showed, to print."""
+    def _serve_knowledge(self) -> list[str]:
+        """Give every seat the private knowledge it is owed (the trusted dealer knows the hidden
+        outcomes; a real match gets them from the other peers).  Returns what the player's own
+        seat was shown, to print."""
         lines: list[str] = []
         for request in self.state.knowledge_requests():
             preview = self.state.preview_hidden(self.dealer.choose)
             self.state = self.state.learn(request.seat,
                                           {event: preview[event] for event in request.events})
             if request.seat == self.me:
-                lines = render.render_torch(self.view())
+                lines = self.ui.knowledge(self.view())
         return lines
 
     # ------------------------------------------------------------------ the person
 
     def _human_decides(self) -> None:
+        assert self.me is not None
+        ui = self.ui
         view = self.view()
         self.console.gap()
-        if view.phase == "followup":  # the table was just shown; the reveal is what is new
-            self.say(*render.render_seats(view, self.labels, name=self.options.name),
-                     *render.render_hand(view))
-        else:
-            self.say(*render.render_view(view, self.labels, name=self.options.name))
-        self._show_choices(view)
-        prompt = "your follow-up> " if view.phase == "followup" else "your card> "
+        self.say(*ui.table(view))
+        self.say(*ui.choices_lines(self.state, self.me, view))
         while True:
-            text = self.console.ask(prompt)
+            text = self.console.ask(ui.prompt(view))
             word = text.lower()
             if not word:
-                self.say("Type a card to play, for example: "
-                         f"{self._notation(view.legal[0])} (? for help).")
+                moves = ui.choices(self.state, self.me)
+                example = f", for example: {moves[0]}" if moves else " in the game's notation"
+                self.say(f"{ui.type_hint}{example} (? for help).")
                 continue
             if word in ("?", "h", "help"):
-                self.say(*HELP.splitlines())
-                self._show_choices(view)
+                self.say(*ui.line_help.splitlines())
+                self.say(*ui.choices_lines(self.state, self.me, view))
+                continue
+            if word == "rules":
+                self.say(*ui.rules().splitlines())
+                self.say(*ui.choices_lines(self.state, self.me, view))
                 continue
             if word in ("look", "l", "table"):
-                self.say(*render.render_view(view, self.labels, name=self.options.name))
-                self._show_choices(view)
+                self.say(*ui.table(view))
+                self.say(*ui.choices_lines(self.state, self.me, view))
                 continue
             if word in ("q", "quit", "exit"):
                 answer = self.console.ask("leave the game? [y/N] ").lower()
                 if answer in ("y", "yes"):
                     raise LeftGame("You left the game.")
                 continue
-            assert self.me is not None
             try:
-                action = self.state.parse_action(self.me, text)
+                public, _ = self.state.split_private(self.me, text)
+                action = self.state.parse_action(self.me, public)
+                self.state.check(self.me, action)
             except (InvalidActionError, IllegalActionError) as exc:
                 self.say(" ".join(str(exc).split()))
                 continue
-            self._apply(self.me, action)
+            self._apply(self.me, text)
             return
-
-    def _notation(self, action: Action) -> str:
-        return self.state.format_action(action)
-
-    def _show_choices(self, view: RaidersView) -> None:
-        choices = [self._notation(a) for a in view.legal]
-        head = "Follow-up for your crystal ball: " if view.phase == "followup" else "Choose: "
-        self.say(*render.wrap_items(choices, first=head, sep=", ", indent="  "),
-                 "  (? for help, q to quit)")
 
     # ------------------------------------------------------------------ announcements
 
     def _banner(self) -> list[str]:
         o = self.options
-        bots = render.plural(len(self.bots), f"{o.bot_kind} bot")
-        variant = "tactical variant" if o.variant == "tactical" else "basic game"
-        lines = [f"Dungeon Raiders, {o.players} players, {variant}. OFFLINE game: no network "
-                 "yet."]
+        bots = plural(len(self.bots), f"{o.bot_kind or self.spec.default_bot} bot")
+        lines = wrap_text(f"{self.ui.describe()}. OFFLINE game: no network yet.")
         if self.me is None:
             lines.append(f"Unattended game: {bots} play each other on this machine.")
-        else:
+        elif self.bots:
             lines.append(f"You are seat A, against {bots} (seats B to "
-                         f"{render.seat_letter(o.players - 1)}) on this machine.")
-        lines.extend(render.wrap_text(
-            "A local, trusted dealer deals the rooms; each bot decides from its own view only. "
-            "5 levels of 5 rooms: most coins wins, but the most wounded faints and cannot win."))
+                         f"{seat_letter(o.players - 1)}) on this machine.")
+        else:
+            lines.append("You are seat A, alone at the table.")
+        lines.extend(wrap_text(self.ui.offline_note))
         return lines
 
-    def _show_level(self) -> None:
-        view = self.view()
-        if view.level == self.level_shown:
-            return
-        self.level_shown = view.level
-        self.console.gap()
-        self.say(f"=== Level {view.level} of 5 " + "=" * 60)
-        if self.me is None:
-            self.say(*render.render_row(view, torch=False))
+    def _show_chapter(self) -> None:
+        chapter = self.ui.chapter(self.view())
+        if chapter:
+            self.console.gap()
+            self.say(*chapter)
 
-    def _show_resolution(self) -> None:
-        res = self.view().last
-        if res is None or (res.level, res.position) == self.last_shown:
-            return
-        self.last_shown = (res.level, res.position)
-        self.say(*render.render_resolution(res, self.labels))
-        if self.me is not None:
-            self.say("")
+    def _show_news(self) -> None:
+        news = self.ui.news(self.view())
+        if news:
+            self.say(*news)
+            if self.me is not None:
+                self.say("")
 
     def _show_end(self, outcome: Outcome) -> None:
         self.console.gap()
         self.say("=== Game over " + "=" * 65,
-                 *render.render_scoreboard(self.view(), outcome, self.labels,
-                                           name=self.options.name))
+                 *self.ui.scoreboard(self.view(), outcome, {}))
 
 
 def play_offline(options: GameOptions, inp: TextIO, out: TextIO) -> Outcome:
@@ -390,18 +399,31 @@ def play_offline(options: GameOptions, inp: TextIO, out: TextIO) -> Outcome:
     return OfflineGame(options, Console(inp, out)).run()
 
 
-def replay_hint(options: GameOptions) -> str:
+def replay_hint(options: GameOptions, default_players: int) -> str:
     """The command line that deals the same game again (the bots answer the same moves the
     same way).  Options at their defaults are left out."""
     o = options
     parts = ["cryptcrawl play"]
-    if o.players != 4:
+    if o.game != DEFAULT_GAME:
+        parts.append(f"--game {o.game}")
+    if o.players != default_players:
         parts.append(f"--players {o.players}")
     if o.bots != o.players - 1:
         parts.append(f"--bots {o.bots}")
-    if o.bot_kind != "heuristic":
+    if o.bot_kind:
         parts.append(f"--bot-kind {o.bot_kind}")
-    if o.variant != "basic":
-        parts.append(f"--variant {o.variant}")
+    spec = get_game(o.game)
+    for key, value in o.options:
+        if key == "variant":
+            if value != spec.variants[0]:
+                parts.append(f"--variant {shlex.quote(str(value))}")
+        elif value != spec.option(key).default:
+            parts.append(f"--option {shlex.quote(f'{key}={_value(value)}')}")
     parts.extend((f"--seed {shlex.quote(o.bot_seed)}", f"--deal-seed {shlex.quote(o.deal_seed)}"))
     return " ".join(parts)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)

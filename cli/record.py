@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from cli import render
+from cli.games import make_ui
+from cli.plugin import Seating
 from cli.seats import SeatWatch
+from cli.text import seat_letter
 from cli.verify import EXIT_FOR, Unreadable, read_match_file
 from cli.verify import shown as printable
 from engine.core import GameState
-from engine.raiders import RaidersView
+from engine.games import get_game
 from protocol.crypto import fingerprint
 from protocol.errors import BadMessage
 from protocol.match import (
@@ -86,12 +88,12 @@ def export_json(path: str, out: TextIO) -> int:
         elif isinstance(e, ChanceRedrawn):
             events.append({"type": "redrawn", "event": e.event, "as": e.new_id})
         elif isinstance(e, RoundKeyReleased):
-            events.append({"type": "torch key", "round": e.round, "seat": e.seat,
+            events.append({"type": "round key", "round": e.round, "seat": e.seat,
                            "lying deliveries": list(e.bad)})
         elif isinstance(e, PeerMisbehaved):
             events.append({"type": "misbehaved", "seat": e.seat, "reason": e.reason})
     document = {
-        "format": "cryptcrawl-export/2",  # 2: "by_bot" in place of "zombie"
+        "format": "cryptcrawl-export/3",  # 2: "by_bot" for "zombie"; 3: "round key"
         "file": printable(path),
         "match_id": t.header.match_id.hex(),
         "header": {
@@ -114,38 +116,28 @@ def export_json(path: str, out: TextIO) -> int:
 
 
 def replay(path: str, out: TextIO, ask: Any = None) -> int:
-    """Room by room: each room's cards and resolution; ``ask`` (a prompt function) waits for
-    Enter between rooms (``None``: print everything, the ``--plain`` record)."""
+    """Step by step, as the game's plug-in tells it (its ``replay_news``); ``ask`` (a prompt
+    function) waits for Enter after each step (``None``: print everything, the ``--plain``
+    record)."""
     t, verdict = read_and_verify(_read(path))
     core, states = replayed(t)
     code = EXIT_FOR[INVALID] if verdict.status == INVALID else 0
-    names = [s.name for s in core.header.header.seats]
-    out.write(f"{printable(path)}: Dungeon Raiders, {len(names)} players: "
-              + ", ".join(f"{render.seat_letter(i)} {n}" for i, n in enumerate(names)) + "\n")
+    h = core.header.header
+    names = [s.name for s in h.seats]
+    labels = tuple(names)
+    ui = make_ui(h.game, len(names), dict(h.options), Seating(labels))
+    out.write(f"{printable(path)}: {get_game(h.game).title}, {len(names)} players: "
+              + ", ".join(f"{seat_letter(i)} {n}" for i, n in enumerate(names)) + "\n")
     if verdict.status == INVALID:
         out.write(f"{_invalid(verdict, names)}; what follows is shown only as far as it "
                   "checks out (cryptcrawl verify gives the details)\n")
-    shown: tuple[int, int] | None = None
-    level = 0
-    labels = tuple(names)
     for state in states:
-        view = state.public().view(0)
-        if not isinstance(view, RaidersView):
-            continue
-        # A level's row once its face-up rooms are dealt (at the level card it is all blanks).
-        if view.level and view.level != level and view.phase not in ("setup", "level", "deal"):
-            level = view.level
-            out.write(f"\n=== Level {level} of 5\n")
-            out.write("\n".join(render.render_row(view, torch=False)) + "\n")
-        res = view.last
-        if res is None or (res.level, res.position) == shown:
-            continue
-        shown = (res.level, res.position)
-        out.write("\n".join([*render.render_resolution(res, labels),
-                             *render.render_totals(view, labels)]) + "\n")
-        out.flush()
-        if ask is not None:
-            answer = ask("Enter: next room, q: stop> ")
+        lines, pause = ui.replay_news(state.public().view(0))
+        if lines:
+            out.write("\n".join(lines) + "\n")
+            out.flush()
+        if pause and ask is not None:
+            answer = ask(f"Enter: next {ui.replay_unit}, q: stop> ")
             if answer.strip().lower() in ("q", "quit"):
                 return code
     watch = SeatWatch()
@@ -159,9 +151,7 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
     outcome = getattr(final, "outcome", None)
     if outcome is not None:
         view = core.state.public().view(0)
-        assert isinstance(view, RaidersView)
-        out.write("\n" + "\n".join(render.render_scoreboard(view, outcome, labels, bots=bots))
-                  + "\n")
+        out.write("\n" + "\n".join(ui.scoreboard(view, outcome, bots)) + "\n")
     elif verdict.status != INVALID:
         out.write("\nThe file stops before the end of the match.\n")
     if verdict.status == INVALID:
@@ -171,7 +161,7 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
 
 def _seat(seat: int, names: list[str]) -> str:
     name = names[seat] if 0 <= seat < len(names) else "?"
-    return f"seat {render.seat_letter(seat) if 0 <= seat < len(names) else seat} ({name})"
+    return f"seat {seat_letter(seat) if 0 <= seat < len(names) else seat} ({name})"
 
 
 def seat_note(event: SeatReplaced | SeatReclaimed, names: list[str]) -> str:

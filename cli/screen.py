@@ -4,7 +4,8 @@ One prompt_toolkit window holds the whole screen, and :meth:`Screen.lines` makes
 for the terminal's size at each redraw, so nothing is ever cut off or drawn stale: the title
 (wrapped), the board (the game's), a log that follows its newest line (PgUp/PgDn scroll it, End
 returns to the bottom), and the status lines at the bottom (the game's, then its key hints and
-the last message, all wrapped).  A help pane and an end pane take the place of board and log;
+the last message, all wrapped).  On an ASCII-only terminal every row is ASCII
+(:mod:`cli.charset`).  A help pane and an end pane take the place of board and log;
 both scroll, and Esc closes the help.  Below the game's minimum size the screen only says how
 large it must be, and keys do nothing.
 
@@ -39,8 +40,11 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 
-Fragment = tuple[str, str]
-StyledLine = list[Fragment]
+from cli.charset import ascii_only, to_ascii
+from cli.text import Fragment, StyledLine, plain, text_of
+
+__all__ = ["Fragment", "Screen", "Scroll", "StyledLine", "plain", "text_of", "wrap", "wrap_all"]
+
 
 MIN_LOG = 4  # log rows kept below the board (the newest result needs two or three)
 
@@ -53,14 +57,6 @@ STYLES = {
     "warn": "bold #ff5f5f",
     "good": "bold",
 }
-
-
-def plain(text: str, style: str = "") -> StyledLine:
-    return [(style, text)]
-
-
-def text_of(line: StyledLine) -> str:
-    return "".join(text for _, text in line)
 
 
 def wrap(line: StyledLine, width: int, *, indent: int | None = None) -> list[StyledLine]:
@@ -171,7 +167,8 @@ class Screen:
                  on_key: Callable[[str], None], keys: Sequence[str], help_text: Callable[[], str],
                  min_size: tuple[int, int] = (80, 24), bell: bool = True,
                  on_interrupt: Callable[[], None] | None = None,
-                 styles: dict[str, str] | None = None) -> None:
+                 styles: dict[str, str] | None = None, ascii: bool | None = None) -> None:
+        self.ascii = ascii_only(sys.stdout) if ascii is None else ascii
         self.title = title
         self.board = board
         self.status = status
@@ -229,7 +226,7 @@ class Screen:
             if self.ignored:
                 text += f" Ignored: {self.ignored} key{'s' if self.ignored != 1 else ''}."
             rows = wrap(plain(text, "class:warn"), width, indent=0)
-            return (rows + [[] for _ in range(height)])[:height]
+            return self._charset((rows + [[] for _ in range(height)])[:height])
         title = wrap_all(self.title(width), width)
         bottom = self._bottom(width)
         rule = plain("─" * width, "class:dim")
@@ -242,7 +239,13 @@ class Screen:
             fit = max(0, min(len(board), space - 1 - MIN_LOG))
             body = [*board[:fit], rule, *self.log.view(width, max(1, space - fit - 1))]
         rows = [*title, rule, *body, *bottom]
-        return (rows + [[] for _ in range(height)])[:height]
+        return self._charset((rows + [[] for _ in range(height)])[:height])
+
+    def _charset(self, rows: list[StyledLine]) -> list[StyledLine]:
+        """The rows as the terminal can show them (ASCII on an ASCII-only one)."""
+        if not self.ascii:
+            return rows
+        return [[(style, to_ascii(text)) for style, text in row] for row in rows]
 
     def _bottom(self, width: int) -> list[StyledLine]:
         rows = wrap_all(self.status(width), width)

@@ -77,3 +77,37 @@ class SeatWatch:
         step is unknown — replaced after its last decision — is left out)."""
         return {seat: [s for s in stretches if s.first]
                 for seat, stretches in self.bots.items() if any(s.first for s in stretches)}
+
+
+@dataclass
+class SeatNow:
+    """Each seat's live status at the step in play (:class:`cli.plugin.Live`): what the
+    protocol's events say (:class:`SeatWatch`), the seats the step waits for, and this client's
+    own seat once it locked its move in (before the protocol's event about it comes back)."""
+
+    watch: SeatWatch
+    step: str = ""
+    pending: frozenset[int] = frozenset()
+    mine: int | None = None
+
+    def locked(self, seat: int) -> bool:
+        return seat == self.mine or self.watch.is_locked(self.step, seat)
+
+    def overdue(self, seat: int) -> bool:
+        return not self.locked(seat) and self.watch.is_overdue(self.step, seat)
+
+    def bot(self, seat: int) -> bool:
+        return self.watch.bot_plays(seat)
+
+    def status(self, seat: int) -> str:
+        """In words: "locked in", "away (overdue)", "choosing" (or "" when not asked), with
+        "a bot" in front while a bot plays the seat."""
+        if self.locked(seat) and seat in self.pending:
+            text = "locked in"
+        elif self.overdue(seat) and seat in self.pending:
+            text = "away (overdue)"
+        else:
+            text = "choosing" if seat in self.pending else ""
+        if self.bot(seat):
+            text = "a bot" + (f": {text}" if text else " plays it")
+        return text

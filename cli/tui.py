@@ -1,12 +1,15 @@
-"""The full-screen Dungeon Raiders table: the game's slots of the generic :mod:`cli.screen`.
+"""The full-screen table: the generic frame of :mod:`cli.screen`, filled by the game's plug-in.
 
-It shows what :class:`cli.netplay.NetGame` shows in line mode — the same render functions of the
-engine's view of your seat — and answers the same ``choose`` call: a key selects a card, Enter
-locks it in.  Each seat's line says whether it is choosing, locked in, away (overdue) or played
-by a bot (:class:`cli.seats.SeatWatch`); the status names the seats the table waits for and the
-decision's clock; the bell rings when it is your move.  The end of the match is an end screen
-inside the full screen (scoreboard, result, the match file, how to check it, the rematch offer).
-``NO_COLOR`` (any value) turns colours off; the layout needs 80×24 and follows resizes.
+It shows what :class:`cli.netplay.NetGame` shows in line mode — the plug-in's lines from the
+engine's view of your seat — and answers the same ``choose`` call: the plug-in's input model
+(:mod:`cli.inputs`) turns keys into a move, which the engine checks and the screen shows as
+selected; Enter locks it in, Backspace takes a part back, Esc drops it.  Each seat's line says
+whether it is choosing, locked in, away (overdue) or played by a bot (:class:`cli.seats.SeatNow`);
+the status names the seats the table waits for and the decision's clock; the bell rings when it
+is your move.  The end of the match is an end screen inside the full screen (scoreboard, result,
+the match file, how to check it, the rematch offer).  ``NO_COLOR`` (any value) turns colours
+off, an ASCII-only terminal gets ASCII (:mod:`cli.charset`); the layout needs the plug-in's
+minimum size (80x24) and follows resizes.
 """
 
 from __future__ import annotations
@@ -18,25 +21,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cli import render
+from cli.games import find_ui, make_ui
+from cli.inputs import InputModel
 from cli.netplay import NetGame, NetOptions
 from cli.play import Console, LeftGame
-from cli.raiders_help import help_text
+from cli.plugin import Frame
 from cli.screen import Screen, StyledLine, plain
+from cli.seats import SeatNow
+from cli.text import join_words, seat_letter
 from engine.core import GameState, IllegalActionError, InvalidActionError, Simultaneous, Turn
-from engine.raiders import RaidersView
-from engine.raiders.cards import room_name
+from engine.games import get_game
 
-KEYS = {"1": "play 1", "2": "play 2", "3": "play 3", "4": "play 4", "5": "play 5",
-        "k": "play key", "s": "play sword", "c": "play crystal", "t": "torch",
-        "T": "play torch"}
-PLAY_HINTS = ("1-5 card", "k key", "s sword", "c crystal ball", "t torch (look)",
-              "T torch (play)", "Enter lock in", "Esc drop", "PgUp/PgDn log", "? help",
-              "q leave")
-MIN_SIZE = (80, 24)
-STYLES = {"room.dark": "bg:#303030 #808080", "room.current": "reverse bold",
-          "room.done": "#808080"}
-DEALING = ("setup", "level", "deal")
+PLAY_HINTS = ("Enter lock in", "Esc drop", "PgUp/PgDn log", "? help", "q leave")
+FRAME_KEYS = ("q", "y", "n", "r", "backspace")
 
 
 def hint_rows(items: tuple[str, ...] | list[str], width: int) -> list[StyledLine]:
@@ -61,7 +58,8 @@ class FullScreenGame(NetGame):
         super().__init__(options, console)
         self.choice: asyncio.Future[str] | None = None
         self.state: GameState[Any] | None = None
-        self.selected = ""  # the action a key selected (Enter locks it in)
+        self.model: InputModel | None = None  # the keys' model of the decision asked for
+        self.selected = ""  # the move the keys selected, checked (Enter locks it in)
         self.locked: tuple[str, str] | None = None  # (step, action) locked in
         self.asked_at = 0.0
         self.step = ""
@@ -70,25 +68,44 @@ class FullScreenGame(NetGame):
         self.over = False
         self.offer_rematch = False
         self.rematch: bool | None = None  # the end screen's answer (None: not asked there)
+        self.use_game(options.game)
+
+    def use_game(self, game: str) -> None:
+        """Draw ``game`` (its plug-in's keys, styles and size): at the start, or once a table
+        joined by address says which game it plays (before the screen runs)."""
+        self.game = game
+        self.kind = find_ui(game)  # (the plug-in class)
+        self.title_text = get_game(game).title
+        before = getattr(self, "screen", None)
         self.screen = Screen(title=self._title, board=self._board, status=self._status,
                              hints=self._hints, on_key=self._press,
-                             keys=[*KEYS, "q", "y", "n", "r"], help_text=self._help,
-                             min_size=MIN_SIZE, bell=options.bell, styles=STYLES,
+                             keys=[*self.kind.keys, *FRAME_KEYS], help_text=self._help,
+                             min_size=self.kind.min_size, bell=self.options.bell,
+                             styles=dict(self.kind.styles),
                              on_interrupt=lambda: self._leave(
                                  "interrupted; you left the game", 130))
+        if before is not None:
+            self.screen.log.add(*before.log.lines)
         self.app = self.screen.app
 
     # ------------------------------------------------------------------ output
 
+    line_mode = False  # the game has no full-screen table: everything as NetGame does it
+
     def say(self, *lines: str) -> None:
+        if self.line_mode:
+            super().say(*lines)
+            return
         self.screen.say(*lines)
 
     def gap(self) -> None:
-        if self.screen.log.lines and self.screen.log.lines[-1]:
+        if self.line_mode:
+            super().gap()
+        elif self.screen.log.lines and self.screen.log.lines[-1]:
             self.screen.say("")
 
-    def _current_view(self) -> RaidersView | None:
-        if self.peer is None:
+    def _current_view(self) -> Any:
+        if self.peer is None or self.ui is None:
             return None
         return self.view()
 
@@ -97,106 +114,58 @@ class FullScreenGame(NetGame):
         step starts when this client first sees it."""
         if self.peer is None:
             return "", []
+        step, seats = self._deciding()
+        return step, [s for s in seats if not self._live(step, seats).locked(s)]
+
+    def _deciding(self) -> tuple[str, list[int]]:
+        """The step in play and every seat it asks."""
+        assert self.peer is not None
         waiting = self.peer.local.decision_state().waiting
         step = str(getattr(waiting, "step", ""))
         if step != self.step:
             self.step, self.step_since = step, time.monotonic()
         if isinstance(waiting, Simultaneous):
-            seats = sorted(waiting.pending)
-        elif isinstance(waiting, Turn):
-            seats = [waiting.seat]
-        else:
-            seats = []
-        return step, [s for s in seats if not self._locked(step, s)]
+            return step, sorted(waiting.pending)
+        if isinstance(waiting, Turn):
+            return step, [waiting.seat]
+        return step, []
 
-    def _locked(self, step: str, seat: int) -> bool:
-        if seat == self.seat and self.locked is not None and self.locked[0] == step:
-            return True
-        return self.watch.is_locked(step, seat)
-
-    def _now_of(self, view: RaidersView) -> dict[int, str]:
-        """The seats' "now" column where this client knows more than the view."""
-        step, _ = self._waiting()
-        out: dict[int, str] = {}
-        for sv in view.seats:
-            text = ""
-            if sv.status in ("choosing", "committed"):
-                if self._locked(step, sv.seat) or sv.status == "committed":
-                    text = "locked in"
-                elif self.watch.is_overdue(step, sv.seat):
-                    text = "away (overdue)"
-                else:
-                    text = render.seat_now(sv)
-            if self.watch.bot_plays(sv.seat):
-                text = "a bot" + (f": {text}" if text else " plays it")
-            if text:
-                out[sv.seat] = text
-        return out
+    def _live(self, step: str, seats: list[int]) -> SeatNow:
+        mine = self.seat if self.locked is not None and self.locked[0] == step else None
+        return SeatNow(self.watch, step, frozenset(seats), mine)
 
     def _title(self, width: int) -> list[StyledLine]:
         view = self._current_view()
         if self.over:
-            return [plain(" cryptcrawl: Dungeon Raiders — the match is over", "class:title")]
-        if view is None or not view.level:
-            return [plain(" cryptcrawl: Dungeon Raiders — gathering the table...",
-                          "class:title")]
-        head = f" Level {view.level}/5 "
-        rows: list[StyledLine] = [[("class:title", head)]]
-        used = len(head)
-        for room in view.row:
-            if room.state == "down":
-                text = "[ ? ]" + (f" (torch: {room_name(room.peeked)})" if room.peeked else "")
-                style = "class:room.dark"
-            elif not room.card:
-                text, style = "[   ]", "class:room.dark"
-            else:
-                text = room_name(room.card)
-                style = {"current": "class:room.current", "done": "class:room.done"}.get(
-                    room.state, "")
-            sep = " | " if room.position > 1 else " "
-            cell = f"{room.position} {text}"
-            if room.position > 1 and used + len(sep) + len(cell) > width:
-                rows.append([("", " " * (len(head) - 2) + "|")])  # (a cell is never split)
-                used = len(head) - 1
-            rows[-1] += [("", sep), ("", f"{room.position} "), (style, text)]
-            used += len(sep) + len(cell)
-        return rows
+            return [plain(f" cryptcrawl: {self.title_text} — the match is over", "class:title")]
+        rows = self.plugin.title(view, width) if view is not None else []
+        return rows or [plain(f" cryptcrawl: {self.title_text} — gathering the table...",
+                              "class:title")]
 
     def _board(self, width: int) -> list[StyledLine]:
         view = self._current_view()
         if view is None:
             return [plain(" Waiting for the match to start...")]
-        if not view.level or view.phase in DEALING:
-            return [plain(f" Level {max(1, view.level)}: dealing the rooms (every seat "
-                          "contributes a secret to each)...")]
-        lines: list[StyledLine] = [plain(f" Room {view.room} of 5. "
-                                         + render.render_supply(view) + ".")]
-        described = render.render_room(view)
-        if described:
-            lines.append(plain(" " + " ".join(described)))
-        now_of = self._now_of(view)
-        seats = render.render_seats(view, self.labels, name=self.options.name, now_of=now_of)
-        lines.append(plain(seats[0], "class:dim"))
-        for sv, text in zip(view.seats, seats[1:], strict=True):
-            lines.append(plain(text, "class:you" if sv.seat == self.seat and self.human
-                               else ""))
-        if self.human:
-            hand = [line for line in render.render_hand(view)
-                    if not line.startswith("You have chosen")]
-            lines += [plain(line, "class:you") for line in hand]
-            pick = self._pick_line()
-            if pick:
-                lines.append(pick)
-        return lines
+        step, seats = self._deciding()
+        frame = Frame(width, self._live(step, seats),
+                      self.model if self._my_move() else None, self.human)
+        lines = self.plugin.board(view, frame)
+        pick = self._pick_line() if self.human else []
+        return [*lines, pick] if pick else lines
 
     def _pick_line(self) -> StyledLine:
         step, _ = self._waiting()
         if self.locked is not None and self.locked[0] == step:
-            return plain(f"Locked in: {self.locked[1]} (hidden until everyone has chosen).",
-                         "class:good")
+            hidden = (" (hidden until everyone has chosen)" if isinstance(
+                self.state.waiting if self.state is not None else None, Simultaneous) else "")
+            return plain(f"Locked in: {self.locked[1]}{hidden}.", "class:good")
         if self.selected and self._my_move():
             return plain(f"Selected: {self.selected}. Enter locks it in; another key changes "
                          "it.", "class:good")
+        shown = self.model.shown() if self.model is not None and self._my_move() else ""
+        if shown:
+            return plain(f"Choosing: {shown}. Backspace takes the last part back.",
+                         "class:good")
         return []
 
     def _my_move(self) -> bool:
@@ -214,8 +183,7 @@ class FullScreenGame(NetGame):
                               - (time.monotonic() - self.asked_at)))
             others = [s for s in awaited if s != self.seat]
             view = self._current_view()
-            what = (", the follow-up to your crystal ball" if view is not None
-                    and view.phase == "followup" else "")
+            what = self.plugin.move_note(view) if view is not None else ""
             text = f" YOUR MOVE{what} ({left} s left)"
             if self.selected:
                 text += f": {self.selected} selected, Enter locks it in"
@@ -242,11 +210,11 @@ class FullScreenGame(NetGame):
         words = []
         for s in seats:
             label = self.labels[s] if s < len(self.labels) else str(s)
-            word = f"{render.seat_letter(s)} {label}" if label != render.seat_letter(s) else label
+            word = f"{seat_letter(s)} {label}" if label != seat_letter(s) else label
             if self.watch.is_overdue(self.step, s):
                 word += " (away)"
             words.append(word)
-        return render.join_words(words)
+        return join_words(words)
 
     def _hints(self, width: int) -> list[StyledLine]:
         if self.screen.showing_help:
@@ -256,10 +224,12 @@ class FullScreenGame(NetGame):
             return hint_rows([*items, "q leave", "PgUp/PgDn scroll"], width)
         if self.confirm_quit:
             return hint_rows(("y leave", "any other key stay"), width)
-        return hint_rows(PLAY_HINTS, width)
+        model = self.model.hints if self.model is not None and self._my_move() else ()
+        return hint_rows((*self.kind.key_hints, *model, *PLAY_HINTS), width)
 
     def _help(self) -> str:
-        return help_text(len(self.labels) or self.options.players, self.options.variant)
+        ui = self.ui or make_ui(self.game, self.options.players, dict(self.options.options))
+        return ui.help_pane()
 
     # ------------------------------------------------------------------ input
 
@@ -269,7 +239,7 @@ class FullScreenGame(NetGame):
             if k == "r" and self.offer_rematch:
                 self.rematch = True
                 self.screen.exit()
-            elif k == "q":  # (not Enter: the Enter that locked the last card in may repeat)
+            elif k == "q":  # (not Enter: the Enter that locked the last move in may repeat)
                 self.rematch = False
                 self.screen.exit()
             return
@@ -280,35 +250,67 @@ class FullScreenGame(NetGame):
             return
         if k == "q":
             self.confirm_quit = True
-        elif k in KEYS:
-            self._select(KEYS[k])
         elif k == "enter":
             self._lock()
         elif k == "escape":
             self.selected = ""
+            if self.model is not None:
+                self.model.clear()
+        elif k == "backspace":
+            self._undo()
+        elif k in self.kind.keys:
+            self._select(k)
 
-    def _select(self, text: str) -> None:
-        if not self._my_move() or self.state is None:
+    def _select(self, key: str) -> None:
+        """A key of the game's input model: the move it builds, checked once it is whole."""
+        if not self._my_move() or self.state is None or self.model is None:
             self.screen.message = "Not your move yet."
             return
+        saved = self.model.snapshot()
+        refused = self.model.press(key)
+        if refused:
+            self.screen.message = refused
+            return
+        if refused is None:  # (a key of the game that this decision does not take)
+            return
+        self._check(saved)
+
+    def _check(self, saved: Any) -> None:
+        """The model's draft through the engine: selected if legal; else the reason, and the
+        model as it was before the key."""
+        assert self.model is not None and self.state is not None
+        if not self.model.ready():
+            self.selected = ""
+            return
         try:
-            action = self.state.parse_action(self.seat, text)
+            action = self.state.parse_action(self.seat, self.model.draft())
             self.state.check(self.seat, action)
         except (InvalidActionError, IllegalActionError) as exc:
             self.screen.message = " ".join(str(exc).split())
+            self.model.restore(saved)
             return
         self.selected = self.state.format_action(action)
 
+    def _undo(self) -> None:
+        if not self._my_move() or self.model is None:
+            self.screen.message = "Not your move yet."
+            return
+        if not self.model.undo():
+            self.screen.message = "Nothing to take back."
+            return
+        self._check(self.model.snapshot())
+
     def _lock(self) -> None:
-        if not self._my_move() or self.choice is None:
+        if not self._my_move() or self.choice is None or self.state is None:
             self.screen.message = "Not your move yet."
             return
         if not self.selected:
-            self.screen.message = "Select a card first (1-5, k, s, c, t, T), then Enter."
+            self.screen.message = self.kind.select_hint
             return
         step, _ = self._waiting()
-        if self.selected != "torch":  # (a look is no play: the step still waits for one)
-            self.locked = (step, self.selected)
+        action = self.state.parse_action(self.seat, self.selected)
+        if not get_game(self.state.game).free_action(self.state, self.seat, action):
+            self.locked = (step, self.selected)  # (a free action is no move: still asked)
         self.choice.set_result(self.selected)
         self.selected = ""
 
@@ -348,8 +350,11 @@ class FullScreenGame(NetGame):
         self.screen.exit()
 
     async def choose(self, state: GameState[Any], seat: int) -> str:
+        if self.line_mode:
+            return await super().choose(state, seat)
         self.state = state
         self.selected = ""
+        self.model = self.plugin.inputs(state, seat)
         self.choice = asyncio.get_running_loop().create_future()
         self.asked_at = time.monotonic()
         self.screen.bell()
@@ -361,6 +366,9 @@ class FullScreenGame(NetGame):
             self.screen.invalidate()
 
     def finish(self, core_state: GameState[Any], path: Path) -> None:
+        if self.line_mode:
+            super().finish(core_state, path)
+            return
         self.end = self.end_lines(core_state, path)
         self.over = True
         self.screen.show_end(self.end)
@@ -378,27 +386,34 @@ class LanFullScreenGame(FullScreenGame):
 
     def __init__(self, options: NetOptions, console: Console) -> None:
         super().__init__(options, console)
-        self.ui: asyncio.Future[None] | None = None
+        self.screen_task: asyncio.Future[None] | None = None
         self.offer_rematch = options.role in ("host", "join")
 
     def attach(self, peer: Any) -> None:
-        if self.ui is None:
-            self.ui = self.run_ui()
+        game = peer.core.header.header.game
+        if game != self.game:
+            self.use_game(game)
+        if not self.kind.full_screen:  # (a table joined by address: its game has none)
+            self.line_mode = True
+            self.console.say(f"{self.title_text} has no full-screen table yet: line mode "
+                             "(--plain) it is.")
+        elif self.screen_task is None:
+            self.screen_task = self.run_ui()
         super().attach(peer)
 
     async def close_ui(self) -> None:
         """The match failed or was left: give the terminal back (once the screen is gone)."""
         self.screen.exit()
-        if self.ui is not None:
+        if self.screen_task is not None:
             with contextlib.suppress(BaseException):
-                await asyncio.shield(self.ui)
+                await asyncio.shield(self.screen_task)
 
     async def wait_ui(self) -> None:
         """After :meth:`finish`: the end screen stays until the player leaves it; then the end
         is printed in the terminal's scrollback too."""
-        if self.ui is None:
+        if self.screen_task is None:
             return
-        await self.ui
+        await self.screen_task
         self.printed_end()
 
 
@@ -414,9 +429,9 @@ async def play_full_screen(options: NetOptions, console: Console, data_dir: Path
     config = PeerConfig(linger=0.5)
 
     async def go() -> None:
-        result = await host(data_dir, game="raiders",
+        result = await host(data_dir, game=options.game,
                             name=options.name or "you", players=options.players,
-                            options={"variant": options.variant}, bots=options.bots,
+                            options=dict(options.options), bots=options.bots,
                             bot=options.bot_kind, choose=game.choose, config=config,
                             on_event=game.on_event, on_peer=game.attach,
                             bot_dir=data_dir / "bots",

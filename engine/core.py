@@ -633,6 +633,16 @@ class GameSpec:
     free_action: Callable[[GameState[Any], Seat, Any], bool] = _never_free
     options: tuple[OptionSpec, ...] = ()
     replaced: str = "zombie"  # what a replaced seat becomes: "zombie" or "forfeit"
+    # The bot that plays for people unless they choose one ("": the first bot not "random").
+    default_bot: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.default_bot:
+            chosen = next((n for n in self.bots if n != "random"), next(iter(self.bots), ""))
+            object.__setattr__(self, "default_bot", chosen)
+        elif self.default_bot not in self.bots:
+            raise ValueError(f"{self.title}'s default bot {self.default_bot!r} is not one of its "
+                             f"bots ({', '.join(self.bots) or 'none'})")
 
     def option(self, name: str) -> OptionSpec:
         """The option called ``name``; KeyError naming the options there are."""
@@ -641,6 +651,35 @@ class GameSpec:
                 return spec
         known = ", ".join(o.name for o in self.options) or "none"
         raise KeyError(f"{self.title} has no option {name!r} (its options: {known})")
+
+
+def parse_options(spec: GameSpec, texts: Sequence[str], *,
+                  variant: str | None = None) -> dict[str, str | int | bool]:
+    """The ``new`` keywords that command-line ``KEY=VALUE`` texts name, each value read by the
+    game's own :class:`OptionSpec`; ``variant`` (or ``variant=...`` among the texts) for a game
+    with variants.  ValueError, one sentence naming what is allowed, for anything else."""
+    out: dict[str, str | int | bool] = {}
+    names = ["variant"] * bool(spec.variants) + [o.name for o in spec.options]
+    for text in texts:
+        key, sep, value = text.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"an option is KEY=VALUE, not {text!r}")
+        if key == "variant" and spec.variants:
+            variant = value.strip()
+            continue
+        if key not in names:
+            raise ValueError(f"{spec.title} has no option {key!r} (its options: "
+                             f"{', '.join(names) or 'none'})")
+        out[key] = spec.option(key).parse(value.strip())
+    if variant is not None:
+        if not spec.variants:
+            raise ValueError(f"{spec.title} has no variants")
+        if variant not in spec.variants:
+            raise ValueError(f"variant is one of {', '.join(spec.variants)}, not {variant!r}")
+    if spec.variants:
+        out = {"variant": variant or spec.variants[0], **out}
+    return out
 
 
 def draw_without_replacement(pool: Sequence[str], chosen: str) -> tuple[str, ...]:

@@ -14,15 +14,16 @@ AsyncDecider = Callable[[GameState[Any], int], Awaitable[str]]
 
 
 def bot_decider(name: str, seed: bytes) -> Decider:
-    """The game's bot ``name`` (of :attr:`GameSpec.bots`): its choice from the seat's view and
-    a hash stream (never ``random``)."""
+    """The game's bot ``name`` (of :attr:`GameSpec.bots`; "": its :attr:`GameSpec.default_bot`):
+    its choice from the seat's view and a hash stream (never ``random``)."""
     bots: dict[str, Any] = {}
     tries: dict[tuple[str, int], int] = {}
 
     def decide(state: GameState[Any], seat: int) -> str:
         bot = bots.get(state.game)
         if bot is None:
-            bot = bots[state.game] = get_game(state.game).bots[name]()
+            spec = get_game(state.game)
+            bot = bots[state.game] = spec.bots[name or spec.default_bot]()
         step = str(getattr(state.waiting, "step", ""))
         n = tries.get((step, seat), 0)
         tries[(step, seat)] = n + 1

@@ -59,7 +59,7 @@ async def play_seated(data_dir: Path, key: Ed25519PrivateKey, seated: Seated, so
 
 async def host(data_dir: Path, *, game: str, name: str, players: int,
                options: dict[str, Any] | None = None,
-               port: int = 0, bind: str = "127.0.0.1", bots: int = 0, bot: str = "heuristic",
+               port: int = 0, bind: str = "127.0.0.1", bots: int = 0, bot: str = "",
                decide: Decider | None = None, choose: AsyncDecider | None = None,
                config: PeerConfig | None = None, passphrase: str = "",
                on_event: Callable[[Event], None] | None = None,
@@ -159,7 +159,7 @@ async def join(data_dir: Path, host_name: str, port: int, *, name: str,
 
 
 async def run_bot(data_dir: Path, name: str, host_name: str, port: int, *,
-                  bot: str = "heuristic", config: PeerConfig | None = None,
+                  bot: str = "", config: PeerConfig | None = None,
                   passphrase: str = "", bind: str = "", seed: bytes | None = None) -> Result:
     """A bot seat: a real peer with its own key.  ``seed`` seeds its choices (tie-breaks);
     None: fresh randomness.  Its chance secrets always come from the OS, whatever the seed."""
@@ -206,7 +206,7 @@ async def resume(data_dir: Path, *, store: MatchStore | None = None,
     # down with it: they are taken up too, each its own peer again — alone, a seat cannot
     # finish a match (an absence needs two voters).
     bots = [asyncio.ensure_future(resume(bot_store.dir.parent, store=bot_store, config=config,
-                                         decide=bot_decider("heuristic", os.urandom(32))))
+                                         decide=bot_decider("", os.urandom(32))))
             for bot_store in own_bot_matches(data_dir, store)]
     if on_peer is not None:
         on_peer(peer)

@@ -44,10 +44,11 @@ class _Screen(pyte.Screen):  # type: ignore[misc]
 
 
 class Terminal:
-    """One ``python -m cli ARGV`` on a ``columns`` x ``lines`` pseudo-terminal."""
+    """One ``python -m MODULE ARGV`` (``cli``: the command) on a ``columns`` x ``lines``
+    pseudo-terminal."""
 
     def __init__(self, argv: list[str], columns: int = 80, lines: int = 24, *,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, module: str = "cli") -> None:
         self.raw = bytearray()
         self.columns, self.lines = columns, lines
         pid, fd = pty.fork()
@@ -59,7 +60,7 @@ class Terminal:
                 os.environ.pop("CRYPTCRAWL_DEBUG", None)
                 os.environ.pop("NO_COLOR", None)
                 os.chdir(ROOT)
-                os.execv(sys.executable, [sys.executable, "-m", "cli", *argv])
+                os.execv(sys.executable, [sys.executable, "-m", module, *argv])
             finally:
                 os._exit(127)
         self.pid, self.fd = pid, fd

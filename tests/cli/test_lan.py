@@ -59,6 +59,10 @@ def test_host_and_join_by_name_over_zeroconf_on_loopback(
     assert re.search(r"At the table, 3 of 3: Hal \[[-0-9a-f]+\], Bot 1 \[[-0-9a-f]+\], Joe "
                      r"\[[-0-9a-f]+\]", joined.stdout), joined.stdout[:1500]
     assert "Joe" in out and "wants to sit down" in out  # the opener saw the joiner's key
+    # Both lobbies say what the table plays: the host's once it opens, the joiner's from the
+    # advert before sitting down.
+    assert "The table plays Dungeon Raiders, 3 players, basic game." in out
+    assert re.search(r"Joining .* seats\): Dungeon Raiders\.", joined.stdout), joined.stdout
     # The bots run on the host's machine, and the joiner is told so (not "this machine").
     assert "The bots run on this machine" in out
     assert "The bots run on this machine" not in joined.stdout

@@ -29,11 +29,14 @@ def test_export_json_holds_the_header_verdict_events_and_messages(tmp_path: Path
     result = cryptcrawl("export", "--json", str(_match(tmp_path)))
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
-    assert doc["format"] == "cryptcrawl-export/2"
+    assert doc["format"] == "cryptcrawl-export/3"
     assert doc["verdict"]["status"] == "valid"
     assert [s["name"] for s in doc["header"]["seats"]] == ["P0", "P1", "P2"]
     chances = [e for e in doc["events"] if e["type"] == "chance"]
     assert len(chances) == 3 + 5 * 6
+    # A seat looked at the face-down cards once: the generic name of its private-knowledge round.
+    [key] = [e for e in doc["events"] if e["type"] == "round key"]
+    assert key["seat"] in (0, 1, 2) and key["lying deliveries"] == []
     assert sum(len(f) for f in doc["feeds"]) > 200
 
 

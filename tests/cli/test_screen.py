@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cli.games.raiders.ui import RaidersUI
 from cli.screen import Screen, Scroll, plain, text_of, wrap
 from cli.seats import SeatWatch
 from cli.tui import PLAY_HINTS, hint_rows
@@ -20,7 +21,8 @@ def frame(board: int = 10, **kw: object) -> tuple[Screen, list[str]]:
     screen = Screen(title=lambda w: [plain(" Level 1/5")],
                     board=lambda w: [plain(f"board {i}") for i in range(board)],
                     status=lambda w: [plain(" YOUR MOVE")],
-                    hints=lambda w: hint_rows(PLAY_HINTS, w), on_key=keys.append,
+                    hints=lambda w: hint_rows((*RaidersUI.key_hints, *PLAY_HINTS), w),
+                    on_key=keys.append,
                     keys=["1", "q"], help_text=lambda: "\n".join(f"help {i}" for i in range(60)),
                     **kw)  # type: ignore[arg-type]
     return screen, keys

@@ -1,4 +1,4 @@
-"""Pure rendering of Dungeon Raiders views for the line-mode terminal UI.
+"""Pure rendering of Dungeon Raiders views: the plug-in's lines, for line mode and full screen.
 
 Every function here takes engine values (a :class:`~engine.raiders.view.RaidersView`, a
 :class:`~engine.raiders.resolve.Resolution`, an :class:`~engine.core.Outcome`) and returns lines
@@ -7,7 +7,8 @@ allows (long rows wrap between rooms).
 
 Seats are named by ``labels``: ``labels[seat]`` is what the text calls that seat, "you" for the
 person at this terminal and a seat letter ("B", "C", ...) for everyone else (see
-:func:`seat_labels`).  The tables also show the seat letter, and the player's own name if given.
+:func:`cli.text.seat_labels`).  The tables also show the seat letter, and the player's own
+name if given.
 """
 
 from __future__ import annotations
@@ -15,6 +16,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from cli.text import (
+    YOU,
+    join_words,
+    plural,
+    seat_name,
+    wrap_items,
+    wrap_text,
+)
+from cli.text import bot_notes as text_bot_notes
+from cli.text import subject as _subject
+from cli.text import verb as _verb
 from engine.core import Outcome
 from engine.raiders.cards import (
     CARDS,
@@ -33,9 +45,6 @@ from engine.raiders.cards import (
 from engine.raiders.resolve import Resolution
 from engine.raiders.view import RaidersView, RoomView, SeatView
 
-WIDTH = 80
-LETTERS = "ABCDE"
-YOU = "you"
 FACE_DOWN = "[  ?  ]"
 NOT_DEALT = "[     ]"
 
@@ -43,29 +52,6 @@ _ITEM_WORDS = {"torch": "torch", "crystal": "crystal ball", "key": "key", "sword
 
 
 # --------------------------------------------------------------------------- small words
-
-
-def seat_letter(seat: int) -> str:
-    return LETTERS[seat]
-
-
-def seat_labels(players: int, me: int | None) -> tuple[str, ...]:
-    """What the text calls each seat: "you" for ``me``, the seat letter for the others."""
-    return tuple(YOU if s == me else seat_letter(s) for s in range(players))
-
-
-def plural(count: int, word: str) -> str:
-    """``plural(1, "coin")`` -> "1 coin", ``plural(3, "coin")`` -> "3 coins"."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def join_words(words: Sequence[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
-    if not words:
-        return ""
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def card_text(card: str) -> str:
@@ -76,59 +62,6 @@ def card_text(card: str) -> str:
 def character_name(kind: str) -> str:
     character = CHARACTER_BY_KIND.get(kind)
     return character.name if character is not None else (kind or "-")
-
-
-def _subject(seats: Sequence[int], labels: Sequence[str]) -> tuple[str, bool]:
-    """The subject naming ``seats`` and whether its verb takes the singular -s."""
-    words = [labels[s] for s in seats]
-    return join_words(words), len(words) == 1 and words[0] != YOU
-
-
-def _verb(base: str, singular: bool) -> str:
-    if not singular:
-        return base
-    if base == "are":
-        return "is"
-    return base + ("es" if base.endswith(("s", "sh", "ch")) else "s")
-
-
-def wrap_items(items: Sequence[str], *, first: str = "", indent: str = "  ",
-               sep: str = "  ", width: int = WIDTH) -> list[str]:
-    """Join ``items`` with ``sep`` after ``first``, breaking lines between items only (a
-    broken line keeps the separator's visible part, continuation lines start with ``indent``).
-    Lines stay below ``width`` unless a single item is too long."""
-    lines: list[str] = []
-    line = first
-    started = False
-    for item in items:
-        if not started:
-            line += item
-            started = True
-            continue
-        candidate = line + sep + item
-        if len(candidate) + len(sep.rstrip()) > width - 1:
-            lines.append(line + sep.rstrip())
-            line = indent + item
-        else:
-            line = candidate
-    lines.append(line)
-    return lines
-
-
-def wrap_text(text: str, *, indent: str = "", width: int = WIDTH) -> list[str]:
-    """Wrap prose on spaces to ``width`` - 1 columns; continuation lines get ``indent``.  A
-    number stays with the word before it ("Bot 3", "Dragon 18", "take 2 wounds" never starts
-    a line with the number)."""
-    words: list[str] = []
-    for word in text.split(" "):
-        if words and _NUMBER.fullmatch(word):
-            words[-1] += " " + word
-        else:
-            words.append(word)
-    return wrap_items(words, sep=" ", indent=indent, width=width)
-
-
-_NUMBER = re.compile(r"[0-9]+[,.;)]?")
 
 
 # --------------------------------------------------------------------------- the level row
@@ -212,11 +145,11 @@ def describe_room(card: str, players: int) -> list[str]:
                 f"{who}. A torch counts 0.")
     else:
         assert isinstance(data, Boss)
-        text = _describe_boss(data, players)
+        text = describe_boss(data, players)
     return wrap_text(text)
 
 
-def _describe_boss(boss: Boss, players: int) -> str:
+def describe_boss(boss: Boss, players: int) -> str:
     target = "highest" if boss.attacks_highest else "lowest"
     attack = _attack_words(boss.wounds, boss.coins, boss.eliminates)
     if boss.strength is None:
@@ -254,14 +187,6 @@ def render_room(view: RaidersView) -> list[str]:
 # --------------------------------------------------------------------------- seats and hand
 
 
-def _seat_name(seat: int, labels: Sequence[str], name: str) -> str:
-    label = labels[seat]
-    text = seat_letter(seat) if label == seat_letter(seat) else f"{seat_letter(seat)} {label}"
-    if label == YOU and name:
-        text += f" ({name})"
-    return text
-
-
 def _played(play: str, followup: str) -> str:
     if play == "crystal" and followup:
         return f"crystal ball then {card_text(followup)}"
@@ -290,7 +215,7 @@ def render_seats(view: RaidersView, labels: Sequence[str], *, name: str = "",
     """One line per seat: name, character, coins, wounds, items, power cards played this
     level, and what it is doing now (``now_of[seat]`` in place of what the view says, where
     the client knows more: a seat locked in, away, played by a bot)."""
-    width = max(5, *(len(_seat_name(s.seat, labels, name)) for s in view.seats))
+    width = max(5, *(len(seat_name(s.seat, labels, name)) for s in view.seats))
     lines = [f"  {'seat':<{width}} {'character':<9} coins wounds items  played     now"]
     for sv in view.seats:
         used = " ".join(str(v) for v in sv.used) or "-"
@@ -298,7 +223,7 @@ def render_seats(view: RaidersView, labels: Sequence[str], *, name: str = "",
         if view.variant == "tactical" and sv.seat == view.map:
             now = ("map, " + now) if now else "map"
         lines.append(
-            f"  {_seat_name(sv.seat, labels, name):<{width}} {character_name(sv.character):<9}"
+            f"  {seat_name(sv.seat, labels, name):<{width}} {character_name(sv.character):<9}"
             f" {sv.coins:>5} {sv.wounds:>6} {sv.items:>5}  {used:<10} {now}".rstrip())
     return lines
 
@@ -477,7 +402,7 @@ def render_scoreboard(view: RaidersView, outcome: Outcome, labels: Sequence[str]
     """The final scoreboard: every seat's coins, wounds and result, then the winner(s), then
     which seats a bot played and from which room (``bots``, see :func:`bot_notes`)."""
     lines = _scoreboard(view, outcome, labels, name=name, bots=bots or {})
-    return lines + bot_notes(bots or {}, labels)
+    return lines + text_bot_notes(bots or {}, labels, step_place)
 
 
 def _scoreboard(view: RaidersView, outcome: Outcome, labels: Sequence[str], *, name: str,
@@ -485,11 +410,11 @@ def _scoreboard(view: RaidersView, outcome: Outcome, labels: Sequence[str], *, n
     seats = {sv.seat: sv for sv in view.seats}
     standings = sorted(outcome.standings, key=lambda st: (
         _ORDER.get(st.status, 9), -seats[st.seat].coins, seats[st.seat].wounds, st.seat))
-    width = max(5, *(len(_seat_name(s, labels, name)) for s in seats))
+    width = max(5, *(len(seat_name(s, labels, name)) for s in seats))
     lines = ["Final scores", f"  {'seat':<{width}} {'character':<9} coins wounds  result"]
     for st in standings:
         sv = seats[st.seat]
-        lines.append(f"  {_seat_name(st.seat, labels, name):<{width}} "
+        lines.append(f"  {seat_name(st.seat, labels, name):<{width}} "
                      f"{character_name(sv.character):<9} {sv.coins:>5} {sv.wounds:>6}  "
                      f"{st.status}")
     winners = sorted(outcome.winners)
@@ -527,21 +452,3 @@ def step_place(step: str) -> str:
 
 
 _STEP = re.compile(r"L([0-9]+)\.R([0-9]+)")
-
-
-def bot_notes(bots: Mapping[int, Sequence[tuple[str, str]]], labels: Sequence[str]) -> list[str]:
-    """One sentence per seat a bot played for part of the match: from which room (and to which,
-    if the seat came back).  ``bots``: seat -> (first step, step it came back at or "")."""
-    lines: list[str] = []
-    for seat in sorted(bots):
-        if not 0 <= seat < len(labels):
-            continue
-        whose = "your seat" if labels[seat] == YOU else f"{labels[seat]}'s seat"
-        spans = []
-        for first, back in bots[seat]:
-            span = f"from {step_place(first)}"
-            if back:
-                span += f" until {step_place(back)}"
-            spans.append(span)
-        lines.extend(wrap_text(f"A bot played {whose} {join_words(spans)}.", indent="  "))
-    return lines

@@ -5,7 +5,8 @@ complete screen, the way a player reads it, and the text must equal its golden f
 The screens come from the real line-mode code: :class:`cli.netplay.NetGame` (what
 ``cryptcrawl play --plain`` and the line mode of ``host`` and ``join`` print, driven below
 over an engine state instead of a match peer), :class:`cli.play.OfflineGame` (``cryptcrawl
-play --deal-seed``) and the pure functions of :mod:`cli.render`.  Every position is built
+play --deal-seed``), each through the Raiders plug-in (:mod:`cli.games.raiders`), and the pure
+functions of :mod:`cli.games.raiders.render`.  Every position is built
 deterministically: scripted deals and ``from_position`` positions with scripted cards, or
 whole games whose chance events come from a seeded :class:`engine.sim.Dealer` and whose every
 seat is a :class:`RandomBot` keyed from a fixed seed (those also change when the engine's
@@ -13,7 +14,8 @@ rules, the bots or the dealer change).
 
 Regenerate the files after an intended change of what is shown::
 
-    CRYPTCRAWL_UPDATE_GOLDEN=1 python -m pytest -q tests/cli/test_golden.py -p no:cacheprovider
+    CRYPTCRAWL_UPDATE_GOLDEN=1 python -m pytest -q tests/cli/games/raiders/test_golden.py \
+        -p no:cacheprovider
 
 With ``CRYPTCRAWL_UPDATE_GOLDEN=1`` each case writes its file instead of comparing; then read
 every changed screen (``git diff tests/cli/golden/``) before committing it.  Without the
@@ -32,7 +34,8 @@ from typing import Any, cast
 
 import pytest
 
-from cli import render
+from cli.games.raiders import render
+from cli.games.raiders.ui import RaidersUI
 from cli.netplay import NetGame, NetOptions
 from cli.play import Console, GameOptions, OfflineGame
 from engine.core import Chance, ChanceEvent, Over, Simultaneous, Turn
@@ -46,7 +49,8 @@ from protocol.match import ActionTaken, ChanceResolved, PrivateKnowledge, SeatRe
 GOLDEN_DIR = Path(__file__).parent / "golden"
 UPDATE_ENV = "CRYPTCRAWL_UPDATE_GOLDEN"
 HOW = (f"if the change is intended, regenerate with {UPDATE_ENV}=1 python -m pytest "
-       "tests/cli/test_golden.py and read the changed screens before committing them")
+       "tests/cli/games/raiders/test_golden.py and read the changed screens before "
+       "committing them")
 MATCH_FILE = Path("5d2c0a1e9f8b7a64.crawl")  # what the end screen names as the match file
 
 
@@ -117,13 +121,15 @@ class ScriptedTable(NetGame):
         self.state = state
         self.me = 0 if me is None else me
         self.peer = cast(MatchPeer, _NoPeer())
-        self.labels = tuple(render.YOU if i == me else n for i, n in enumerate(names))
+        self.seat_table("raiders", {"variant": state.view(0).variant}, list(names), self.me)
         self.deal = dict(deal or {})
         self.dealer = Dealer(seed)
         self.seed = seed
         self.attempts: dict[tuple[str, int], int] = {}
         if not new_level:  # a position in the middle of a level: no level header
-            self.level_shown = self.view().level
+            raiders = self.ui
+            assert isinstance(raiders, RaidersUI)
+            raiders.level_shown = self.view().level
         self.settle()
 
     # NetGame reads these from its peer.
@@ -452,7 +458,7 @@ def case_offline_4p_tactical_bots() -> str:
     """An unattended offline game of the tactical variant: cards played one at a time, the map
     holder in the table."""
     out = io.StringIO()
-    options = GameOptions(players=4, bots=4, bot_kind="random", variant="tactical",
+    options = GameOptions(players=4, bots=4, bot_kind="random", options=(("variant", "tactical"),),
                           bot_seed="golden-bots", deal_seed="golden-tactical")
     OfflineGame(options, Console(io.StringIO(), out)).run()
     return out.getvalue()
@@ -602,7 +608,7 @@ def full_screen_frame(columns: int, lines: int, *, end: bool = False) -> str:
     game = FullScreenGame(NetOptions(players=4, bots=3, name="Ana", bell=False),
                           Console(io.StringIO(), io.StringIO()))
     game.peer = cast(MatchPeer, _ScreenPeer(table, 0))
-    game.labels = table.labels
+    game.seat_table("raiders", {"variant": "basic"}, list(NAMES4), 0)
     for line in table.text().splitlines():
         game.say(line)
     game.say(*(f"Room {r}, Treasure 2: you {r}, Bot 1 5, Bot 2 4, Bot 3 3" for r in range(1, 9)))

@@ -1,13 +1,32 @@
-"""The full screen's help for Dungeon Raiders: the keys, then a summary of the rules.
+"""Dungeon Raiders' help: the full screen's keys, line mode's words, and the rules in short
+(``cryptcrawl rules raiders``, the help pane after the keys, line mode's ``rules``).
 
-Made from the engine's card tables (characters, bosses) for the table's number of players, so
-it says what this match plays by.  Lines stay within 78 columns; the help pane scrolls.
+The rules are made from the engine's card tables (characters, bosses) for the table's number of
+players, so they say what this match plays by.  Lines stay within 79 columns.
 """
 
 from __future__ import annotations
 
-from cli import render
+from cli.games.raiders import render
+from cli.text import plural, wrap_text
 from engine.raiders.cards import BOSSES, CHARACTERS, ITEMS
+
+LINE_HELP = """\
+How to play (line mode)
+  Each room, every player plays one card (all at once; in the tactical variant
+  one at a time, face up), then the room resolves.
+  play 1 .. play 5   play a power card (each once per level; you get them back
+                     after room 5). A bare number works too: 4
+  play sword         counts 5, monster rooms and the boss only
+  play key           counts 5, treasure rooms (and escapes the Mega-Dragon)
+  play torch         counts 0, and shows you the face-down rooms of this level
+  play crystal       play a crystal ball: see everyone's card, then play another
+  torch              use a torch just to look at the face-down rooms, then choose
+  look               show the table again
+  rules              the rules in short
+  ? or help          this help
+  q or quit          leave the game
+Most coins wins, but whoever ends with the most wounds faints and cannot win."""
 
 KEY_LINES = """\
 Keys (full screen)
@@ -24,16 +43,15 @@ Keys (full screen)
 A bell rings when it is your move (--no-bell turns it off)."""
 
 
-def help_text(players: int, variant: str) -> str:
-    """The help pane: keys, then the rules in short for ``players`` and ``variant``."""
+def rules_text(players: int, variant: str) -> str:
+    """The rules in short for ``players`` and ``variant``."""
     items = ", ".join(render.card_text(item) for item in ITEMS)
     characters = "; ".join(
-        f"{c.name} {render.plural(c.coins, 'coin')}, {render.plural(c.wounds, 'wound')}"
+        f"{c.name} {plural(c.coins, 'coin')}, {plural(c.wounds, 'wound')}"
         + "".join(f", {render.card_text(ITEMS[i])}" + (f" x{n}" if n > 1 else "")
                   for i, n in enumerate(c.items) if n)
         for c in CHARACTERS)
     parts = [
-        "",
         "The game",
         "5 levels of 5 rooms. In each room every player plays one card; the room then "
         "resolves. Power cards 1-5 come back after room 5 of a level; items "
@@ -57,7 +75,7 @@ def help_text(players: int, variant: str) -> str:
         f"Bosses (the last room of level 5; strengths for {players} players)",
     ]
     for boss in BOSSES:
-        parts.append(render._describe_boss(boss, players))
+        parts.append(render.describe_boss(boss, players))
     parts += [
         "",
         "Tactical variant" + (" (this match)" if variant == "tactical" else ""),
@@ -72,7 +90,7 @@ def help_text(players: int, variant: str) -> str:
         "3 players only a unique most-wounded player faints. The winner has the most coins "
         "among the rest, then the fewest wounds; a remaining tie is a shared win.",
     ]
-    lines = KEY_LINES.splitlines()
+    lines: list[str] = []
     for part in parts:
-        lines.extend(render.wrap_text(part, width=79) if part else [""])
+        lines.extend(wrap_text(part, width=79) if part else [""])
     return "\n".join(lines)

@@ -1,16 +1,18 @@
-"""Golden-string tests of the pure rendering functions (cli/render.py)."""
+"""Golden-string tests of the pure rendering functions of the Raiders plug-in
+(cli/games/raiders/render.py) and of the text helpers they use (cli/text.py)."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from cli import render
+from cli import text
+from cli.games.raiders import render
 from engine.core import Outcome, Standing
 from engine.raiders import PLAY, RaidersView
-from tests.cli.helpers import dealt, peeked, resolution, view_of
+from tests.cli.games.raiders.helpers import dealt, peeked, resolution, view_of
 
-ABCD = render.seat_labels(4, None)
-YOU4 = render.seat_labels(4, 0)
+ABCD = text.seat_labels(4, None)
+YOU4 = text.seat_labels(4, 0)
 
 
 def lines(text: str) -> list[str]:
@@ -21,18 +23,18 @@ def lines(text: str) -> list[str]:
 
 
 def test_labels_and_words() -> None:
-    assert render.seat_labels(3, 0) == ("you", "B", "C")
-    assert render.seat_labels(5, None) == ("A", "B", "C", "D", "E")
-    assert render.join_words(["you"]) == "you"
-    assert render.join_words(["you", "B", "C"]) == "you, B and C"
-    assert render.plural(1, "coin") == "1 coin"
-    assert render.plural(0, "wound") == "0 wounds"
+    assert text.seat_labels(3, 0) == ("you", "B", "C")
+    assert text.seat_labels(5, None) == ("A", "B", "C", "D", "E")
+    assert text.join_words(["you"]) == "you"
+    assert text.join_words(["you", "B", "C"]) == "you, B and C"
+    assert text.plural(1, "coin") == "1 coin"
+    assert text.plural(0, "wound") == "0 wounds"
     assert render.card_text("crystal") == "crystal ball"
 
 
 def test_wrap_items_breaks_between_items_only() -> None:
     items = [f"item{i:02d}" for i in range(20)]
-    out = render.wrap_items(items, first="List: ", sep=", ", indent="  ", width=40)
+    out = text.wrap_items(items, first="List: ", sep=", ", indent="  ", width=40)
     assert out == [
         "List: item00, item01, item02, item03,",
         "  item04, item05, item06, item07,",
@@ -82,7 +84,7 @@ def test_seats_while_others_have_chosen() -> None:
     for seat, card in ((1, "4"), (3, "sword")):
         state = state.apply(seat, PLAY[card])
     view = view_of(state, 3)
-    assert render.render_seats(view, render.seat_labels(4, 3)) == lines("""
+    assert render.render_seats(view, text.seat_labels(4, 3)) == lines("""
   seat  character coins wounds items  played     now
   A     Explorer      3      2     1  -          choosing
   B     Wizard        1      1     2  -          has chosen
@@ -187,18 +189,18 @@ def test_dragon_e2() -> None:
 def test_you_are_plural_and_defeated_monsters() -> None:
     res = resolution("goblin#2", ("3", "sword", "1"), (3, 5, 1), total=9, strength=8,
                      defeated=True)
-    assert render.resolution_summary(res, render.seat_labels(3, 0)) == (
+    assert render.resolution_summary(res, text.seat_labels(3, 0)) == (
         "Goblin 8: 3+5+1 = 9, defeated.")
     res = resolution("zombie#1", ("torch", "4", "3"), (0, 4, 3), total=7, strength=11,
                      wound_delta=(1, 0, 0))
-    assert render.resolution_summary(res, render.seat_labels(3, 0)) == (
+    assert render.resolution_summary(res, text.seat_labels(3, 0)) == (
         "Zombie 11: 0+4+3 = 7, not defeated; you take 1 wound.")
 
 
 def test_treasure_e1() -> None:
     res = resolution("treasure-4-2#1", ("4", "4", "4", "2", "1"), (4, 4, 4, 2, 1),
                      coin_delta=(1, 1, 1, 2, 0))
-    labels = render.seat_labels(5, None)
+    labels = text.seat_labels(5, None)
     assert render.resolution_summary(res, labels) == (
         "Treasure 4/2: A, B and C gain 1 coin; D gains 2 coins.")
     res = resolution("treasure-2-1#1", ("2", "2", "2"), (2, 2, 2), notes=(
@@ -235,7 +237,7 @@ def test_bosses() -> None:
     # E11: the Wolf Pack, A escapes with a torch.
     res = resolution("wolf_pack", ("torch", "5", "4", "3", "2"), (-1, 5, 4, 3, 2), total=14,
                      strength=16, wound_delta=(0, 0, 0, 0, 2))
-    labels = render.seat_labels(5, 0)
+    labels = text.seat_labels(5, 0)
     assert render.resolution_summary(res, labels) == (
         "Wolf Pack 16: 5+4+3+2 = 14, not defeated; you escape; E takes 2 wounds.")
     # E5: the Golem counts 5s and swords as 1.
@@ -248,7 +250,7 @@ def test_bosses() -> None:
     # The Vampire: wounds and coins together.
     res = resolution("vampire", ("1", "5", "5"), (1, 5, 5), total=11, strength=14,
                      wound_delta=(1, 0, 0), coin_delta=(-2, 0, 0))
-    assert render.resolution_summary(res, render.seat_labels(3, None)) == (
+    assert render.resolution_summary(res, text.seat_labels(3, None)) == (
         "Vampire 14: 1+5+5 = 11, not defeated; A takes 1 wound and loses 2 coins.")
     # E8: the Medusa eliminates the lowest.
     res = resolution("medusa", ("4", "2", "2", "3"), (4, 2, 2, 3), total=11, strength=14,
@@ -297,13 +299,13 @@ D wins with 9 coins.
 
 def test_scoreboard_you_win_shared_and_nobody() -> None:
     view = _final_view((12, 12, 3), (2, 2, 5))
-    assert render.render_scoreboard(view, _outcome("WWF", (0, 1)), render.seat_labels(3, 0))[
+    assert render.render_scoreboard(view, _outcome("WWF", (0, 1)), text.seat_labels(3, 0))[
         -2:] == ["C faints with the most wounds and cannot win.",
                  "Shared win: you and B, with 12 coins and 2 wounds each."]
-    assert render.render_scoreboard(view, _outcome("WLF", (0,)), render.seat_labels(3, 0))[
+    assert render.render_scoreboard(view, _outcome("WLF", (0,)), text.seat_labels(3, 0))[
         -1] == "You win with 12 coins!"
     view = _final_view((12, 12, 3), (2, 2, 5), (True, True, True))
-    assert render.render_scoreboard(view, _outcome("EEE", ()), render.seat_labels(3, None)) == \
+    assert render.render_scoreboard(view, _outcome("EEE", ()), text.seat_labels(3, None)) == \
         lines("""
 Final scores
   seat  character coins wounds  result
@@ -315,10 +317,10 @@ Nobody wins: the Medusa eliminated everyone.
 
 
 def test_wrapping_keeps_a_number_with_the_word_before_it() -> None:
-    text = "Coins vault: you heal 1 wound; Bot 1 gains 3 coins; Bot 2 gains 2 coins; Bot 3 gains"
-    lines = render.wrap_text(text, indent="  ", width=78)  # "... Bot" / "3 gains" before
+    line = "Coins vault: you heal 1 wound; Bot 1 gains 3 coins; Bot 2 gains 2 coins; Bot 3 gains"
+    lines = text.wrap_text(line, indent="  ", width=78)  # "... Bot" / "3 gains" before
     assert lines == ["Coins vault: you heal 1 wound; Bot 1 gains 3 coins; Bot 2 gains 2 coins;",
                      "  Bot 3 gains"]
     # A label such as "2:" still starts a line of its own when it must.
-    assert render.wrap_text("1: torch, 2: crystal ball", width=12) == [
+    assert text.wrap_text("1: torch, 2: crystal ball", width=12) == [
         "1: torch,", "2: crystal", "ball"]

@@ -1,0 +1,32 @@
+"""Paper Dungeons' client plug-in: its rules in short and its steps in words.  Its network play
+waits for the dealer-free deck (issue 28) that deals powers and objectives privately; offline
+practice (``--deal-seed``, solo included) plays it on the generic table."""
+
+from __future__ import annotations
+
+import re
+
+from cli.games.paper.help import RULES
+from cli.plugin import GameUI
+
+_STEP = re.compile(r"R([0-9]+)\.")
+
+
+class PaperUI(GameUI):
+    """Offline line mode over the generic table, until the sheet of issue 32."""
+
+    networked = ("its powers and objectives are dealt privately from a shared deck, which "
+                 "needs the dealer-free deck of a later protocol version")
+    replay_unit = "round"
+
+    def rules(self) -> str:
+        return RULES
+
+    def step_words(self, step: str) -> str:
+        found = _STEP.match(step)
+        return f"round {found.group(1)}" if found else "the set-up"
+
+
+UI = PaperUI
+
+__all__ = ["UI"]

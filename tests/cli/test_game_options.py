@@ -1,0 +1,147 @@
+"""``--game``, ``--players``, ``--option KEY=VALUE``, ``--variant`` and ``--bot-kind`` on
+``play`` and ``host`` (``--game`` on ``tables``, ``--bot`` on ``join``): checked against the
+game's spec, a wrong one a one-line usage error (status 2); every game plays — over the network
+where the protocol carries it, offline (``--deal-seed``) everywhere."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.cli.terminal import Terminal, terminal
+from tests.cli.test_command import cryptcrawl
+
+__all__ = ["terminal"]
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("play", "--game", "chess"), "argument --game: unknown game 'chess' (known: kards, paper, "
+                                  "raiders, twister)"),
+    (("play", "--option", "speed=9"), "argument --option: Dungeon Raiders has no option 'speed' "
+                                      "(its options: variant)"),
+    (("play", "--game", "kards", "--option", "mode=chess"),
+     "argument --option: mode is one of auto, arena, coop, solo, not 'chess'"),
+    (("play", "--game", "kards", "--option", "nothing"),
+     "argument --option: an option is KEY=VALUE, not 'nothing'"),
+    (("play", "--game", "kards", "--option", "colour=red"),
+     "Dungeons of Kards has no option 'colour' (its options: mode, copies, team_size, events, "
+     "abilities, solo_help, counter_budget, round_cap)"),
+    (("play", "--game", "kards", "--variant", "basic"),
+     "argument --variant: Dungeons of Kards has no variants"),
+    (("play", "--variant", "hard"), "argument --variant: variant is one of basic, tactical, "
+                                    "not 'hard'"),
+    (("play", "--bot-kind", "search"), "argument --bot-kind: Dungeon Raiders has no bot 'search' "
+                                       "(its bots: random, heuristic)"),
+    (("play", "--game", "kards", "--players", "9"),
+     "argument --players: Dungeons of Kards is for 1 to 8 players, not 9"),
+    (("play", "--game", "kards", "--option", "mode=coop", "--players", "5"),
+     "these options do not go together"),
+    (("play", "--game", "twister"), "Dungeon Twister cannot be played over the network yet"),
+    (("host", "--game", "paper", "--players", "3"),
+     "Paper Dungeons cannot be played over the network yet"),
+    (("play", "--game", "kards", "--players", "1"), "a match on the network has 2 seats at "
+                                                    "least"),
+    (("host", "--game", "kards", "--players", "12"), "is for 1 to 8 players, not 12"),
+    (("tables", "--game", "chess"), "unknown game 'chess'"),
+    (("join", "--bot", "genius"), "argument --bot: no game has a bot 'genius' (bots: corner, "),
+])
+def test_a_wrong_game_argument_is_one_line_and_status_2(args: tuple[str, ...],
+                                                       words: str) -> None:
+    result = cryptcrawl(*args)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"cryptcrawl {args[0]}: error: ")
+    # (The toy game is registered only in this process, not in the command's.)
+    assert words.replace("corner, ", "") in result.stderr, result.stderr
+    assert result.stdout == ""
+
+
+def test_the_variant_stays_an_alias_and_options_reach_the_offline_game() -> None:
+    tactical = cryptcrawl("play", "--players", "3", "--bots", "3", "--variant", "tactical",
+                          "--seed", "s", "--deal-seed", "d")
+    assert tactical.returncode == 0, tactical.stderr
+    assert tactical.stdout.startswith("Dungeon Raiders, 3 players, tactical variant.")
+    assert "--variant tactical" in tactical.stdout  # the command that deals it again
+    same = cryptcrawl("play", "--players", "3", "--bots", "3", "--option", "variant=tactical",
+                      "--seed", "s", "--deal-seed", "d")
+    assert same.stdout == tactical.stdout
+
+
+@pytest.mark.parametrize(("game", "players", "options"), [
+    ("kards", "3", ["--option", "mode=coop", "--option", "round_cap=12"]),
+    ("twister", "2", ["--option", "turn_cap=8"]),
+    ("paper", "1", []),
+])
+def test_every_game_plays_offline_on_the_generic_table(game: str, players: str,
+                                                       options: list[str]) -> None:
+    result = cryptcrawl("play", "--game", game, "--players", players, "--bots", players,
+                        "--seed", "s", "--deal-seed", "d", *options, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "OFFLINE game" in result.stdout and "Final standings" in result.stdout
+    assert re.search(r"wins\.|Shared win|Nobody wins", result.stdout)
+    again = re.search(r"To deal this game again.*\n  (cryptcrawl play [^\n]+)", result.stdout)
+    assert again and f"--game {game}" in again.group(1)
+    for option in options[1::2]:
+        assert f"--option {option}" in again.group(1)
+    assert all(len(line) <= 80 for line in result.stdout.splitlines()
+               if not line.startswith("  cryptcrawl play"))
+
+
+def test_a_person_plays_a_game_without_its_own_table_from_standard_input() -> None:
+    """Offline Dungeons of Kards, typed: the generic table, the moves in the game's notation,
+    the rules and the help on request, an illegal move refused in one line."""
+    lines = ["pick warrior", "pick knight", "rules", "?", "explore now", "look", "q", "y"]
+    result = cryptcrawl("play", "--game", "kards", "--seed", "s", "--deal-seed", "d",
+                        stdin="".join(f"{line}\n" for line in lines))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Dungeons of Kards, 2 players. OFFLINE game" in out
+    assert "your move> pick warrior" in out and "characters:" in out
+    assert "Choose: pick " in out
+    assert "Dungeons of Kards" in out and "A turn (one character)" in out  # rules
+    assert "How to play (line mode)" in out
+    assert "unknown action" in out or "illegal" in out  # "explore now"
+    assert out.rstrip().endswith("You left the game.")
+
+
+def test_kards_plays_over_the_network_on_the_generic_table(tmp_path: Path) -> None:
+    """Dungeons of Kards has no table of its own yet; the network match runs all the same (an
+    all-bot match over loopback, line mode) and verifies."""
+    result = cryptcrawl("play", "--game", "kards", "--bots", "2", "--seed", "k",
+                        "--data-dir", str(tmp_path), "--timeouts", "30,30,30,20", timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.startswith("Dungeons of Kards, 2 players. Match ")
+    assert "Final standings" in result.stdout
+    found = re.search(r"The match file: (\S+\.crawl)", result.stdout)
+    assert found
+    check = cryptcrawl("verify", "--json", found.group(1))
+    assert check.returncode == 0 and json.loads(check.stdout)["status"] == "valid"
+    history = cryptcrawl("matches", "--data-dir", str(tmp_path))
+    assert "  kards  " in history.stdout and "won by" in history.stdout
+
+
+def test_a_game_without_a_full_screen_table_plays_in_line_mode_on_a_terminal(
+        terminal: Callable[..., Terminal], tmp_path: Path) -> None:
+    """``play`` and ``resume`` on a terminal, for a game whose plug-in draws no full screen
+    (Dungeons of Kards, today): one line says so, and the match is played in line mode — also
+    when the game is known only from the match (``resume`` starts as the full screen)."""
+    data = str(tmp_path)
+    term = terminal(["play", "--game", "kards", "--data-dir", data, "--timeouts", "60,60,60,40"])
+    term.wait("Dungeons of Kards has no full-screen table yet: line mode (--plain) it is.")
+    term.wait("your move>")
+    term.send(b"q\r")
+    term.wait("leave the game?")
+    term.send(b"y\r")
+    assert term.finished() == 0, term.text()
+    again = terminal(["resume", "--data-dir", data, "--timeouts", "60,60,60,40"])
+    again.wait("has no full-screen table yet: line mode (--plain) it is.")
+    again.wait("your move>")
+    assert "\x1b[?1049h" not in again.raw.decode(errors="replace")  # (no alternate screen)
+    again.send(b"q\r")
+    again.wait("leave the game?")
+    again.send(b"y\r")
+    assert again.finished() == 0, again.text()
