@@ -509,6 +509,12 @@ class WelcomeBody:
         return cls(seat, since)
 
 
+CORE_KINDS: Final = frozenset({Kind.COMMIT, Kind.REVEAL, Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL,
+                               Kind.CHANCE_DIGEST, Kind.ACT, Kind.END})
+"""The kinds that drive the engine (the others are the private-knowledge round and the
+absent-seat overlay).  In version 2 a message of these kinds carries heads; the others none."""
+
+
 Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
         | ActBody | EndBody | SealKeyBody | DeliveryBody | KeyReleaseBody | AbsentBody
         | ReclaimBody | WelcomeBody)
