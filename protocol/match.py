@@ -90,7 +90,8 @@ from protocol.table import (
 )
 from protocol.votes import Votes
 from protocol.vouching import Vouching
-from protocol.wait import DECISIONS, MatchConfig, WaitClock
+from protocol.wait import MatchConfig, WaitClock
+from protocol.waiting import Waiting
 
 NO_STATE: Final = bytes(32)
 
@@ -125,15 +126,13 @@ class MatchCore:
         self.shortfalls: list[str] = []  # every point played with fewer contributors
         self._digested: GameState[Any] | None = None
         self._digest = NO_STATE
-        # seat -> (cursor, taken, seats replaced) when its next message last failed to fit for
-        # a reason the kind does not show (see unfit).
-        self._unfit_at: dict[int, tuple[int, int, int]] = {}
         # Version 1: a state digest refused after outcomes no digest round covered (the signer
         # and those outcomes' contributors): a verdict disputes it.
         self.uncovered_divergence: tuple[int, Message, tuple[int, ...]] | None = None
         # Called with every new engine state, in order (a replay's walker, say).
         self.state_observers: list[Callable[[GameState[Any]], None]] = []
         emit = self.events.append
+        self.waiting = Waiting(self)
         self.clock = WaitClock(self.config, lambda seats: max(map(self.turn_timeout, seats)))
         self.seats = Seats(self.n, emit)
         self.forks = Forks()
@@ -148,11 +147,11 @@ class MatchCore:
                            chance=self.chance, knowledge=self.knowledge,
                            state=lambda: self.state, step_state=lambda: self.step_state,
                            feeds=self.feeds, emit=emit, shortfalls=self.shortfalls,
-                           mark_unfit=self._mark_unfit, heads=self.heads,
+                           mark_unfit=self.waiting.mark_unfit, heads=self.heads,
                            version=self.version)
         self.vouching = Vouching(match_id=self.match_id, n=self.n, feeds=self.feeds,
                                  seats=self.seats, chance=self.chance, steps=self.steps,
-                                 ending=self.ending, emit=emit, mark_unfit=self._mark_unfit)
+                                 ending=self.ending, emit=emit, mark_unfit=self.waiting.mark_unfit)
         self.votes = Votes(seats=self.seats, feeds=self.feeds, cursor=self.cursor,
                            progress=self, shortfalls=self.shortfalls)
         self.settlement = Settlement(seats=self.seats, votes=self.votes, cursor=self.cursor,
@@ -277,115 +276,38 @@ class MatchCore:
         return self.seats.live_seats()
 
     def owing(self) -> tuple[int, ...]:
-        """The seats the match waits for now: their next message is due and not in hand, or
-        they owe a vote that is not in hand (its next message may be, held up by a vote on
-        it — then the vote it owes is what can decide); and, when no seat lacks a message it
-        owes, the seats :meth:`stuck` on a message in hand that cannot be taken."""
-        lacking = self._lacking()
-        owing = set(lacking)
-        if self.votes.ballots:
-            owing.update(s for s in self.live_seats() if self.votes.owes_vote(s))
-        if not self._lacking_unvoted(lacking):
-            owing.update(s for s in self.live_seats() if self._stuck(s))
-        return tuple(sorted(owing))
-
-    def _lacking(self) -> list[int]:
-        """Live seats blocked, or owing a message that is not in hand — votes aside: a vote
-        owed on a stuck seat must not make it look unstuck to the very seats that owe it."""
-        blocked = self.seats.blocked
-        return [s for s in self.live_seats() if s in blocked
-                or (self.expects(s, votes=False) is not None and self.next_message(s) is None)]
-
-    def _lacking_unvoted(self, lacking: list[int]) -> bool:
-        """Does a seat of ``lacking`` lack a message it owes with no vote on it yet?  A seat
-        already voted absent there is the vote's case (protocol.md §7.6)."""
-        return any(s in self.seats.blocked or self.votes.presence(s) not in ("pending", "absent")
-                   for s in lacking)
+        """The seats the match waits for now (:meth:`Waiting.owing`)."""
+        return self.waiting.owing()
 
     def unfit(self, seat: int) -> bool:
-        """Live ``seat``'s next message is in hand but cannot be taken where it stands, votes
-        aside: of a kind it may not send now, or — at this very state, none taken since — a
-        reveal whose commitment set matches none held.  An honest message is unfit only while
-        this peer lacks something its sender had seen."""
-        message = self.next_message(seat)
-        if message is None or seat in self.seats.reclaims or seat in self.seats.absent or (
-                message.kind is Kind.ABSENT):
-            return False
-        if not self.accepts(seat, message.kind):
-            # (A stale message, skipped where it stands, is no reason to vote its seat out.)
-            return not self.knowledge.stale(seat, message.content)
-        return self._unfit_at.get(seat) == self._unfit_key(seat)
-
-    def _unfit_key(self, seat: int) -> tuple[int, int, int]:
-        """The state an unfit verdict on ``seat``'s next message holds for (see unfit)."""
-        return self.cursor[seat], self.taken, len(self.seats.absent)
-
-    def _mark_unfit(self, seat: int) -> None:
-        self._unfit_at[seat] = self._unfit_key(seat)
+        """``seat``'s next message is in hand but cannot be taken (:meth:`Waiting.unfit`)."""
+        return self.waiting.unfit(seat)
 
     def stuck(self, seat: int) -> bool:
-        """The match needs ``seat``'s message and its next one is :meth:`unfit`, while no seat
-        lacks a message it owes but those voted absent there: a stuck seat is owed (timed)."""
-        return self._stuck(seat) and not self._lacking_unvoted(self._lacking())
-
-    def _stuck(self, seat: int) -> bool:
-        return self.needed(seat) and self.unfit(seat)
+        """The match needs ``seat``'s message and it is unfit (:meth:`Waiting.stuck`)."""
+        return self.waiting.stuck(seat)
 
     def needed(self, seat: int) -> bool:
         """The match needs ``seat``'s next message now (votes aside)."""
-        return seat in self.seats.blocked or self.expects(seat, votes=False) is not None
+        return self.waiting.needed(seat)
 
     # ------------------------------------------------------------------ the timers
 
-    def _note_wait(self) -> None:
-        self.clock.note(self._wait_state())  # (a new wait whenever the match moves)
-
-    def _wait_state(self) -> tuple[object, ...]:
-        return (id(self.state), self.taken, len(self.seats.absent), len(self.votes.ballots))
-
-    def _owing_now(self) -> tuple[int, ...]:
-        if self.clock.owing is None:
-            self.clock.owing = self.owing()
-        return self.clock.owing
-
     def turn_timeout(self, seat: int) -> float:
-        """The turn timeout ``seat`` is owed under now (protocol.md §6.6): a decision it has not
-        sent under its step's time class, anything else under the quick timeout."""
-        deciding = (seat not in self.seats.blocked and self.next_message(seat) is None
-                    and self.expects(seat, votes=False) in DECISIONS)
-        return self.config.owed_under(self.state.time_class(seat) if deciding else None)
+        """The turn timeout ``seat`` is owed under now (:meth:`Waiting.turn_timeout`)."""
+        return self.waiting.turn_timeout(seat)
 
     def get_timer(self) -> float | None:
         """When the next timeout falls (None: the match waits for nobody)."""
-        if self.ending.signed or not self.clock.key:
-            return None
-        return self.clock.timer(self._owing_now)
+        return self.waiting.get_timer()
 
     def handle_timer(self, now: float) -> list[Event]:
-        """Report overdue seats once per wait (:class:`SeatsOverdue`: ask every peer for the
-        message), then, after the silence timeout, time them out (:class:`SeatTimedOut`: the
-        local seat votes them absent); or break a dead end of crossed votes held back for a
-        turn timeout (``wait_at_dead_ends``)."""
-        self.clock.now = now
-        start = len(self.events)
-        seats = self._owing_now() if self.clock.key else ()
-        if not seats and not self.ending.signed and self.clock.dead_end_lasted(now):
-            self.advance()  # it lasted: settle it (_break_crossed_votes)
-            return self.events[start:]
-        if self.ending.signed or not seats:
-            return []
-        self.events.extend(self.clock.fire(now, seats, str(self.where()), self.cursor))
-        return self.events[start:]
+        """Overdue and timed-out seats at ``now`` (:meth:`Waiting.handle_timer`)."""
+        return self.waiting.handle_timer(now)
 
     def silent_dead_end(self) -> tuple[int, int] | None:
-        """The point the local seat signs silent (ABSENT ``[seat, count, 2]``), once this wait
-        has run both timeouts (protocol.md §7.6 item 8); None if there is none."""
-        clock = self.clock
-        if self.ending.signed or not self.votes.ballots or self.votes.void() or not clock.key:
-            return None
-        lasted = clock.key in (clock.timed_out_reported, clock.dead_end_due)
-        return self.settlement.dead_end(lasted=lasted,
-                                        timed_out=clock.timed_out_reported == clock.key)
+        """The point the local seat signs silent (:meth:`Waiting.silent_dead_end`)."""
+        return self.waiting.silent_dead_end()
 
     # ------------------------------------------------------------------ forks
 
@@ -474,7 +396,7 @@ class MatchCore:
         """Consume every message that fits the current state, seat by seat, until none does."""
         self._consume_all()
         if not self.ending.signed:
-            self._note_wait()
+            self.waiting.note()
 
     def _consume_all(self) -> None:
         votes = self.votes
@@ -527,7 +449,7 @@ class MatchCore:
     def _break_crossed_votes(self) -> bool:
         """Break a dead end of crossed votes (protocol.md §7.6 item 7), unless a live peer
         holds it back a turn timeout first."""
-        if not self.votes.break_crossed(lambda: self.clock.hold_dead_end(self._wait_state()),
+        if not self.votes.break_crossed(lambda: self.clock.hold_dead_end(self.waiting.state_key()),
                                         lambda: self.settlement.pending() is not None):
             return False
         self.clock.owing = None
@@ -660,7 +582,7 @@ class MatchCore:
             if welcome == "wait":
                 # Honest only while this peer lacks the RECLAIM it answers: until anything
                 # else is taken its seat is owed (timed), as a seat stuck on a reveal is.
-                self._mark_unfit(seat)
+                self.waiting.mark_unfit(seat)
                 return False
             if welcome == "stale":
                 self.stale.append(message)

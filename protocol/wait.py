@@ -85,7 +85,7 @@ class WaitClock:
         self._turn_of = turn_of
         self._turn: tuple[tuple[int, ...], float] | None = None  # (seats, their turn timeout)
         self.now = 0.0
-        self.key: tuple[object, ...] = ()  # names the match's point (see MatchCore._wait_state)
+        self.key: tuple[object, ...] = ()  # names the match's point (see Waiting.state_key)
         self.since = 0.0
         self.owing: tuple[int, ...] | None = None  # who it waits for (cached per wait)
         self.overdue_reported: tuple[object, ...] = ()
