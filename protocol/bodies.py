@@ -26,7 +26,7 @@ MAX_ACTION: Final = 32
 """Longest action, in characters (the engine's notation, such as ``play 4``)."""
 MAX_EVENT_ID: Final = 64
 MAX_BATCH: Final = 64
-"""Most chance entries in one CHANCE_COMMIT or CHANCE_REVEAL (a level has far fewer)."""
+"""Most chance entries in one CHANCE_COMMIT or CHANCE_REVEAL (a batch has far fewer)."""
 MAX_STAGE: Final = 5
 """Highest CHANCE_DIGEST stage: the digest rounds completed before it plus one, capped here."""
 
@@ -43,7 +43,7 @@ class Kind(enum.IntEnum):
     CHANCE_REVEAL = 4
     """A batch of chance secrets."""
     CHANCE_DIGEST = 5
-    """A seat's signature over the chance commitments it holds for a level."""
+    """A seat's signature over every chance commitment it holds, in a digest round."""
     ACT = 6
     """An open action: a seat's turn, or a free action (taken alone; the decision stays open)."""
     END = 7
