@@ -471,7 +471,7 @@ class MatchPeer:
         other side's frames stopped, ours still go) is so closed both ways, and dialled again
         until it works both ways: every pair of seats then hears each other or neither does,
         through relays too — a network split, which the absent-seat rules handle better than
-        links that carry one way only (protocol.md §13)."""
+        links that carry one way only (rationale.md §4)."""
         silence = self.config.link_silence_for(self.timeouts)
         ping = Frame(FrameKind.PING, ()).encode()
         while not self._closing:

@@ -26,8 +26,9 @@ MAX_ACTION: Final = 32
 """Longest action, in characters (the engine's notation, such as ``play 4``)."""
 MAX_EVENT_ID: Final = 64
 MAX_BATCH: Final = 64
-"""Most chance entries in one CHANCE_COMMIT or CHANCE_REVEAL (a level has far fewer)."""
-MAX_LEVEL: Final = 5
+"""Most chance entries in one CHANCE_COMMIT or CHANCE_REVEAL (a batch has far fewer)."""
+MAX_STAGE: Final = 5
+"""Highest CHANCE_DIGEST stage: the digest rounds completed before it plus one, capped here."""
 
 
 class Kind(enum.IntEnum):
@@ -42,7 +43,7 @@ class Kind(enum.IntEnum):
     CHANCE_REVEAL = 4
     """A batch of chance secrets."""
     CHANCE_DIGEST = 5
-    """A seat's signature over the chance commitments it holds for a level."""
+    """A seat's signature over every chance commitment it holds, in a digest round."""
     ACT = 6
     """An open action: a seat's turn, or a free action (taken alone; the decision stays open)."""
     END = 7
@@ -277,25 +278,26 @@ class ChanceRevealBody:
 
 @dataclass(frozen=True)
 class ChanceDigestBody:
-    """``[level, digest]``: the sender's signature over the chance commitments it holds for a
-    level, sent before the level's first decision so a forked hidden-card commitment shows
-    before anyone could profit from it."""
+    """``[stage, digest]``: the sender's signature over every chance commitment it holds, sent
+    in a digest round before the next decision so a forked hidden-event commitment shows before
+    anyone could profit from it; ``stage`` is the number of digest rounds completed before this
+    one plus one, capped at :data:`MAX_STAGE` (protocol.md §7.2)."""
 
     KIND: ClassVar[Kind] = Kind.CHANCE_DIGEST
-    level: int
+    stage: int
     digest: bytes
 
     def __post_init__(self) -> None:
-        _int(self.level, "CHANCE_DIGEST level", 0, MAX_LEVEL)
+        _int(self.stage, "CHANCE_DIGEST stage", 0, MAX_STAGE)
         _sized(self.digest, "CHANCE_DIGEST digest", DIGEST_SIZE)
 
     def as_body(self) -> tuple[Value, ...]:
-        return (self.level, self.digest)
+        return (self.stage, self.digest)
 
     @classmethod
     def from_body(cls, body: tuple[Value, ...]) -> ChanceDigestBody:
-        level, digest = _array(body, "CHANCE_DIGEST body", 2)
-        return cls(level, digest)
+        stage, digest = _array(body, "CHANCE_DIGEST body", 2)
+        return cls(stage, digest)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from protocol.crypto import (
 from protocol.errors import Fault, Mismatch
 from protocol.events import ChanceRedrawn, ChanceResolved, Event
 from protocol.messages import (
+    MAX_STAGE,
     ChanceCommitBody,
     ChanceDigestBody,
     ChanceRevealBody,
@@ -96,7 +97,8 @@ class Chance:
         if self._digest_cache is None or self._digest_cache[0] != key:
             entries = [(event, seat, c) for event, by_seat in self.commitments.items()
                        for seat, c in by_seat.items()]
-            digest = chance_set_digest(self._match_id, min(self.digest_rounds + 1, 5), entries)
+            digest = chance_set_digest(self._match_id, min(self.digest_rounds + 1, MAX_STAGE),
+                                       entries)
             self._digest_cache = (key, digest)
         return self._digest_cache[1]
 
@@ -309,5 +311,5 @@ def reveal_body(chance: Chance, secrets: SeatSecrets, version: int) -> ChanceRev
 
 
 def digest_body(chance: Chance) -> ChanceDigestBody:
-    level = min(chance.digest_rounds + 1, 5)
-    return ChanceDigestBody(level, chance.digest())
+    stage = min(chance.digest_rounds + 1, MAX_STAGE)
+    return ChanceDigestBody(stage, chance.digest())

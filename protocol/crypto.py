@@ -273,12 +273,12 @@ def chance_outcome(event: ChanceEvent, secrets: Sequence[bytes]) -> str:
     return event.outcomes[sample_index(key, len(event.outcomes))]
 
 
-def chance_set_digest(match_id: bytes, level: int,
+def chance_set_digest(match_id: bytes, stage: int,
                       entries: Iterable[tuple[str, int, bytes]]) -> bytes:
-    """The digest of the chance commitments a seat holds for a level.
+    """The digest of the chance commitments a seat holds, for a digest round's ``stage``.
 
     ``entries`` are ``(event_id, seat, commitment)`` triples in any order; they are digested in
-    sorted ``(event_id, seat)`` order: ``H("cryptcrawl/chance-set/v1", match_id, level, count,
+    sorted ``(event_id, seat)`` order: ``H("cryptcrawl/chance-set/v1", match_id, stage, count,
     event_id, seat, commitment, …)``.  Two entries for one ``(event_id, seat)`` raise
     BadMessage (a digest covers one commitment per slot)."""
     checked: list[tuple[str, int, bytes]] = []
@@ -298,9 +298,9 @@ def chance_set_digest(match_id: bytes, level: int,
             raise BadMessage(f"two commitments of seat {seat} for chance event {event_id!r}")
         previous = (event_id, seat)
         parts += (event_id, seat, commitment)
-    if isinstance(level, bool) or not isinstance(level, int):
-        raise BadMessage(f"bad level {level!r}")
-    return H(CHANCE_SET_DOMAIN, _sized(match_id, KEY_SIZE, "match id"), level, len(checked),
+    if isinstance(stage, bool) or not isinstance(stage, int):
+        raise BadMessage(f"bad stage {stage!r}")
+    return H(CHANCE_SET_DOMAIN, _sized(match_id, KEY_SIZE, "match id"), stage, len(checked),
              *parts)
 
 

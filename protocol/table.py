@@ -105,8 +105,8 @@ TRANSITIONS: Final = (
     Transition(OVER, "has not signed the result", Ending, Ending.owes, Kind.END,
                "when every live seat has signed the same final state and transcript: the "
                "result is agreed", gated=True),
-    Transition(ANY, "another seat was voted absent where the match needs its message, and "
-               "it has not voted on that point", Votes, Votes.owes_vote, Kind.ABSENT,
+    Transition(ANY, "another live seat is needed at its cursor and some seat voted it absent "
+               "there; it has not voted on that point", Votes, Votes.owes_vote, Kind.ABSENT,
                "when every other live seat voted absent: the seat is replaced; when one holds "
                "the message (present): it is consumed as usual"),
 )

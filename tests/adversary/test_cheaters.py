@@ -300,7 +300,7 @@ def false_absence(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[li
 
 def test_all_other_seats_can_declare_a_seat_absent_and_it_reclaims(
         false_absence: tuple[list[Path], Proc]) -> None:
-    """Documented limit (protocol.md §10): all other seats together can vote an honest seat
+    """Documented limit (rationale.md §3): all other seats together can vote an honest seat
     out; it reclaims its seat, and the file shows the false absence."""
     paths, _host = false_absence
     one_match(paths, PLAYERS)
@@ -386,8 +386,8 @@ def test_equivocation_never_diverges_nor_blames_an_honest_seat(
 
 
 def test_equivocation_is_proved_in_every_honest_file(forked: tuple[list[Proc], Proc]) -> None:
-    """protocol.md §7.9/§10: a fork stalls the match "with the honest peers holding the proof
-    (and the verifier calls the file invalid)"."""
+    """protocol.md §7.9, rationale.md §3: a fork stalls the match "with the honest peers
+    holding the proof (and the verifier calls the file invalid)"."""
     honest, evil = forked
     seat = evil.seat()
     for peer in honest:

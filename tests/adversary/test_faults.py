@@ -257,7 +257,7 @@ def test_a_seat_cut_off_for_20s_does_not_stop_the_others(seat_cut_off: Cut) -> N
 
 @pytest.mark.slow
 def test_a_seat_cut_off_for_20s_comes_back(seat_cut_off: Cut) -> None:
-    """protocol.md §10: a link slower than both timeouts "looks like absence (and can be
+    """rationale.md §3: a link slower than both timeouts "looks like absence (and can be
     undone by reclaiming)"; network.md: every copy holds the same state."""
     cut = seat_cut_off
     assert cut.live_absent[2] == cut.file_absent[2], (cut.live_absent, cut.file_absent)

@@ -236,7 +236,7 @@ def test_a_replaced_seats_digest_is_not_waited_for() -> None:
     assert r.chance.close_digest_round() is True
 
 
-def test_each_round_digests_under_its_own_level() -> None:
+def test_each_round_digests_under_its_own_stage() -> None:
     r = committed("e")
     first = r.chance.digest()
     for s in range(3):
@@ -248,7 +248,7 @@ def test_each_round_digests_under_its_own_level() -> None:
     entries = [(e, s, c) for e, by_seat in r.chance.commitments.items()
                for s, c in by_seat.items()]
     assert r.chance.digest() == chance_set_digest(MATCH_ID, 2, entries) != first
-    assert digest_body(r.chance).level == 2
+    assert digest_body(r.chance).stage == 2
 
 
 # --------------------------------------------------------------------------- a replaced seat

@@ -154,7 +154,7 @@ def test_signing_is_deterministic_and_accepts_body_objects_and_lists() -> None:
 def test_typed_bodies_validate_on_construction() -> None:
     with pytest.raises(BadMessage, match="step is 65 characters"):
         CommitBody("x" * 65, D1)
-    with pytest.raises(BadMessage, match="level 6 is out of range"):
+    with pytest.raises(BadMessage, match="stage 6 is out of range"):
         ChanceDigestBody(6, D1)
     with pytest.raises(BadMessage, match="duplicate event id"):
         ChanceRevealBody((("e", D1), ("e", D2)))
@@ -262,10 +262,10 @@ BAD_BODIES: list[tuple[Kind, Value, str]] = [
     (Kind.CHANCE_REVEAL, (("e", D1), ("e", D1)), "CHANCE_REVEAL body has duplicate event id"),
     (Kind.CHANCE_REVEAL, BATCH_65, "CHANCE_REVEAL body has 65 entries"),
     (Kind.CHANCE_REVEAL, (("e", bytes(33)),), "CHANCE_REVEAL entry 0 secret is 33 bytes"),
-    (Kind.CHANCE_DIGEST, (6, D1), "CHANCE_DIGEST level 6 is out of range"),
-    (Kind.CHANCE_DIGEST, (-1, D1), "CHANCE_DIGEST level -1 is out of range"),
-    (Kind.CHANCE_DIGEST, (True, D1), "CHANCE_DIGEST level must be an integer"),
-    (Kind.CHANCE_DIGEST, ("1", D1), "CHANCE_DIGEST level must be an integer"),
+    (Kind.CHANCE_DIGEST, (6, D1), "CHANCE_DIGEST stage 6 is out of range"),
+    (Kind.CHANCE_DIGEST, (-1, D1), "CHANCE_DIGEST stage -1 is out of range"),
+    (Kind.CHANCE_DIGEST, (True, D1), "CHANCE_DIGEST stage must be an integer"),
+    (Kind.CHANCE_DIGEST, ("1", D1), "CHANCE_DIGEST stage must be an integer"),
     (Kind.CHANCE_DIGEST, (1, D1, D1), "CHANCE_DIGEST body has 3 fields"),
     (Kind.CHANCE_DIGEST, (1, bytes(31)), "CHANCE_DIGEST digest is 31 bytes"),
     (Kind.ACT, ("s",), "ACT body has 1 fields, not 2"),

@@ -158,7 +158,7 @@ def test_links_stalled_one_way_as_network_peers_see_them(seed: bytes) -> None:
     """One-way partition patterns 34 (4 seats; seat 0 hears nobody, seat 1 only seat 0), 58
     and 86 stall for good when links carry one way: a seat that hears a vote on itself answers
     for the others, its answer reaches some peers and not others, and the feeds taken whole
-    keep what some peers had already replaced (protocol.md §13).  Network peers close a link
+    keep what some peers had already replaced (rationale.md §4).  Network peers close a link
     they hear nothing on (PeerConfig.link_silence, network.md §4), so the same draws reach the
     core as links down both ways — and these finish alike."""
     assert outcome(seed, "one-way") == "stalled"
@@ -232,7 +232,7 @@ def sides(partition: Partition) -> list[set[int]]:
 def test_one_way_sweep_as_network_peers_see_it(seed: int) -> None:
     """``pytest -m slow``: 100 one-way patterns as network peers see them (a link silent one
     way is closed: network.md §4).  None stalls; each either finishes alike or is a split
-    with two or more seats on two sides (the known gap of protocol.md §13)."""
+    with two or more seats on two sides (the known gap of rationale.md §4)."""
     partition = draw_partition(b"%d" % seed, RAIDERS, "one-way-closed")
     result = outcome(b"%d" % seed, "one-way-closed")
     if result != "finished_alike":

@@ -1334,7 +1334,7 @@ def tampered_vectors(base: Base) -> list[Vector]:
     assert isinstance(digest.content, ChanceDigestBody)
     add("rewrite-chance-digest", "Seat 2's CHANCE_DIGEST of a level names another digest; seat "
         "2's feed signed again from there.",
-        rewritten(base, digest, body=ChanceDigestBody(db.level, bytes(32))),  # type: ignore[union-attr]
+        rewritten(base, digest, body=ChanceDigestBody(db.stage, bytes(32))),  # type: ignore[union-attr]
         incomplete("the match stops before its end"))
     early = base.find(lambda m: isinstance(m.content, RevealBody) and bool(m.content.chance))
     eb = early.content
