@@ -227,7 +227,7 @@ def _parse_and_run(argv: Sequence[str] | None) -> int:
         return _output_failed(exc.error, name, game)
     except EOFError:  # cli.play.InputClosed
         _flush_quietly()
-        _say(f"{PROG}: input ended while the game waited for your card; you left the game"
+        _say(f"{PROG}: input ended while the game waited for your move; you left the game"
              if game else f"{name}: input ended")
         return EXIT_FAILURE
     except BrokenPipeError as exc:

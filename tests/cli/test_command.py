@@ -64,7 +64,7 @@ def test_piped_game_and_end_of_input() -> None:
                         stdin="play 3\nplay 3\nplay 2\n")
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
-    assert result.stderr == ("cryptcrawl: input ended while the game waited for your card; "
+    assert result.stderr == ("cryptcrawl: input ended while the game waited for your move; "
                              "you left the game\n")
     assert "your card> play 3\n" in result.stdout
     assert "illegal 'play 3': you already played your 3 in this level" in result.stdout

@@ -150,7 +150,7 @@ def test_closed_input_ends_the_game_at_once(tmp_path: Path, offline: bool) -> No
     assert time.monotonic() - started < 25, "the game waited for the turn timeout"
     assert done.returncode == 1, done.stderr
     assert one_line(done.stderr) == ("cryptcrawl: input ended while the game waited for your "
-                                     "card; you left the game")
+                                     "move; you left the game")
     assert "your card> " in done.stdout
 
 
@@ -257,7 +257,7 @@ def after_prompts(n: int, then: bytes) -> Callable[[bytes], bytes | None]:
 @pytest.mark.parametrize(("key", "status"), [(b"\x04", 0), (b"\x03", 130)])
 def test_replay_stopped_at_its_prompt(match_file: Path, key: bytes, status: int) -> None:
     """Ctrl-D at the replay's prompt ends the replay like q; Ctrl-C says it interrupted the
-    replay (before: "input ended while the game waited for your card; you left the game",
+    replay (before: "input ended while the game waited for your move; you left the game",
     status 1, and "interrupted; you left the game")."""
     code, screen = on_terminal(["replay", str(match_file)], after_prompts(2, key))
     assert "Traceback" not in screen and "game" not in screen.split("q: stop>")[-1], screen

@@ -137,7 +137,7 @@ def test_a_game_without_a_full_screen_table_plays_in_line_mode_on_a_terminal(
     term.wait("leave the game?")
     term.send(b"y\r")
     assert term.finished() == 0, term.text()
-    again = terminal(["resume", "--data-dir", data, "--timeouts", "60,60,60,40"])
+    again = terminal(["resume", "--data-dir", data])
     again.wait("has no full-screen table yet: line mode (--plain) it is.")
     again.wait("your move>")
     assert "\x1b[?1049h" not in again.raw.decode(errors="replace")  # (no alternate screen)

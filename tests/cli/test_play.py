@@ -110,7 +110,7 @@ def test_end_of_input_during_your_turn(monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(monkeypatch, capsys, ["play", "--players", "5", "--deal-seed", "d"])
     assert code == 1
-    assert err == ("cryptcrawl: input ended while the game waited for your card; "
+    assert err == ("cryptcrawl: input ended while the game waited for your move; "
                    "you left the game\n")
     assert "your card> " in out
 

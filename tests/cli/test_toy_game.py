@@ -102,7 +102,8 @@ def test_toy_grid_full_screen_select_undo_refuse_lock(terminal: Callable[..., Te
 def test_toy_grid_in_line_mode_from_standard_input(tmp_path: Path) -> None:
     """Every plan of two cells in turn: the illegal ones get a one-line reason and the next
     line is tried; ``rules`` and ``look`` answer in the game's words."""
-    plans = [f"claim {a} {b}" for a in ("a1", "b2", "c3") for b in ("a2", "b3", "c1")]
+    cells = [f"{c}{r}" for r in "123" for c in "abc"]
+    plans = [f"claim {a} {b}" for i, a in enumerate(cells) for b in cells[i + 1:]]  # (all 36)
     lines = ["rules", "look", "claim a1", *plans * 2]
     result = toy("play", "--game", "toy-grid", "--players", "2", "--data-dir", str(tmp_path),
                  "--timeouts", "60,60,60,40", "--plain", stdin="".join(f"{x}\n" for x in lines))
