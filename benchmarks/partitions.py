@@ -62,7 +62,7 @@ def outcome(seed: bytes, mode: str) -> str:
     if len({net.cores[i].public_digest() for i in peers}) != 1 or any(
             isinstance(e, PeerMisbehaved) for i in peers for e in net.events[i]):
         return "parted"
-    if any(verify(net.match_file(i)).status != VALID for i in peers):
+    if any(verify(net.match_file(i)).verdict != VALID for i in peers):
         return "not_valid"
     first = net.cores[peers[0]]
     whole = MatchCore(net.header)

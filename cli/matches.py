@@ -130,7 +130,7 @@ def entry_of(t: Transcript, verdict: Verdict) -> Entry:
     bots: tuple[str, ...] = ()
     if any("replaced by" in note for note in verdict.notes):
         bots = bot_stretches(t, names)
-    return Entry(h.game, names, verdict.status, tuple(verdict.winners), bots, under_way)
+    return Entry(h.game, names, verdict.verdict, tuple(verdict.winners), bots, under_way)
 
 
 def bot_stretches(t: Transcript, names: tuple[str, ...]) -> tuple[str, ...]:
