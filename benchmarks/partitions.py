@@ -26,6 +26,9 @@ is classed as (in ``crash`` mode, "every peer" is every peer that did not crash)
 - ``not_valid``: a file does not verify as valid;
 - ``order_dependent``: a re-take in some order reaches another state.
 
+``honest_blamed`` counts the patterns (of any class) in which some peer blamed a seat — live, or
+its file reading ``invalid`` with a seat at fault.  Every seat is honest, so it should be 0.
+
 Robustness figures, not timings: the counts are exact and repeatable (everything is derived
 from the pattern numbers).  ``--show`` prints every pattern that did not finish alike.
 """
@@ -41,6 +44,7 @@ from benchmarks.scenario import RAIDERS
 from engine.stream import HashStream
 from protocol.local import (
     MODES,
+    Network,
     Stalled,
     draw_partition,
     play_partition,
@@ -48,16 +52,37 @@ from protocol.local import (
     take_in_order,
 )
 from protocol.match import MatchCore, PeerMisbehaved
-from protocol.verify import VALID, verify
+from protocol.verify import INVALID, VALID, verify
 
 OUTCOMES = ("finished_alike", "stalled", "parted", "not_valid", "order_dependent")
 
 
+def blamed(net: Network) -> list[int]:
+    """The seats some running peer blamed (every seat is honest), live or in its file."""
+    seats = {e.seat for i, _ in net.running() for e in net.events[i]
+             if isinstance(e, PeerMisbehaved)}
+    for i, _ in net.running():
+        verdict = verify(net.match_file(i))
+        if verdict.status == INVALID and verdict.seat is not None:
+            seats.add(verdict.seat)
+    return sorted(seats)
+
+
 def outcome(seed: bytes, mode: str) -> str:
+    """The pattern's class."""
+    return judged(seed, mode)[0]
+
+
+def judged(seed: bytes, mode: str) -> tuple[str, list[int]]:
+    """The pattern's class, and the (honest) seats blamed anywhere."""
     try:
         net = play_partition(draw_partition(seed, RAIDERS, mode))
-    except Stalled:
-        return "stalled"
+    except Stalled as stalled:
+        return "stalled", blamed(stalled.args[1])
+    return classify(net, seed), blamed(net)
+
+
+def classify(net: Network, seed: bytes) -> str:
     peers = [i for i, _ in net.running()]  # (a crashed peer's file stops where it did)
     if len({net.cores[i].public_digest() for i in peers}) != 1 or any(
             isinstance(e, PeerMisbehaved) for i in peers for e in net.events[i]):
@@ -92,16 +117,20 @@ def main(argv: list[str]) -> int:
         raise argparse.ArgumentError(None, "--patterns must be at least 1")
     start = time.perf_counter()
     counts: Counter[str] = Counter()
+    honest_blamed = 0
     for number in range(args.first, args.first + args.patterns):
         seed = b"%d" % number
-        result = outcome(seed, args.mode)
+        result, seats = judged(seed, args.mode)
         counts[result] += 1
-        if args.show and result != "finished_alike":
+        honest_blamed += bool(seats)
+        if args.show and (result != "finished_alike" or seats):
             partition = draw_partition(seed, RAIDERS, args.mode)
-            print(f"pattern {number}: {result}: {partition.describe()}", flush=True)
+            print(f"pattern {number}: {result}{f' blamed {seats}' if seats else ''}: "
+                  f"{partition.describe()}", flush=True)
     report = {"benchmark": "partitions", "mode": args.mode,
               "patterns": args.patterns, "first": args.first,
               **{name: counts[name] for name in OUTCOMES},
+              "honest_blamed": honest_blamed,
               "seconds": round(time.perf_counter() - start, 1)}
     print(json.dumps(report))
     return 0

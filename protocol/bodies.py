@@ -385,25 +385,38 @@ class SealKeyBody:
 
 @dataclass(frozen=True)
 class DeliveryBody:
-    """``[round, sealed]``: the sender's secrets for the round's events, signed inside and
-    HPKE-sealed to the round's key (see :mod:`protocol.delivery`)."""
+    """``[round, key_message, sealed]`` (version 2; version 1: ``[round, sealed]``): the
+    sender's secrets for the round's events, signed inside and HPKE-sealed to the round's key
+    (see :mod:`protocol.delivery`); ``key_message`` is the hash of the SEAL_KEY message whose
+    key it is sealed to (a copy that holds another version of that message shows it)."""
 
     KIND: ClassVar[Kind] = Kind.DELIVERY
     round: str
     sealed: bytes
+    key_message: bytes = b""  # version 2
 
     def __post_init__(self) -> None:
         _round(self.round, "DELIVERY")
         if not isinstance(self.sealed, bytes) or not 1 <= len(self.sealed) <= MAX_SEALED:
             raise BadMessage(f"DELIVERY sealed secrets must be 1..{MAX_SEALED} bytes")
+        if self.key_message != b"":
+            _sized(self.key_message, "DELIVERY key message", DIGEST_SIZE)
 
     def as_body(self) -> tuple[Value, ...]:
+        if self.key_message:
+            return (self.round, self.key_message, self.sealed)
         return (self.round, self.sealed)
 
     @classmethod
     def from_body(cls, body: tuple[Value, ...]) -> DeliveryBody:
         round_, sealed = _array(body, "DELIVERY body", 2)
         return cls(round_, sealed)
+
+    @classmethod
+    def from_body_v2(cls, body: tuple[Value, ...]) -> DeliveryBody:
+        round_, key_message, sealed = _array(body, "DELIVERY body", 3)
+        _sized(key_message, "DELIVERY key message", DIGEST_SIZE)
+        return cls(round_, sealed, key_message)
 
 
 @dataclass(frozen=True)
@@ -496,6 +509,12 @@ class WelcomeBody:
         return cls(seat, since)
 
 
+CORE_KINDS: Final = frozenset({Kind.COMMIT, Kind.REVEAL, Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL,
+                               Kind.CHANCE_DIGEST, Kind.ACT, Kind.END})
+"""The kinds that drive the engine (the others are the private-knowledge round and the
+absent-seat overlay).  In version 2 a message of these kinds carries heads; the others none."""
+
+
 Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
         | ActBody | EndBody | SealKeyBody | DeliveryBody | KeyReleaseBody | AbsentBody
         | ReclaimBody | WelcomeBody)
@@ -518,7 +537,8 @@ _V1_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
 _BODY_PARSERS: Final[dict[int, dict[Kind, Callable[[tuple[Value, ...]], Body]]]] = {
     1: _V1_PARSERS,
     2: {**_V1_PARSERS, Kind.REVEAL: RevealBody.from_body_v2,
-        Kind.CHANCE_REVEAL: ChanceRevealBody.from_body_v2},
+        Kind.CHANCE_REVEAL: ChanceRevealBody.from_body_v2,
+        Kind.DELIVERY: DeliveryBody.from_body_v2},
 }
 
 

@@ -68,6 +68,7 @@ __all__ = [
     "fingerprint",
     "play_commitment",
     "public_key_bytes",
+    "replaced_head",
     "sign",
     "transcript_digest",
     "verify",
@@ -87,6 +88,7 @@ CHANCE_COMMIT_DOMAIN: Final = "cryptcrawl/chance-commit/v1"
 CHANCE_OUTCOME_DOMAIN: Final = "cryptcrawl/chance-outcome/v1"
 CHANCE_SET_DOMAIN: Final = "cryptcrawl/chance-set/v1"
 CHANCE_OPEN_DOMAIN: Final = "cryptcrawl/chance-open/v2"
+REPLACED_HEAD_DOMAIN: Final = "cryptcrawl/replaced/v2"
 SALT_DOMAIN: Final = "cryptcrawl/salt/v1"
 CHANCE_SECRET_DOMAIN: Final = "cryptcrawl/chance-secret/v1"
 ROUND_KEY_DOMAIN: Final = KEY_DOMAIN  # (its v1 bytes name the game: protocol/v1_names.py)
@@ -213,6 +215,13 @@ def transcript_digest(match_id: bytes, heads: Sequence[bytes]) -> bytes:
     ``H("cryptcrawl/transcript/v1", match_id, n, head_0, ..., head_n-1)``.  The header is
     covered through the match id, every message through the hash chains."""
     return H(TRANSCRIPT_DOMAIN, match_id, len(heads), *heads)
+
+
+def replaced_head(match_id: bytes, seat: int, count: int) -> bytes:
+    """What a message's heads name for a seat replaced (version 2) at its message ``count``:
+    ``H("cryptcrawl/replaced/v2", match_id, seat, count)`` — so that peers that replaced it at
+    another point, or not at all, carry other heads."""
+    return H(REPLACED_HEAD_DOMAIN, _sized(match_id, KEY_SIZE, "match id"), seat, count)
 
 
 def commit_set_digest(match_id: bytes, step: str,

@@ -45,10 +45,12 @@ class Ending:
         self.end_signatures[seat] = message
         return True
 
-    def reach(self, winners: Iterable[int], digest: bytes) -> MatchEnded:
-        """The engine reached its end: the result every live seat now signs."""
+    def reach(self, winners: Iterable[int], digest: bytes,
+              heads: tuple[bytes, ...] | None = None) -> MatchEnded:
+        """The engine reached its end: the result every live seat now signs (``heads``: what
+        its END messages name, version 2; by default every seat's last consumed message)."""
         self.ended = True
-        self.final_heads = tuple(self.core_head)
+        self.final_heads = tuple(self.core_head) if heads is None else heads
         self.final = MatchEnded(tuple(sorted(winners)), digest,
                                 transcript_digest(self._match_id, list(self.core_head)))
         return self.final

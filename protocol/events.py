@@ -150,12 +150,16 @@ class HeadsDisputed:
     another message than this peer holds there (protocol.md §7.10): some feed differs between
     them.  Nobody is blamed; the message waits, and the driver sends ``held`` (the message this
     peer holds as ``other``'s head) to every peer, so that two signed versions of one slot meet
-    and prove a fork — or, in a file, the verdict is a dispute between the two seats."""
+    and prove a fork — or, in a file, the verdict is a dispute between the two seats.  With
+    ``replaced``, the heads differ only on replacements (the sender replaced ``other`` where
+    this peer did not, or elsewhere, or the other way round — peers that parted): no dispute,
+    the message waits, and a file that stops there is incomplete."""
 
     seat: int
     other: int
     message: Message
     held: tuple[Message, ...]
+    replaced: bool = False  # the heads differ on replacements only: no dispute between two
 
 
 Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionTaken

@@ -320,4 +320,6 @@ def delivery_body(knowledge: KnowledgeRounds, seat: int, secrets: SeatSecrets,
     mine = tuple((e, secrets.chance_secret(e)) for e in owed.deliverers[seat])
     sealed = seal_delivery(key, owed.public_key, match_id=match_id, receiver=owed.seat,
                            deliverer=seat, secrets=mine)
-    return DeliveryBody(owed.id, sealed)
+    key_message = owed.key_message.hash if owed.key_message is not None and (
+        owed.key_message.version >= 2) else b""
+    return DeliveryBody(owed.id, sealed, key_message)

@@ -28,6 +28,7 @@ from engine.core import GameState, Over, Simultaneous, Turn
 from protocol.absence import Absence, Seats
 from protocol.admission import Admission
 from protocol.chance import Chance
+from protocol.crypto import replaced_head
 from protocol.ending import Ending
 from protocol.errors import BadMessage, Fault, LocalProtocolError, Mismatch
 from protocol.events import (
@@ -56,6 +57,7 @@ from protocol.header import SignedHeader
 from protocol.knowledge import KnowledgeRound, KnowledgeRounds
 from protocol.late import Late
 from protocol.messages import (
+    CORE_KINDS,
     AbsentBody,
     ActBody,
     ChanceCommitBody,
@@ -77,7 +79,6 @@ from protocol.settlement import Settlement
 from protocol.steps import Step, Steps
 from protocol.table import (
     CHANCE,
-    CORE_KINDS,
     DIGEST,
     OVER,
     OVERLAY,
@@ -149,9 +150,9 @@ class MatchCore:
                            feeds=self.feeds, emit=emit, shortfalls=self.shortfalls,
                            mark_unfit=self._mark_unfit, heads=self.heads,
                            version=self.version)
-        self.vouching = Vouching(n=self.n, feeds=self.feeds, seats=self.seats, chance=self.chance,
-                                 steps=self.steps, ending=self.ending, emit=emit,
-                                 mark_unfit=self._mark_unfit)
+        self.vouching = Vouching(match_id=self.match_id, n=self.n, feeds=self.feeds,
+                                 seats=self.seats, chance=self.chance, steps=self.steps,
+                                 ending=self.ending, emit=emit, mark_unfit=self._mark_unfit)
         self.votes = Votes(seats=self.seats, feeds=self.feeds, cursor=self.cursor,
                            progress=self, shortfalls=self.shortfalls)
         self.settlement = Settlement(seats=self.seats, votes=self.votes, cursor=self.cursor,
@@ -170,8 +171,12 @@ class MatchCore:
 
     def heads(self) -> tuple[bytes, ...]:
         """Every seat's last consumed message that drove the engine (its hash; the match id
-        for none)."""
-        return tuple(self.ending.core_head)
+        for none); for a replaced seat, the mark of its replacement (version 2)."""
+        absent = self.seats.absent
+        if not absent or self.version < 2:
+            return tuple(self.ending.core_head)
+        return tuple(replaced_head(self.match_id, s, absent[s].count) if s in absent else h
+                     for s, h in enumerate(self.ending.core_head))
 
     @property
     def disputes(self) -> list[HeadsDisputed]:
@@ -610,6 +615,9 @@ class MatchCore:
             expected = None if kind in OVERLAY else self.admission.phase_expects(seat)
             if expected is None or self.late.votes_pending():
                 return False
+            if self.version >= 2 and kind in CORE_KINDS and not self._handle_fault(
+                    seat, lambda: self.vouching.vouches(seat, message)):
+                return False  # (its sender saw another match: a dispute, or a split)
             self._note_unvouched(seat, message)
             self._misbehave(seat, f"sent {self.naming.kind_name(kind)} where "
                             f"{self.naming.kind_name(expected)} was due",
@@ -639,6 +647,12 @@ class MatchCore:
         if isinstance(body, SealKeyBody):
             return self._handle(seat, lambda: self.knowledge.on_key(seat, message, body))
         if isinstance(body, DeliveryBody):
+            r = self.knowledge.rounds.get(body.round)
+            key_message = None if r is None else r.key_message
+            if (message.version >= 2 and r is not None and key_message is not None
+                    and not self._handle_fault(seat, lambda: self.vouching.names_key(
+                        seat, message, r.seat, body.key_message, key_message))):
+                return False
             return self._handle(seat, lambda: self.knowledge.on_delivery(seat, message, body))
         if isinstance(body, KeyReleaseBody):
             return self._handle(seat, lambda: self.knowledge.on_release(seat, message, body))
@@ -760,7 +774,7 @@ class MatchCore:
                 if not self.ending.ended:
                     self._mark_due()
                     self.events.append(self.ending.reach(w.outcome.winners,
-                                                         self.public_digest()))
+                                                         self.public_digest(), self.heads()))
                 agreed = self.ending.agree(self.live_seats(), self.knowledge.owes_release)
                 if agreed is not None:
                     self.events.append(agreed)

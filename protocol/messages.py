@@ -40,6 +40,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from protocol.bodies import (
     _BODY_PARSERS,
     _KINDS,
+    CORE_KINDS,
     DIGEST_SIZE,
     MAX_ACTION,
     MAX_BATCH,
@@ -78,6 +79,7 @@ from protocol.errors import BadMessage, LocalProtocolError
 from protocol.versions import PROTOCOL_VERSION, READABLE_VERSIONS
 
 __all__ = [
+    "CORE_KINDS",
     "DIGEST_SIZE",
     "MAX_ACTION",
     "MAX_BATCH",
@@ -168,7 +170,9 @@ class Message:
                 and _is_digest(fields["match_id"]) and _is_digest(fields["prev"])
                 and _is_digest(fields["state"]) and type(fields["sig"]) is bytes
                 and len(fields["sig"]) == SIGNATURE_SIZE
-                and type(fields["heads"]) is tuple and 1 <= len(fields["heads"]) <= MAX_HEADS
+                and type(fields["heads"]) is tuple
+                and (1 <= len(fields["heads"]) <= MAX_HEADS if kind in CORE_KINDS
+                     else not fields["heads"])
                 and all(_is_digest(h) for h in fields["heads"])):
             fields["kind"] = kind
             return kind
@@ -179,16 +183,18 @@ class Message:
         heads = _array(self.heads, "heads")
         if version == 1 and heads:
             raise BadMessage("a version 1 message has no heads")
-        if version >= 2:
-            if not 1 <= len(heads) <= MAX_HEADS:
-                raise BadMessage(f"heads has {len(heads)} entries, not 1..{MAX_HEADS}")
-            for index, head in enumerate(heads):
-                _sized(head, f"head {index}", DIGEST_SIZE)
         _sized(self.match_id, "match id", DIGEST_SIZE)
         _int(self.seat, "seat", 0, MAX_SEAT)
         _int(self.seq, "sequence number", 0)
         _sized(self.prev, "prev", DIGEST_SIZE)
         kind = _kind(self.kind)
+        if version >= 2:
+            if kind in CORE_KINDS and not 1 <= len(heads) <= MAX_HEADS:
+                raise BadMessage(f"heads has {len(heads)} entries, not 1..{MAX_HEADS}")
+            if kind not in CORE_KINDS and heads:
+                raise BadMessage(f"a {kind.name} message carries no heads, not {len(heads)}")
+            for index, head in enumerate(heads):
+                _sized(head, f"head {index}", DIGEST_SIZE)
         object.__setattr__(self, "kind", kind)
         _sized(self.state, "state", DIGEST_SIZE)
         _sized(self.sig, "signature", SIGNATURE_SIZE)
@@ -316,7 +322,8 @@ def sign_message(private_key: Ed25519PrivateKey, *, match_id: bytes, seat: int, 
     """A new message, signed with ``private_key``.
 
     ``body`` is a body dataclass of ``kind`` or its wire array (lists are accepted and frozen to
-    tuples); ``heads`` is version 2's (one 32-byte hash per seat).  Fields that would make an
+    tuples); ``heads`` is version 2's (one 32-byte hash per seat, for a kind that drives the engine;
+    none for the others).  Fields that would make an
     invalid message raise LocalProtocolError: they come from this program, not from a peer.
     """
     if isinstance(body, Body):

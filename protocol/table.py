@@ -35,10 +35,6 @@ TURN: Final = "turn"
 OVER: Final = "over"
 PHASES: Final = (CHANCE, DIGEST, SIMULTANEOUS, TURN, OVER)
 
-CORE_KINDS: Final = frozenset({Kind.COMMIT, Kind.REVEAL, Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL,
-                               Kind.CHANCE_DIGEST, Kind.ACT, Kind.END})
-"""The kinds that drive the engine (the others are the private-knowledge round and the
-absent-seat overlay)."""
 
 OVERLAY: Final = frozenset({Kind.SEAL_KEY, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.ABSENT,
                             Kind.RECLAIM, Kind.WELCOME})

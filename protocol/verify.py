@@ -151,7 +151,9 @@ def judge(t: Transcript, places: Places | None = None, *, copy: int = 0,
     # and consumes them in canonical order.
     events = core.adopt(t.feeds)
     for event in events:
-        if isinstance(event, HeadsDisputed) and core.cursor[event.seat] <= event.message.seq:
+        if (isinstance(event, HeadsDisputed) and not event.replaced
+                and core.cursor[event.seat] <= event.message.seq):
+            # (Heads that differ on replacements only are no dispute: the message waits.)
             return _heads_disputed(t, core, event, places, notes), core
         if isinstance(event, PeerMisbehaved):
             return _misbehaved(t, core, event, places, notes), core

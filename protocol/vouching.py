@@ -10,6 +10,8 @@ not checked): every seat's feed head when
 the current (or last) decision step began; in a CHANCE_REVEAL, each contributor's entry is its
 message that committed to the event instead; in a REVEAL, each decider's that committed (a
 COMMIT, or a direct REVEAL); an END's heads are every seat's when the engine reached its end.
+A replaced seat's entry is the mark of its replacement (:func:`protocol.crypto.replaced_head`):
+peers that disagree on a replacement carry different heads, and wait rather than blame.
 (A message vouches for every earlier message of its feed: each names the one before.)"""
 
 from __future__ import annotations
@@ -18,20 +20,22 @@ from collections.abc import Callable, Iterable, Sequence
 
 from protocol.absence import Seats
 from protocol.chance import Chance
+from protocol.crypto import replaced_head
 from protocol.ending import Ending
 from protocol.errors import Fault
 from protocol.events import Event, HeadsDisputed
 from protocol.feed import Feed
-from protocol.messages import ChanceRevealBody, Kind, Message
+from protocol.messages import CORE_KINDS, ChanceRevealBody, Kind, Message
 from protocol.steps import Steps
 
 
 class Vouching:
     """Which heads each message must carry, and the disputes found."""
 
-    def __init__(self, *, n: int, feeds: Sequence[Feed], seats: Seats, chance: Chance,
-                 steps: Steps, ending: Ending, emit: Callable[[Event], None],
+    def __init__(self, *, match_id: bytes, n: int, feeds: Sequence[Feed], seats: Seats,
+                 chance: Chance, steps: Steps, ending: Ending, emit: Callable[[Event], None],
                  mark_unfit: Callable[[int], None]) -> None:
+        self._match_id = match_id
         self._n = n
         self._seats = seats
         self._feeds = feeds
@@ -45,7 +49,19 @@ class Vouching:
         self._reported: set[bytes] = set()  # (each such message is reported once)
 
     def expected(self, seat: int, kind: Kind, body: object) -> tuple[bytes, ...]:
-        """The heads a message of ``kind`` (with ``body``) from ``seat`` carries now."""
+        """The heads a message of ``kind`` (with ``body``) from ``seat`` carries now: a
+        replaced seat's entry is the mark of its replacement.  None for a kind that does not
+        drive the engine."""
+        if kind not in CORE_KINDS:
+            return ()
+        raw = self._raw(kind, body)
+        absent = self._seats.absent
+        if not absent:
+            return raw
+        return tuple(replaced_head(self._match_id, s, absent[s].count) if s in absent else h
+                     for s, h in enumerate(raw))
+
+    def _raw(self, kind: Kind, body: object) -> tuple[bytes, ...]:
         base = self._steps.anchor_heads
         if kind is Kind.CHANCE_REVEAL and isinstance(body, ChanceRevealBody):
             by_seat = self._chance.commit_messages.get(body.secrets[0][0], {})
@@ -69,29 +85,78 @@ class Vouching:
             return True
         if len(heads) != self._n:
             raise Fault(f"its message names {len(heads)} heads, not {self._n}", message)
-        # (A replaced seat's entry may name any of its messages, or a version a fork of it
-        # proves: a message signed before the replacement reached its sender holds what that
-        # sender had taken then.)
+        # A replaced seat's entry may also be what it was before the replacement: a message
+        # signed before its sender saw the replacement, that the rules take after it.  A seat
+        # replaced for good (for misbehaviour: a fork, say) may be named by any entry — the
+        # version of its fork the sender held, its replacement elsewhere.
+        absent = self._seats.absent
+        raw = self._raw(message.kind, message.content) if absent else expected
         differ = [j for j in range(self._n) if heads[j] != expected[j]
-                  and j not in self._seats.absent]
+                  and not (j in absent and (absent[j].final or heads[j] in (
+                      raw[j], self._steps.anchor_heads[j])))]
         if not differ:
             return True
+        contested = [j for j in differ if not self._replacement(j, heads[j], expected[j])]
+        if contested:
+            other = contested[0]
+            return self._contradicts(seat, message, other, heads[other], expected[other],
+                                     "as seat {other}'s last one that drove the engine")
+        # Only replacements differ: its sender replaced a seat this peer did not (or at
+        # another point), or did not replace one this peer did — peers that parted in a
+        # network split disagree so.  Nobody signed anything impossible: the message waits
+        # (a file that stops there is incomplete, waiting for its seat), and what this peer
+        # holds is reported.
         other = differ[0]
-        feed = self._feeds[other]
-        place = next((m.seq for m in feed.messages if m.hash == heads[other]), None)
-        if place is not None or heads[other] == feed.match_id or other == seat:
-            where = "none" if place is None else f"its message {place}"
-            raise Fault(f"its message names {where} as seat {other}'s last one that drove the "
-                        "engine, where the match's rules name another (out of place)", message)
-        if message.hash not in self._reported:
-            self._reported.add(message.hash)
-            held = tuple(m for m in feed.messages if m.hash == expected[other])
-            event = HeadsDisputed(seat, other, message, held)
-            if not any(d.seat == seat for d in self.disputes):
-                self.disputes.append(event)
-            self._emit(event)
+        self._report(seat, message, other, expected[other], replaced=True)
         self._mark_unfit(seat)
         return False
+
+    def _replacement(self, seat: int, named: bytes, expected: bytes) -> bool:
+        """Is a difference on ``seat``'s entry one of replacements: this peer replaced it (and
+        the message names another of its messages, or another replacement), or the message
+        names its replacement at some point of its feed?"""
+        if seat in self._seats.absent:
+            return True
+        return any(named == replaced_head(self._match_id, seat, count)
+                   for count in range(len(self._feeds[seat].messages) + 1))
+
+    def names_key(self, seat: int, message: Message, owner: int, named: bytes,
+                  held: Message) -> bool:
+        """Does a DELIVERY of ``seat`` (version 2) name the SEAL_KEY message ``held`` this
+        peer holds for the round?  As :meth:`vouches` for one entry."""
+        if named == held.hash:
+            return True
+        return self._contradicts(seat, message, owner, named, held.hash,
+                                 "as the key message of seat {other}'s round")
+
+    def _contradicts(self, seat: int, message: Message, other: int, named: bytes,
+                     expected: bytes, what: str) -> bool:
+        """``seat``'s ``message`` names ``named`` where this peer's feeds give ``expected``, a
+        message of ``other``'s feed.  A message this peer holds elsewhere in that feed (or, for
+        its own seat, any): a :class:`Fault`.  One it does not hold: a dispute — the message
+        waits, a :class:`HeadsDisputed` is reported (once per message), and it is unfit."""
+        feed = self._feeds[other]
+        place = next((m.seq for m in feed.messages if m.hash == named), None)
+        if place is not None or named == feed.match_id or other == seat:
+            where = "none" if place is None else f"its message {place}"
+            raise Fault(f"its message names {where} {what.format(other=other)}, where the "
+                        "match's rules name another (out of place)", message)
+        self._report(seat, message, other, expected)
+        self._mark_unfit(seat)
+        return False
+
+    def _report(self, seat: int, message: Message, other: int, expected: bytes, *,
+                replaced: bool = False) -> None:
+        """Report ``message`` (once) as naming, for ``other``, another message than
+        ``expected``; a dispute over a live seat's feed is kept (:attr:`disputes`)."""
+        if message.hash in self._reported:
+            return
+        self._reported.add(message.hash)
+        held = tuple(m for m in self._feeds[other].messages if m.hash == expected)
+        event = HeadsDisputed(seat, other, message, held, replaced)
+        if not replaced and not any(d.seat == seat for d in self.disputes):
+            self.disputes.append(event)
+        self._emit(event)
 
     def unvouched(self, seat: int, message: Message,
                   uncovered: Iterable[tuple[str, tuple[int, ...]]] = ()

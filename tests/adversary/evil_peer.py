@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
 import logging
@@ -414,7 +415,7 @@ class LyingDelivery(Script):
             sealed = seal_delivery(peer.key, r.public_key, match_id=peer.core.match_id,
                                    receiver=r.seat, deliverer=peer.seat, secrets=lies)
             self.done = True
-            message = peer.resign(Kind.DELIVERY, DeliveryBody(body.round, sealed))
+            message = peer.resign(Kind.DELIVERY, dataclasses.replace(body, sealed=sealed))
             peer.note(what="lied in a delivery", round=body.round, torch=r.seat,
                       events=list(events), seq=message.seq)
         peer.send_honestly(message)

@@ -203,12 +203,12 @@ async def test_bad_frames_count_against_the_link_not_the_seat(tmp_path: Path) ->
         forged_vote = sign_message(stranger, match_id=core.match_id, seat=2,
                                    seq=len(core.feeds[2].messages), prev=core.feeds[2].head,
                                    kind=Kind.ABSENT, state=bytes(32),
-                                   body=AbsentBody(0, core.cursor[0], 1), heads=core.heads())
+                                   body=AbsentBody(0, core.cursor[0], 1))
         # Seat 0's own key, another match: a replay across matches.
         elsewhere = os.urandom(32)
         other_match = sign_message(match.peers[0].key, match_id=elsewhere, seat=0, seq=0,
                                    prev=elsewhere, kind=Kind.ABSENT, state=bytes(32),
-                                   body=AbsentBody(1, 0, 1), heads=core.heads())
+                                   body=AbsentBody(1, 0, 1))
         bad_frames = [
             msg(b"\xc1"),  # not msgpack
             msg(b""),
@@ -219,8 +219,7 @@ async def test_bad_frames_count_against_the_link_not_the_seat(tmp_path: Path) ->
             msg(other_match.encode()),
             msg(sign_message(stranger, match_id=core.match_id, seat=5, seq=0,
                              prev=core.match_id, kind=Kind.ABSENT, state=bytes(32),
-                             body=AbsentBody(0, 0, 1),  # no such seat
-                             heads=core.heads()).encode()),
+                             body=AbsentBody(0, 0, 1)).encode()),  # no such seat
             Frame(FrameKind.WANT, (9, 0)),  # no such seat
             Frame(FrameKind.JOIN, (1, "x", b"k" * 32, b"n" * 32, 1, b"")),  # lobby, mid-match
             Frame(FrameKind.HELLO, (LINK_VERSION, core.match_id, 2, core.keys[2], b"c" * 32)),
@@ -318,7 +317,7 @@ async def test_connection_closed_after_bad_frame_limit_seat_not_blamed(tmp_path:
 
         forged = sign_message(Ed25519PrivateKey.generate(), match_id=header.match_id, seat=0,
                               seq=0, prev=header.match_id, kind=Kind.ABSENT, state=bytes(32),
-                              body=AbsentBody(2, 0, 1), heads=(header.match_id,) * 3)
+                              body=AbsentBody(2, 0, 1))
         kinds = [msg(forged.encode()),  # names seat 0, signed by nobody it knows
                  Frame(FrameKind.WANT, (3, 0)),
                  Frame(FrameKind.SEATED, (1, 3, "t", "f"))]

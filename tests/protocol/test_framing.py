@@ -27,7 +27,6 @@ from protocol.local import Network
 from protocol.messages import (
     ActBody,
     Body,
-    ChanceCommitBody,
     KeyReleaseBody,
     Message,
     SealKeyBody,

@@ -3,6 +3,7 @@ final signatures.  Each attack asserts that the honest peers agree and name the 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -192,7 +193,7 @@ def test_lying_torch_delivery_is_proved_by_the_torch_user() -> None:
                 sealed = seal_delivery(liar.key, r.public_key, match_id=core.match_id,
                                        receiver=r.seat, deliverer=2, secrets=fake)
                 liar.sent.pop()
-                message = liar.sign_next(Kind.DELIVERY, DeliveryBody(r.id, sealed))
+                message = liar.sign_next(Kind.DELIVERY, dataclasses.replace(body, sealed=sealed))
                 lied.append(message)
             out.append(message)
         return out

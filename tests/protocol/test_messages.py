@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from protocol.encoding import Value, decode, encode
 from protocol.errors import BadMessage, LocalProtocolError
 from protocol.messages import (
+    CORE_KINDS,
     PROTOCOL_VERSION,
     SIGNATURE_DOMAINS,
     AbsentBody,
@@ -471,7 +472,9 @@ def test_fuzz_mutated_messages(seed: bytes, steps: list[tuple[str, int, int]]) -
 
 HEADS = (MATCH, D1, D2)
 V2_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
-    *[(k, b, t) for k, b, t in VALID_BODIES if k not in (Kind.REVEAL, Kind.CHANCE_REVEAL)],
+    *[(k, b, t) for k, b, t in VALID_BODIES
+      if k not in (Kind.REVEAL, Kind.CHANCE_REVEAL, Kind.DELIVERY)],
+    (Kind.DELIVERY, ("round.1.L1.R2", D1, b"\x01" * 200), DeliveryBody),
     (Kind.REVEAL, ("L1.R1.play", "play 4", D1, D2), RevealBody),
     (Kind.REVEAL, ("L1.R1.play", "play 4", D1, D2, (("L1.R2", D2),), D1), RevealBody),
     (Kind.CHANCE_REVEAL, ((("L1.R1", D2),), D1), ChanceRevealBody),
@@ -479,9 +482,12 @@ V2_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
 
 
 def make2(kind: Kind = Kind.COMMIT, body: tuple[Value, ...] | None = None, *, seq: int = 0,
-          heads: tuple[bytes, ...] = HEADS) -> Message:
+          heads: tuple[bytes, ...] | None = None) -> Message:
+    """A version 2 message: with :data:`HEADS` if its kind drives the engine, else none."""
     if body is None:
         body = dict((k, b) for k, b, _ in V2_BODIES)[kind]
+    if heads is None:
+        heads = HEADS if kind in CORE_KINDS else ()
     return make(kind, body, seq=seq, version=2, heads=heads)
 
 
@@ -492,7 +498,8 @@ def test_version_2_round_trip_per_kind(kind: Kind, body: tuple[Value, ...],
     message = make2(kind, body, seq=3)
     data = message.encode()
     again = Message.decode(data, 2)
-    assert again == message and again.encode() == data and again.heads == HEADS
+    assert again == message and again.encode() == data
+    assert again.heads == (HEADS if kind in CORE_KINDS else ())
     again.verify(PUBLIC)
     assert isinstance(again.content, content_type)
     assert again.content.as_body() == body
@@ -507,6 +514,17 @@ def test_version_2_wire_layout_carries_the_heads_after_the_state() -> None:
     assert message.signed_bytes() == SIGNATURE_DOMAINS[2] + encode(
         (2, MATCH, 2, 7, MATCH, 6, STATE, HEADS, ("L1.R2.turn", "torch 3")))
     assert SIGNATURE_DOMAINS[2] == b"cryptcrawl/msg/v2\x00"
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    (("t", b"\x01"), "DELIVERY body has 2 fields, not 3"),
+    (("t", b"short", b"\x01"), "DELIVERY key message is 5 bytes, not 32"),
+])
+def test_a_version_2_delivery_names_its_key_message(body: tuple[Value, ...],
+                                                    reason: str) -> None:
+    with pytest.raises(BadMessage, match=reason):
+        check_body(Kind.DELIVERY, body, 2)
+    check_body(Kind.DELIVERY, (body[0], body[-1]), 1)  # (version 1 has no key message)
 
 
 def test_a_version_2_signature_is_not_a_version_1_signature() -> None:
@@ -531,6 +549,19 @@ def test_version_2_heads_are_checked(heads: tuple[Value, ...], reason: str) -> N
         Message.decode(encode(wire))
     with pytest.raises(LocalProtocolError, match=reason):
         make2(heads=heads)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kind", sorted(set(Kind) - CORE_KINDS))
+def test_a_version_2_message_that_does_not_drive_the_engine_carries_no_heads(
+        kind: Kind) -> None:
+    body = dict((k, b) for k, b, _ in V2_BODIES)[kind]
+    with pytest.raises(LocalProtocolError, match=f"a {kind.name} message carries no heads"):
+        make2(kind, body, heads=HEADS)
+    wire = list(decode(make2(kind, body).encode()))
+    assert wire[7] == ()
+    wire[7] = HEADS
+    with pytest.raises(BadMessage, match=f"a {kind.name} message carries no heads, not 3"):
+        Message.decode(encode(wire))
 
 
 def test_a_version_1_message_has_no_heads_and_a_match_reads_only_its_own_version() -> None:

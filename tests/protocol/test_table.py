@@ -18,11 +18,10 @@ from protocol.chance import Chance as ChanceMechanism
 from protocol.ending import Ending
 from protocol.events import ResultSigned
 from protocol.knowledge import KnowledgeRounds, round_private
-from protocol.messages import ActBody, CommitBody, EndBody, KeyReleaseBody, Kind
+from protocol.messages import CORE_KINDS, ActBody, CommitBody, EndBody, KeyReleaseBody, Kind
 from protocol.steps import Steps
 from protocol.table import (
     ANY,
-    CORE_KINDS,
     OVERLAY,
     PHASE_ROWS,
     PHASES,
