@@ -63,8 +63,8 @@ def blamed(net: Network) -> list[int]:
              if isinstance(e, PeerMisbehaved)}
     for i, _ in net.running():
         verdict = verify(net.match_file(i))
-        if verdict.status == INVALID and verdict.seat is not None:
-            seats.add(verdict.seat)
+        if verdict.verdict == INVALID:
+            seats.update(verdict.blamed)
     return sorted(seats)
 
 

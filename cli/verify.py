@@ -177,12 +177,13 @@ def bot_words(note: str) -> str:
 
 
 def _fields(v: Verdict) -> dict[str, Any]:
-    """The fields every verdict has, in JSON (the conformance vectors compare the first four;
-    ``status`` and ``seat_at_fault`` are the older names, kept for clients)."""
+    """The fields every verdict has, in JSON (the conformance vectors compare ``verdict``,
+    ``blamed``, ``record`` and ``reason_code``; ``status`` and ``seat_at_fault`` are the older
+    names, kept for clients; ``waiting_for``: the seats an ``incomplete`` match waits for)."""
     single = v.blamed[0] if v.verdict == INVALID and len(v.blamed) == 1 else None
     return {"verdict": v.verdict, "blamed": list(v.blamed), "record": v.record,
             "reason_code": v.reason_code, "reason": v.reason, "status": v.verdict,
-            "seat_at_fault": single}
+            "seat_at_fault": single, "waiting_for": list(v.waiting_for)}
 
 
 def _as_json(paths: list[str], v: Verdict, header: Header | None) -> dict[str, Any]:
@@ -254,6 +255,10 @@ def _as_text(paths: list[str], v: Verdict, header: Header | None) -> str:
     for i, c in enumerate(v.copies):
         lines.append(f"  copy {i} ({c.label}): {_copy_text(c)}")
     lines.append(f"  messages checked: {v.messages}")
+    if v.waiting_for:
+        lines.append("  waiting for: " + ", ".join(
+            f"seat {s}" + (f" ({header.seats[s].name})" if header is not None
+                           and s < len(header.seats) else "") for s in v.waiting_for))
     if v.verdict == VALID:
         lines += [f"  ok: {c}" for c in _CHECKS]
     for f in v.forks:

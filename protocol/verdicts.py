@@ -63,8 +63,9 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
                                 "its heads vouch for"),
     "unexpected_message": (INVALID, "a message its seat may not send at that point (another "
                                     "kind, step, event or round is due)"),
-    "bad_delivery": (INVALID, "a private-knowledge delivery that opens, signed by its "
-                              "deliverer, but does not hold its committed secrets"),
+    "bad_delivery": (INVALID, "a private-knowledge delivery, signed by its deliverer and "
+                              "naming the round's key message, that does not open with that "
+                              "key or does not hold its committed secrets"),
     "bad_key_release": (INVALID, "a published round key that is not the one its seat "
                                  "announced"),
     "false_result": (INVALID, "an END that signs another final state or transcript"),
@@ -81,12 +82,11 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
     "claimed": (CLAIMED, "the match was ended by a checkable claim of the seats left"),
     "abandoned": (ABANDONED, "fewer than two live seats were left: the match was abandoned"),
     # disputed
-    "heads_disputed": (DISPUTED, "a seat's message names, as another seat's head, a message "
-                                 "this copy does not hold"),
+    "heads_disputed": (DISPUTED, "a seat's message names, as another seat's head (or a "
+                                 "delivery as its round's key message), a message this copy "
+                                 "does not hold"),
     "state_disputed": (DISPUTED, "a state digest differs after messages of other seats that "
                                  "the message does not vouch for"),
-    "delivery_disputed": (DISPUTED, "a delivery does not open with the key its round's seat "
-                                    "published"),
     # split
     "split": (SPLIT, "copies carry every live seat's END over different results"),
     # usage
@@ -177,8 +177,9 @@ class Dispute:
     """``seat``'s signed message ``seq`` contradicts what this copy holds of ``others``' feeds,
     and nothing in it says which side broke the rules.  ``kind``: ``heads`` (it names ``named``
     as ``others[0]``'s head where the copy holds its message ``held``, or none yet: -1),
-    ``state`` (its state digest differs after messages of ``others`` it does not vouch for) or
-    ``delivery`` (its delivery does not open with the key ``others[0]`` published)."""
+    ``key`` (a delivery names ``named`` as the SEAL_KEY message of ``others[0]``'s round, where
+    the copy holds its message ``held``) or ``state`` (its state digest differs after messages
+    of ``others`` it does not vouch for)."""
 
     seat: int
     seq: int
@@ -229,7 +230,7 @@ class Side:
 class Verdict:
     """The verifier's answer (protocol.md §9.3).  ``record`` (with ``copy`` for several
     copies): the first record at fault, or the disputed message's; ``messages``: messages
-    read into the feeds."""
+    read into the feeds; ``waiting_for`` (``incomplete``): the seats the match waits for."""
 
     verdict: str
     reason_code: str
@@ -245,6 +246,7 @@ class Verdict:
     forks: tuple[ForkProof, ...] = ()
     copies: tuple[CopyReport, ...] = ()
     sides: tuple[Side, ...] = ()
+    waiting_for: tuple[int, ...] = ()  # incomplete: the seats whose messages the match awaits
 
     @property
     def valid(self) -> bool:

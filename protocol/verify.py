@@ -20,7 +20,6 @@ import hashlib
 from collections.abc import Callable
 
 from engine.core import Over
-from protocol.delivery import open_delivery
 from protocol.errors import BadMessage
 from protocol.match import (
     HeadsDisputed,
@@ -31,7 +30,7 @@ from protocol.match import (
     SeatReclaimed,
     SeatReplaced,
 )
-from protocol.messages import DeliveryBody, KeyReleaseBody, Kind, Message
+from protocol.messages import DeliveryBody, Kind, Message
 from protocol.transcript import Transcript, read_transcript
 from protocol.verdicts import (
     DISPUTED,
@@ -173,17 +172,22 @@ def _fork_proofs(t: Transcript, places: Places) -> tuple[ForkProof, ...]:
 def _heads_disputed(t: Transcript, core: MatchCore, event: HeadsDisputed, places: Places,
                     notes: tuple[str, ...]) -> Verdict:
     m, other = event.message, event.other
-    named = m.heads[other]
+    body = m.content
+    if isinstance(body, DeliveryBody):  # (version 2: it names the round's SEAL_KEY message)
+        named, kind, what = body.key_message, "key", f"the key message of seat {other}'s round"
+    else:
+        named, kind, what = m.heads[other], "heads", (
+            f"seat {other}'s last message that drove the engine")
     held = event.held[0].seq if event.held else -1
     holds = f"its message {held}" if held >= 0 else "none of its messages yet"
-    reason = (f"seat {m.seat}'s message {m.seq} names {named.hex()[:16]} as seat {other}'s "
-              f"last message that drove the engine; this copy holds {holds} there (one of the "
-              f"two seats edited a feed or signed a false reference)")
+    reason = (f"seat {m.seat}'s message {m.seq} names {named.hex()[:16]} as {what}; this copy "
+              f"holds {holds} there (one of the two seats edited a feed or signed a false "
+              "reference)")
     at = _place(places, m)
     return Verdict(DISPUTED, "heads_disputed", reason, tuple(sorted((m.seat, other))),
                    record=at.record, copy=at.copy, messages=t.messages,
                    notes=notes + match_notes(core),
-                   dispute=Dispute(m.seat, m.seq, (other,), "heads", named, held))
+                   dispute=Dispute(m.seat, m.seq, (other,), kind, named, held))
 
 
 def _misbehaved(t: Transcript, core: MatchCore, event: PeerMisbehaved, places: Places,
@@ -210,41 +214,11 @@ def _misbehaved(t: Transcript, core: MatchCore, event: PeerMisbehaved, places: P
                   "edited a feed, or signed a false message)")
         return made(DISPUTED, "state_disputed", reason, tuple(sorted({seat, *others})),
                     dispute=Dispute(seat, message.seq, others, "state"))
-    if code == "bad_delivery" and core.version >= 2:
-        owner = _unopenable(core, event)
-        if owner is not None and culprit is not None:
-            reason = (f"seat {event.seat}'s delivery (its message {culprit.seq}) does not open "
-                      f"with the key seat {owner} published: one of the two sealed or "
-                      "published another key than it signed for")
-            return made(DISPUTED, "delivery_disputed", reason,
-                        tuple(sorted({event.seat, owner})),
-                        dispute=Dispute(event.seat, culprit.seq, (owner,), "delivery"))
     forks: tuple[ForkProof, ...] = ()
     if code == "fork" and len(event.evidence) == 2:
         a, b = event.evidence
         forks = (ForkProof(event.seat, a.seq, (a, b), (_place(places, a), _place(places, b))),)
     return made(INVALID, code, event.reason, (event.seat,), forks=forks)
-
-
-def _unopenable(core: MatchCore, event: PeerMisbehaved) -> int | None:
-    """The seat whose round key does not open ``event``'s delivery (None: it opens, and the
-    delivery lies, signed inside by its deliverer: a proof)."""
-    if len(event.evidence) < 3:
-        return None
-    delivery, _key, release = event.evidence[:3]
-    body, key = delivery.content, release.content
-    if not isinstance(body, DeliveryBody) or not isinstance(key, KeyReleaseBody):
-        return None
-    r = core.rounds.get(body.round)
-    if r is None:
-        return None
-    try:
-        open_delivery(key.private_key, body.sealed, match_id=core.match_id, receiver=r.seat,
-                      deliverer=event.seat, deliverer_key=core.keys[event.seat],
-                      events=r.deliverers.get(event.seat, ()))
-    except BadMessage as exc:
-        return r.seat if "does not open with the round key" in str(exc) else None
-    return None
 
 
 def _ending(t: Transcript, core: MatchCore, places: Places, notes: tuple[str, ...]
@@ -282,7 +256,7 @@ def _ending(t: Transcript, core: MatchCore, places: Places, notes: tuple[str, ..
         reason = "the match ended, but " + "; ".join(gaps)
         return Verdict(INCOMPLETE, "torn_tail" if t.torn else "unsigned_result", reason,
                        messages=checked, winners=end.winners, final_digest=end.digest,
-                       notes=notes)
+                       notes=notes, waiting_for=tuple(missing_end))
     where = core.state.waiting
     missing = t.missing()
     reason = "the match stops before its end"
@@ -295,5 +269,20 @@ def _ending(t: Transcript, core: MatchCore, places: Places, notes: tuple[str, ..
     step = getattr(where, "step", None) or getattr(getattr(where, "event", None), "id", None)
     if step:
         reason += f" {step}"
+    waiting = waited_for(core, missing)
+    if waiting:
+        reason += "; the seats it waits for: " + ", ".join(map(str, waiting))
     code = "torn_tail" if t.torn else "missing_messages" if missing else "unfinished"
-    return Verdict(INCOMPLETE, code, reason, messages=checked, notes=notes)
+    return Verdict(INCOMPLETE, code, reason, messages=checked, notes=notes,
+                   waiting_for=waiting)
+
+
+def waited_for(core: MatchCore, missing: dict[int, range]) -> tuple[int, ...]:
+    """The live seats a match that stops short waits for: those that owe a message (or a
+    vote) not in the file, or whose message in the file cannot be taken yet (``owing``), and
+    those with a gap in their feed; failing all, every live seat that owes anything."""
+    live = set(core.live_seats())
+    waiting = set(core.owing()) | (set(missing) & live)
+    if not waiting:
+        waiting = {s for s in live if core.expects(s) is not None}
+    return tuple(sorted(waiting))

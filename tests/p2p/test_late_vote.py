@@ -44,7 +44,7 @@ def test_a_late_vote_after_the_end_leaves_the_peer_signed(tmp_path: Path) -> Non
     assert end.kind is Kind.END
     late = sign_message(net.keys[1], match_id=end.match_id, seat=1, seq=end.seq + 1,
                         prev=end.hash, kind=Kind.ABSENT, state=end.state,
-                        body=AbsentBody(SEAT, 3, 1), heads=end.heads)
+                        body=AbsentBody(SEAT, 3, 1))
     old = peer.core
     peer._on_frame(peer.links[1], Frame(FrameKind.MSG, (late.encode(),)))
     assert peer.core is not old  # it rebuilt (the vote names a message it had taken)

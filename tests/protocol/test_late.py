@@ -35,7 +35,7 @@ def appended(net: Network, feed: list[Message], body: AbsentBody) -> Message:
     last = feed[-1]
     return sign_message(net.keys[last.seat], match_id=last.match_id, seat=last.seat,
                         seq=last.seq + 1, prev=last.hash, kind=Kind.ABSENT, state=last.state,
-                        body=body, heads=last.heads)
+                        body=body)
 
 
 @pytest.mark.parametrize(("voter", "target", "count", "absent"), [
@@ -89,7 +89,7 @@ def test_a_second_version_of_a_slot_after_the_end_is_still_a_fork(finished: Netw
     assert isinstance(end.content, EndBody)
     other = sign_message(finished.keys[1], match_id=end.match_id, seat=1, seq=end.seq,
                          prev=end.prev, kind=Kind.ABSENT, state=end.state,
-                         body=AbsentBody(2, 3, 1), heads=end.heads)
+                         body=AbsentBody(2, 3, 1))
     verdict = verify(copy_bytes(finished.header, [*feeds, [other]]))
     assert (verdict.verdict, verdict.reason_code, verdict.blamed) == (INVALID, "fork", (1,))
     assert {m.hash for m in verdict.forks[0].versions} == {end.hash, other.hash}
