@@ -100,6 +100,13 @@ PROOF_CODES: Final = frozenset({
     "bad_key_release"})
 """Faults a seat's own signed messages prove whatever the other feeds of the copy hold."""
 
+DAMAGE_CODES: Final = frozenset({
+    "header_signature", "malformed_record", "foreign_message", "bad_signature", "torn_tail"})
+"""Records the reader could not use: damage, not a seat's signed act in this match, so a verdict
+for one of them blames no seat (a liar could flip a byte of an honest seat's message in its own
+copy).  A broken chain is a seat's signed act: a message naming another predecessor than the
+one its own feed holds."""
+
 STATE_CODES: Final = frozenset({"state_diverged", "unexpected_message"})
 """Faults judged against the state the copy computes: in version 2 a proof only where the
 message's heads vouch for every message that state rests on (else ``state_disputed``)."""

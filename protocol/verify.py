@@ -33,6 +33,7 @@ from protocol.match import (
 from protocol.messages import DeliveryBody, Kind, Message
 from protocol.transcript import Transcript, read_transcript
 from protocol.verdicts import (
+    DAMAGE_CODES,
     DISPUTED,
     INCOMPLETE,
     INVALID,
@@ -130,13 +131,14 @@ def judge(t: Transcript, places: Places | None = None, *, copy: int = 0,
         code = first.code if first else "not_a_match_file"
         return Verdict(UNREADABLE, code, reason, notes=notes), None
     # Content problems (a bad signature, a broken chain, a foreign message, a fork) make the
-    # file invalid; a torn tail only makes it incomplete.
+    # file invalid; a torn tail only makes it incomplete.  Damage blames no seat; a broken chain
+    # or a fork is its seat's signed act.
     for problem in t.problems:
         if t.torn and problem is t.problems[-1]:
             continue
         forks = _fork_proofs(t, places) if problem.code == "fork" else ()
-        return Verdict(INVALID, problem.code, problem.reason,
-                       () if problem.seat is None else (problem.seat,), record=problem.record,
+        blamed = () if problem.seat is None or problem.code in DAMAGE_CODES else (problem.seat,)
+        return Verdict(INVALID, problem.code, problem.reason, blamed, record=problem.record,
                        copy=copy, messages=t.messages, notes=notes,
                        forks=tuple(f for f in forks if f.seat == problem.seat)), None
     try:

@@ -68,8 +68,11 @@ def test_flipped_byte_is_invalid_with_its_record(finished: Network) -> None:
     assert data[offset:offset + len(record)] == record
     data[offset + len(record) - 3] ^= 0x20  # inside the signature
     verdict = verify(bytes(data))
-    assert verdict.verdict == INVALID
-    assert verdict.record == 12 and verdict.blamed == (finished.log[10].seat,)
+    assert (verdict.verdict, verdict.reason_code) == (INVALID, "bad_signature")
+    # Damage, not the seat's signed act: nobody is blamed (anyone can flip a byte of an honest
+    # seat's message); the reason says whose message it is.
+    assert verdict.record == 12 and verdict.blamed == ()
+    assert f"seat {finished.log[10].seat}'s message" in verdict.reason
 
 
 def test_cheating_reveal_is_invalid_naming_the_seat() -> None:
