@@ -127,9 +127,6 @@ class MatchCore:
         # seat -> (cursor, taken, seats replaced) when its next message last failed to fit for
         # a reason the kind does not show (see unfit).
         self._unfit_at: dict[int, tuple[int, int, int]] = {}
-        # The first message refused against a state it does not vouch for: (signer, message,
-        # the other seats of the dispute a verdict gives instead of a blame; Vouching.unvouched).
-        self.uncovered_divergence: tuple[int, Message, tuple[int, ...]] | None = None
         # Called with every new engine state / every message taken, in order (a replay's walker).
         self.state_observers: list[Callable[[GameState[Any]], None]] = []
         self.take_observers: list[Callable[[Message], None]] = []
@@ -425,13 +422,6 @@ class MatchCore:
         self.cursor[seat] += 1
         self.taken += 1
 
-    def _note_unvouched(self, seat: int, message: Message, *, digest: bool = False) -> None:
-        """Record ``message``, refused against the state (its ``digest``, or else its kind), as
-        disputed where that state rests on what it does not vouch for (uncovered_divergence)."""
-        if self.uncovered_divergence is None:
-            self.uncovered_divergence = self.vouching.unvouched(
-                seat, message, self.chance.uncovered if digest else [])
-
     def public_digest(self) -> bytes:
         state = self.state
         if self._digested is not state:  # states are immutable: one digest per state
@@ -618,7 +608,7 @@ class MatchCore:
             if self.version >= 2 and kind in CORE_KINDS and not self._handle_fault(
                     seat, lambda: self.vouching.vouches(seat, message)):
                 return False  # (its sender saw another match: a dispute, or a split)
-            self._note_unvouched(seat, message)
+            self.vouching.note_unvouched(seat, message)
             self._misbehave(seat, f"sent {self.naming.kind_name(kind)} where "
                             f"{self.naming.kind_name(expected)} was due",
                             message)
@@ -633,7 +623,7 @@ class MatchCore:
                 # (A chance reveal of an early turn signed after its sender saw the step
                 # resolved carries the state after it: it waits until this peer sees that too.)
                 return False  # it may have seen a seat replaced that this peer has not yet
-            self._note_unvouched(seat, message, digest=True)
+            self.vouching.note_unvouched(seat, message, self.chance.uncovered)
             self._misbehave(seat, "its message carries another public state digest than the "
                             "match is in (its engine diverged, or it lies)", message)
             return False

@@ -204,7 +204,7 @@ def _misbehaved(t: Transcript, core: MatchCore, event: PeerMisbehaved, places: P
         return Verdict(verdict, code, reason, blamed, record=at.record, copy=at.copy,
                        messages=t.messages, notes=notes, dispute=dispute, forks=forks)
 
-    found = core.uncovered_divergence
+    found = core.vouching.divergence
     if (culprit is not None and found is not None and found[1].hash == culprit.hash
             and code in STATE_CODES):
         seat, message, others = found

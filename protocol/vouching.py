@@ -47,6 +47,9 @@ class Vouching:
         # The messages whose heads contradicted this peer's feeds, the first of each seat.
         self.disputes: list[HeadsDisputed] = []
         self._reported: set[bytes] = set()  # (each such message is reported once)
+        # The first message refused against a state resting on messages it does not vouch for:
+        # (signer, message, the other seats of the dispute; note_unvouched).
+        self.divergence: tuple[int, Message, tuple[int, ...]] | None = None
 
     def expected(self, seat: int, kind: Kind, body: object) -> tuple[bytes, ...]:
         """The heads a message of ``kind`` (with ``body``) from ``seat`` carries now: a
@@ -157,6 +160,14 @@ class Vouching:
         if not replaced and not any(d.seat == seat for d in self.disputes):
             self.disputes.append(event)
         self._emit(event)
+
+    def note_unvouched(self, seat: int, message: Message,
+                       uncovered: Iterable[tuple[str, tuple[int, ...]]] = ()) -> None:
+        """``message`` is refused against the state (its digest, with the chance outcomes no
+        digest round ``uncovered``; or its kind): keep the first such that is a dispute
+        (:meth:`unvouched`) as :attr:`divergence`, which a verdict gives instead of a blame."""
+        if self.divergence is None:
+            self.divergence = self.unvouched(seat, message, uncovered)
 
     def unvouched(self, seat: int, message: Message,
                   uncovered: Iterable[tuple[str, tuple[int, ...]]] = ()
