@@ -224,7 +224,7 @@ def _as_json(paths: list[str], v: Verdict, header: Header | None) -> dict[str, A
 
 def _copy_json(c: CopyReport) -> dict[str, Any]:
     return {"file": c.label, "state": c.state, "conditions": list(c.conditions),
-            "messages": c.messages,
+            "messages": c.messages, "torn": c.torn,
             "lacking": [{"seat": s, "messages": k} for s, k in c.lacking],
             "edited": [{"seat": s, "message": q} for s, q in c.edited],
             "problems": list(c.problems), "alone": _fields(c.verdict)}
@@ -294,8 +294,9 @@ def _copy_text(c: CopyReport) -> str:
         parts.append(which + ", ".join(f"seat {s}'s message {q}" for s, q in c.edited) + ")")
     if "damaged" in c.conditions:
         parts.append(f"damaged ({len(c.problems)} record(s) it could not use)")
-    if c.lacking:
-        parts.append("short (lacks " + ", ".join(
-            f"{k} message(s) of seat {s}" for s, k in c.lacking) + ")")
+    if "short" in c.conditions:
+        torn = ["its last record torn"] if c.torn else []
+        parts.append("short (" + ", ".join(torn + [
+            f"lacks {k} message(s) of seat {s}" for s, k in c.lacking]) + ")")
     alone = f"read alone: {c.verdict.verdict}"
     return ", ".join(parts or ["whole"]) + f"; {alone}"

@@ -99,7 +99,7 @@ def verify_copies(copies: Sequence[bytes], labels: Sequence[str] | None = None) 
         path, found, ahead = _branch(seat, feed.match_id, versions, reads, usable)
         paths[seat] = path
         forks += found
-        merged.feeds[seat] = _feed(feed, path, found, ahead)
+        merged.feeds[seat] = _feed(feed, path, ahead)
     proofs = tuple(ForkProof(f.seat, f.seq, (f.kept, f.other),
                              (places.get(f.kept.hash, Where(0, None)),
                               places.get(f.other.hash, Where(0, None)))) for f in forks)
@@ -204,12 +204,13 @@ def _vouches(seat: int, start: Message, children: dict[bytes, dict[bytes, Messag
     return len(naming)
 
 
-def _feed(like: Feed, path: list[Message], forks: list[_Fork], ahead: list[Message]) -> Feed:
+def _feed(like: Feed, path: list[Message], ahead: list[Message]) -> Feed:
+    """The merged feed: the kept path and what lies beyond a gap — without the other versions
+    of a fork, so that its replay is the match as the other seats' messages name it (the fork
+    itself is the verdict)."""
     feed = Feed(like.seat, like.public_key, like.match_id, like.version)
     for m in path:
         feed.add(m, verified=True)
-    for f in forks:
-        feed.add(f.other, verified=True)  # (the proof: an equivocation)
     for m in ahead:
         feed.add(m, verified=True)
     return feed
@@ -232,13 +233,14 @@ def _report(r: _Read, paths: dict[int, list[Message]], forks: list[_Fork]) -> Co
         gone = sum(1 for m in path if m.seq not in seqs)
         if gone:
             lacking.append((seat, gone))
-    damaged = bool(t.problems) and header is not None
+    # (A torn last record is a crash while writing it: the copy is short, not damaged.)
+    damaged = header is not None and any(p.code != "torn_tail" for p in t.problems)
     conditions = tuple(c for c, on in (("unreadable", header is None), ("edited", edited),
                                        ("forked", forked), ("damaged", damaged),
-                                       ("short", lacking)) if on)
+                                       ("short", lacking or t.torn)) if on)
     return CopyReport(r.label, header.match_id if header else b"", conditions, t.messages,
                       tuple(lacking), tuple(edited + forked), tuple(str(p) for p in t.problems),
-                      r.verdict)
+                      r.verdict, t.torn)
 
 
 def _sides(reads: list[_Read], usable: list[int]) -> list[Side]:

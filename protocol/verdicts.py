@@ -202,9 +202,10 @@ class CopyReport:
     match file at all), ``edited`` (it holds a version of a forked slot that the other seats'
     messages do not name, and no other), ``forked`` (it holds one version of a forked slot and
     nothing tells which one came first), ``damaged`` (records it could not use: a header not
-    signed, torn, corrupt, badly signed or chained records) and ``short`` (it lacks messages
-    the merged transcript holds); none: ``whole``.  ``edited`` lists the slots (seat, message)
-    it holds a version of the ``edited`` or ``forked`` kind.  ``verdict``: read alone."""
+    signed, corrupt, badly signed or chained records) and ``short`` (it lacks messages the
+    merged transcript holds, or its last record is torn: ``torn``); none: ``whole``.
+    ``edited`` lists the slots (seat, message) it holds a version of the ``edited`` or
+    ``forked`` kind.  ``verdict``: read alone."""
 
     label: str
     match_id: bytes
@@ -214,6 +215,7 @@ class CopyReport:
     edited: tuple[tuple[int, int], ...]  # (seat, seq) of each slot it holds another version of
     problems: tuple[str, ...]
     verdict: Verdict
+    torn: bool = False  # its last record is cut short
 
     @property
     def state(self) -> str:

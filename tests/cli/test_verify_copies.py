@@ -106,6 +106,8 @@ def test_several_copies_name_the_seat_that_signed_two_versions(
     assert fork["seat"] == liar and {v["copy"] for v in fork["versions"]} == {0, 1}
     assert all(isinstance(v["record"], int) for v in fork["versions"])
     assert [c["state"] for c in j["copies"]] == ["edited", "whole"]
+    # The match as the other seats' messages name it (the liar's edit left out) checks out.
+    assert "the merged transcript, with the versions the other seats name: valid: " in j["notes"][0]
     code, out, err = run(["verify", lied, honest], monkeypatch)
     assert code == 1 and err == ""
     assert f"fork: seat {liar} signed two versions" in out
