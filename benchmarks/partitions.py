@@ -63,8 +63,8 @@ def blamed(net: Network) -> list[int]:
              if isinstance(e, PeerMisbehaved)}
     for i, _ in net.running():
         verdict = verify(net.match_file(i))
-        if verdict.status == INVALID and verdict.seat is not None:
-            seats.add(verdict.seat)
+        if verdict.verdict == INVALID:
+            seats.update(verdict.blamed)
     return sorted(seats)
 
 
@@ -87,7 +87,7 @@ def classify(net: Network, seed: bytes) -> str:
     if len({net.cores[i].public_digest() for i in peers}) != 1 or any(
             isinstance(e, PeerMisbehaved) for i in peers for e in net.events[i]):
         return "parted"
-    if any(verify(net.match_file(i)).status != VALID for i in peers):
+    if any(verify(net.match_file(i)).verdict != VALID for i in peers):
         return "not_valid"
     first = net.cores[peers[0]]
     whole = MatchCore(net.header)

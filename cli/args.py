@@ -24,7 +24,7 @@ EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
-# cryptcrawl verify
+# cryptcrawl verify (the whole set: protocol.verdicts.EXIT_CODES)
 EXIT_VALID = 0
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 3
@@ -371,11 +371,17 @@ def build_parser() -> Parser:
         "verify", help="check a finished match file end to end",
         description="Check a match file (.crawl) end to end: every signature and hash chain, "
                     "every commitment and chance outcome, every action through the rules, the "
-                    "result and every seat's signature on it.",
+                    "result and every seat's signature on it.  Given several copies of one "
+                    "match (each player's file), check them together: a seat that signed two "
+                    "versions of a message is named, and each copy is said to be whole, short, "
+                    "damaged or edited.",
         epilog="exit status: 0 valid, 1 invalid (the first bad entry and the seat at fault), "
-               "2 usage error, 3 unreadable file, 4 incomplete",
+               "2 usage error (or copies of different matches), 3 unreadable file, "
+               "4 incomplete, 5 claimed, 6 disputed (two seats, one of which broke the rules), "
+               "7 abandoned, 8 split (copies that signed different results)",
     )
-    verify.add_argument("file", metavar="FILE", help="the match file")
+    verify.add_argument("files", metavar="FILE", nargs="+",
+                        help="the match file, or several copies of one match")
     verify.add_argument("--json", action="store_true", help="print the verdict as JSON")
     verify.add_argument("--data-dir", metavar="DIR", type=_path, default=None,
                         help="accepted for symmetry with the other commands; not used")

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def _verify(args: argparse.Namespace) -> int:
     from cli.verify import run_verify
 
-    return run_verify(args.file, as_json=args.json, out=sys.stdout, err=sys.stderr)
+    return run_verify(args.files, as_json=args.json, out=sys.stdout, err=sys.stderr)
 
 
 def _random_seed() -> str:

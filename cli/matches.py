@@ -140,9 +140,9 @@ def entry_of(t: Transcript, verdict: Verdict) -> Entry:
     h = t.header.header
     names = tuple(s.name for s in h.seats)
     under_way = any(m.kind in PLAYS for feed in t.feeds.values() for m in feed.messages)
-    entry = Entry(h.game, names, verdict.status, tuple(verdict.winners), (), under_way,
+    entry = Entry(h.game, names, verdict.verdict, tuple(verdict.winners), (), under_way,
                   tuple(s.key.hex() for s in h.seats))
-    if verdict.status == VALID or any("replaced by" in note for note in verdict.notes):
+    if verdict.verdict == VALID or any("replaced by" in note for note in verdict.notes):
         return replayed_entry(t, entry)
     return entry
 

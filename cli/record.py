@@ -3,9 +3,9 @@ files, readable.
 
 Export and replay run the file through the same match core the peers and the verifier run, so
 what they show is what the feeds prove; they never trust anything else in the file.  Replay
-says first, in one line, when the verifier finds the file invalid (and exits 1, as ``verify``
-does).  Every file is read with :func:`cli.verify.read_match_file`'s limits (a regular file of
-at most 64 MiB), and every path is printed with :func:`cli.verify.shown`.
+says first, in one line, when the verifier finds the file invalid or disputed (and exits 1 or
+6, as ``verify`` does).  Every file is read with :func:`cli.verify.read_match_file`'s limits
+(a regular file of at most 64 MiB), and every path is printed with :func:`cli.verify.shown`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from protocol.match import (
     SeatReplaced,
 )
 from protocol.transcript import Transcript
-from protocol.verify import INVALID, Verdict, read_and_verify
+from protocol.verify import DISPUTED, INVALID, Verdict, read_and_verify
 
 
 class RecordError(Exception):
@@ -103,8 +103,11 @@ def export_json(path: str, out: TextIO) -> int:
                       for s in h.seats],
             "nonces": [n.hex() for n in h.nonces],
         },
-        "verdict": {"status": verdict.status, "reason": verdict.reason,
-                    "seat_at_fault": verdict.seat, "record": verdict.record,
+        "verdict": {"verdict": verdict.verdict, "blamed": list(verdict.blamed),
+                    "record": verdict.record, "reason_code": verdict.reason_code,
+                    "reason": verdict.reason, "status": verdict.verdict,
+                    "seat_at_fault": (verdict.blamed[0] if verdict.verdict == INVALID
+                                      and len(verdict.blamed) == 1 else None),
                     "winners": list(verdict.winners), "notes": list(verdict.notes)},
         "events": events,
         "feeds": [[{"seq": m.seq, "kind": m.kind.name, "state": m.state.hex(),
@@ -121,14 +124,15 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
     record)."""
     t, verdict = read_and_verify(_read(path))
     core, states = replayed(t)
-    code = EXIT_FOR[INVALID] if verdict.status == INVALID else 0
+    wrong = verdict.verdict in (INVALID, DISPUTED)
+    code = EXIT_FOR[verdict.verdict] if wrong else 0
     h = core.header.header
     names = [s.name for s in h.seats]
     labels = tuple(names)
     ui = make_ui(h.game, len(names), dict(h.options), Seating(labels))
     out.write(f"{printable(path)}: {get_game(h.game).title}, {len(names)} players: "
               + ", ".join(f"{seat_letter(i)} {n}" for i, n in enumerate(names)) + "\n")
-    if verdict.status == INVALID:
+    if wrong:
         out.write(f"{_invalid(verdict, names)}; what follows is shown only as far as it "
                   "checks out (cryptcrawl verify gives the details)\n")
     for state in states:
@@ -152,9 +156,9 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
     if outcome is not None:
         view = core.state.public().view(0)
         out.write("\n" + "\n".join(ui.scoreboard(view, outcome, bots)) + "\n")
-    elif verdict.status != INVALID:
+    elif not wrong:
         out.write("\nThe file stops before the end of the match.\n")
-    if verdict.status == INVALID:
+    if wrong:
         out.write(f"\n{_invalid(verdict, names)}.\n")
     return code
 
@@ -174,8 +178,9 @@ def seat_note(event: SeatReplaced | SeatReclaimed, names: list[str]) -> str:
 
 def _invalid(verdict: Verdict, names: list[str]) -> str:
     where = f" from record {verdict.record}" if verdict.record is not None else ""
-    who = f"{_seat(verdict.seat, names)}: " if verdict.seat is not None else ""
-    return f"This file is INVALID{where}: {who}{verdict.reason}"
+    who = " and ".join(_seat(s, names) for s in verdict.blamed)
+    return f"This file is {verdict.verdict.upper()}{where}: {who}{': ' if who else ''}" + (
+        verdict.reason)
 
 
 def _read(path: str) -> bytes:

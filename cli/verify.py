@@ -1,24 +1,34 @@
-"""``cryptcrawl verify FILE``: a human summary (or JSON) of the protocol's verdict."""
+"""``cryptcrawl verify FILE [FILE ...]``: a human summary (or JSON) of the protocol's verdict
+on one copy of a match, or on several copies of one match (protocol.md §9.2–9.4)."""
 
 from __future__ import annotations
 
 import json
 import os
 import stat
-from typing import TextIO
+from collections.abc import Sequence
+from typing import Any, TextIO
 
+from protocol.copies import DifferentMatches, verify_copies
 from protocol.crypto import fingerprint
-from protocol.transcript import MAX_FILE
-from protocol.verify import (
-    INCOMPLETE,
+from protocol.header import Header
+from protocol.transcript import MAX_FILE, read_transcript
+from protocol.verdicts import (
+    DISPUTED,
+    EXIT_CODES,
     INVALID,
+    SPLIT,
+    UNREADABLE,
+    USAGE,
     VALID,
+    CopyReport,
     Verdict,
-    read_and_verify,
 )
+from protocol.verify import read_and_verify
 
-EXIT_FOR = {VALID: 0, INVALID: 1, INCOMPLETE: 4}
-EXIT_UNREADABLE = 3
+EXIT_FOR = EXIT_CODES
+EXIT_UNREADABLE = EXIT_CODES[UNREADABLE]
+EXIT_USAGE = EXIT_CODES[USAGE]
 
 
 class Unreadable(Exception):
@@ -95,31 +105,69 @@ def read_match_file(path: str | os.PathLike[str]) -> bytes:
     return data
 
 
-def run_verify(path: str, *, as_json: bool, out: TextIO, err: TextIO) -> int:
-    name = shown(path)
+def run_verify(paths: str | Sequence[str], *, as_json: bool, out: TextIO,
+               err: TextIO) -> int:
+    """Verify one match file, or several copies of one match; the exit status (see
+    :data:`protocol.verdicts.EXIT_CODES`).  Every error is one line, never a traceback."""
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    if not paths:
+        err.write("cryptcrawl verify: no match file given\n")
+        return EXIT_USAGE
+    names = [shown(p) for p in paths]
+    datas = []
+    for path in paths:
+        try:
+            datas.append(read_match_file(path))
+        except Unreadable as exc:
+            err.write(f"cryptcrawl verify: {exc}\n")
+            return EXIT_UNREADABLE
+    if len(paths) == 1:
+        return _one(names[0], datas[0], as_json=as_json, out=out, err=err)
     try:
-        data = read_match_file(path)
-    except Unreadable as exc:
-        err.write(f"cryptcrawl verify: {exc}\n")
-        return EXIT_UNREADABLE
-    transcript, verdict = read_and_verify(data)
-    if transcript.header is None and transcript.records <= 2:
-        reason = transcript.problems[0].reason if transcript.problems else "no header"
+        verdict = verify_copies(datas, names)
+    except DifferentMatches as exc:
+        a, b = exc.copies
+        line = (f"{names[a]} and {names[b]} are copies of different matches "
+                f"({exc.match_ids[0].hex()} and {exc.match_ids[1].hex()})")
         if as_json:
-            out.write(json.dumps({"file": name, "status": "unreadable", "reason": reason}) + "\n")
-        else:
-            err.write(f"cryptcrawl verify: {name} is not a readable match file: {reason}\n")
-        return EXIT_UNREADABLE
-    header = transcript.header
-    assert header is not None
-    seats = [(s.name, fingerprint(s.key)) for s in header.header.seats]
+            out.write(json.dumps({
+                "files": names, "verdict": USAGE, "status": USAGE, "blamed": [],
+                "record": None, "reason_code": "different_matches", "reason": line,
+                "match_ids": [m.hex() for m in exc.match_ids]}) + "\n")
+        err.write(f"cryptcrawl verify: {line}\n")
+        return EXIT_USAGE
+    header = _header_of(datas)
     if as_json:
-        out.write(json.dumps(_as_json(name, verdict, seats, dict(header.header.options),
-                                      header.header.game)) + "\n")
+        out.write(json.dumps(_as_json(names, verdict, header)) + "\n")
     else:
-        out.write(_as_text(name, verdict, seats, header.header.game,
-                           dict(header.header.options)))
-    return EXIT_FOR[verdict.status]
+        out.write(_as_text(names, verdict, header))
+    return verdict.exit_code
+
+
+def _one(name: str, data: bytes, *, as_json: bool, out: TextIO, err: TextIO) -> int:
+    transcript, verdict = read_and_verify(data)
+    header = transcript.header.header if transcript.header else transcript.unsigned_header
+    if verdict.verdict == UNREADABLE or header is None:
+        if as_json:
+            out.write(json.dumps({"file": name, **_fields(verdict)}) + "\n")
+        else:
+            err.write(f"cryptcrawl verify: {name} is not a readable match file: "
+                      f"{verdict.reason}\n")
+        return verdict.exit_code
+    if as_json:
+        out.write(json.dumps(_as_json([name], verdict, header)) + "\n")
+    else:
+        out.write(_as_text([name], verdict, header))
+    return verdict.exit_code
+
+
+def _header_of(datas: list[bytes]) -> Header | None:
+    """The header of the first copy that has one (the copies are of one match)."""
+    for data in datas:
+        t = read_transcript(data)
+        if t.header is not None:
+            return t.header.header
+    return None
 
 
 def bot_words(note: str) -> str:
@@ -128,38 +176,127 @@ def bot_words(note: str) -> str:
     return note.replace("by its zombie", "by a bot").replace("its zombie", "a bot")
 
 
-def _as_json(path: str, v: Verdict, seats: list[tuple[str, str]], options: dict[str, object],
-             game: str) -> dict[str, object]:
-    return {
-        "file": path, "status": v.status, "reason": v.reason, "seat_at_fault": v.seat,
-        "record": v.record, "messages": v.messages, "game": game, "options": options,
-        "seats": [{"name": n, "fingerprint": f} for n, f in seats],
+def _fields(v: Verdict) -> dict[str, Any]:
+    """The fields every verdict has, in JSON (the conformance vectors compare ``verdict``,
+    ``blamed``, ``record`` and ``reason_code``; ``status`` and ``seat_at_fault`` are the older
+    names, kept for clients; ``waiting_for``: the seats an ``incomplete`` match waits for)."""
+    single = v.blamed[0] if v.verdict == INVALID and len(v.blamed) == 1 else None
+    return {"verdict": v.verdict, "blamed": list(v.blamed), "record": v.record,
+            "reason_code": v.reason_code, "reason": v.reason, "status": v.verdict,
+            "seat_at_fault": single, "waiting_for": list(v.waiting_for)}
+
+
+def _as_json(paths: list[str], v: Verdict, header: Header | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"file": paths[0]} if len(paths) == 1 else {"files": paths}
+    out.update(_fields(v))
+    if v.copy is not None and len(paths) > 1:
+        out["copy"] = v.copy
+    out.update({
+        "messages": v.messages,
+        "game": header.game if header else None,
+        "options": dict(header.options) if header else {},
+        "match_id": header.match_id.hex() if header else None,
+        "seats": [{"seat": i, "name": s.name, "fingerprint": fingerprint(s.key)}
+                  for i, s in enumerate(header.seats)] if header else [],
         "winners": list(v.winners), "final_digest": v.final_digest.hex(),
         "notes": list(v.notes),
-    }
+        "dispute": None if v.dispute is None else {
+            "seat": v.dispute.seat, "message": v.dispute.seq, "others": list(v.dispute.others),
+            "kind": v.dispute.kind, "named": v.dispute.named.hex() or None,
+            "held": v.dispute.held},
+        "forks": [{"seat": f.seat, "message": f.seq, "versions": [
+            {"copy": w.copy, "record": w.record, "hash": m.hash.hex(), "kind": m.kind.name}
+            for m, w in zip(f.versions, f.where, strict=True)]} for f in v.forks],
+    })
+    if v.sides:
+        out["sides"] = [{"copies": list(s.copies), "seats": list(s.seats),
+                         "winners": list(s.winners), "final_digest": s.final_digest.hex(),
+                         "parting": None if s.parting is None else {
+                             "seat": s.parting.seat, "message": s.parting.seq,
+                             "kind": s.parting.kind.name,
+                             "copy": s.parting_at.copy if s.parting_at else None,
+                             "record": s.parting_at.record if s.parting_at else None}}
+                        for s in v.sides]
+    if len(paths) > 1:
+        out["copies"] = [_copy_json(c) for c in v.copies]
+    return out
 
 
-def _as_text(path: str, v: Verdict, seats: list[tuple[str, str]], game: str,
-             options: dict[str, object]) -> str:
-    lines = [f"{path}: {v.status.upper()}",
-             f"  game: {game} ({', '.join(f'{k} {val}' for k, val in sorted(options.items()))})"]
-    for i, (name, fp) in enumerate(seats):
-        mark = ""
-        if v.winners and i in v.winners:
-            mark = "  winner"
-        if v.seat == i:
-            mark += "  AT FAULT"
-        lines.append(f"  seat {i}: {name} [{fp}]{mark}")
+def _copy_json(c: CopyReport) -> dict[str, Any]:
+    return {"file": c.label, "state": c.state, "conditions": list(c.conditions),
+            "messages": c.messages, "torn": c.torn,
+            "lacking": [{"seat": s, "messages": k} for s, k in c.lacking],
+            "edited": [{"seat": s, "message": q} for s, q in c.edited],
+            "problems": list(c.problems), "alone": _fields(c.verdict)}
+
+
+_CHECKS = ("signatures and hash chains", "commitments and reveals",
+           "chance outcomes recomputed from every seat's secret",
+           "every action replayed through the rules",
+           "every published torch key and the deliveries it opens",
+           "the result and every playing seat's END")
+
+
+def _as_text(paths: list[str], v: Verdict, header: Header | None) -> str:
+    several = len(paths) > 1
+    title = (f"{len(paths)} copies of one match" if several else paths[0])
+    lines = [f"{title}: {v.verdict.upper()}"]
+    if header is not None:
+        options = ", ".join(f"{k} {val}" for k, val in sorted(dict(header.options).items()))
+        lines.append(f"  game: {header.game} ({options})")
+        for i, s in enumerate(header.seats):
+            mark = "  winner" if v.winners and i in v.winners else ""
+            if i in v.blamed:
+                mark += "  DISPUTED" if v.verdict == DISPUTED else "  AT FAULT"
+            for k, side in enumerate(v.sides):
+                if i in side.seats:
+                    mark += f"  signed result {k + 1}"
+            lines.append(f"  seat {i}: {s.name} [{fingerprint(s.key)}]{mark}")
+    for i, c in enumerate(v.copies):
+        lines.append(f"  copy {i} ({c.label}): {_copy_text(c)}")
     lines.append(f"  messages checked: {v.messages}")
-    checks = ("signatures and hash chains", "commitments and reveals",
-              "chance outcomes recomputed from every seat's secret",
-              "every action replayed through the rules",
-              "every published torch key and the deliveries it opens",
-              "the result and every playing seat's END")
-    if v.status == VALID:
-        lines += [f"  ok: {c}" for c in checks]
+    if v.waiting_for:
+        lines.append("  waiting for: " + ", ".join(
+            f"seat {s}" + (f" ({header.seats[s].name})" if header is not None
+                           and s < len(header.seats) else "") for s in v.waiting_for))
+    if v.verdict == VALID:
+        lines += [f"  ok: {c}" for c in _CHECKS]
+    for f in v.forks:
+        lines.append(f"  fork: seat {f.seat} signed two versions of its message {f.seq}: "
+                     + " and ".join(_at(w.copy, w.record, paths) for w in f.where))
     lines += [f"  note: {bot_words(note)}" for note in v.notes]
-    where = f" (record {v.record})" if v.record is not None else ""
-    who = f" seat {v.seat}:" if v.seat is not None else ""
-    lines.append(f"  {v.status}{where}:{who} {v.reason}")
+    where = (f" ({_at(v.copy, v.record, paths)})" if v.record is not None and several
+             else f" (record {v.record})" if v.record is not None else "")
+    who = ""
+    if v.verdict == INVALID and v.blamed:
+        who = " seat" + ("s " if len(v.blamed) > 1 else " ") + ", ".join(map(str, v.blamed)) + ":"
+    elif v.verdict in (DISPUTED, SPLIT) and v.blamed:
+        who = " seats " + " and ".join(map(str, v.blamed)) + ":" if v.verdict == DISPUTED else (
+            " proved forked: seat" + ("s " if len(v.blamed) > 1 else " ")
+            + ", ".join(map(str, v.blamed)) + ";")
+    lines.append(f"  {v.verdict}{where}:{who} {v.reason}")
     return "\n".join(lines) + "\n"
+
+
+def _at(copy: int | None, record: int | None, paths: list[str]) -> str:
+    name = paths[copy] if copy is not None and len(paths) > 1 else ""
+    where = f"record {record}" if record is not None else "no record"
+    return f"{name} {where}".strip()
+
+
+def _copy_text(c: CopyReport) -> str:
+    parts = []
+    if "unreadable" in c.conditions:
+        parts.append("unreadable")
+    if c.edited:
+        which = "edited (holds another version of " if "edited" in c.conditions else (
+            "forked (holds one of two versions, which came first is not known, of ")
+        parts.append(which + ", ".join(f"seat {s}'s message {q}" for s, q in c.edited) + ")")
+    if "damaged" in c.conditions:
+        parts.append(f"damaged ({len(c.problems)} record(s) it could not use)")
+    if "short" in c.conditions:
+        torn = ["its last record torn"] if c.torn else []
+        parts.append("short (" + ", ".join(torn + [
+            f"lacks {k} message(s) of seat {s}" for s, k in c.lacking]) + ")")
+    alone = f"read alone: {c.verdict.verdict}"
+    return ", ".join(parts or ["whole"]) + f"; {alone}"

@@ -26,7 +26,12 @@ class Ending:
         # transcript digest covers (optional messages, such as votes, may be consumed earlier
         # or later on different peers, so they cannot count).
         self.core_head = [match_id] * n
+        self.state_heads = tuple(self.core_head)  # core_head when the engine state last changed
         self.final_heads: tuple[bytes, ...] = ()  # core_head when the engine reached its end
+
+    def state_changed(self) -> None:
+        """The engine state changed: it rests on every message taken so far."""
+        self.state_heads = tuple(self.core_head)
 
     def owes(self, seat: int) -> bool:
         """The match is over and ``seat`` has not signed the result."""

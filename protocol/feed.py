@@ -168,6 +168,11 @@ class Feed:
         return len(self._messages)
 
     @property
+    def ahead(self) -> tuple[Message, ...]:
+        """The messages kept aside beyond a gap, in sequence order (not yet chained)."""
+        return tuple(m for seq in sorted(self._ahead) for m in self._ahead[seq].values())
+
+    @property
     def equivocations(self) -> tuple[Equivocation, ...]:
         """Every equivocation found so far, in the order found."""
         return tuple(self._equivocations)

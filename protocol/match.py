@@ -56,6 +56,7 @@ from protocol.forks import Forks
 from protocol.game import game_state_for, new_game_state, zombie_action
 from protocol.header import SignedHeader
 from protocol.knowledge import KnowledgeRound, KnowledgeRounds
+from protocol.late import Late
 from protocol.messages import (
     CORE_KINDS,
     AbsentBody,
@@ -126,11 +127,9 @@ class MatchCore:
         self.shortfalls: list[str] = []  # every point played with fewer contributors
         self._digested: GameState[Any] | None = None
         self._digest = NO_STATE
-        # Version 1: a state digest refused after outcomes no digest round covered (the signer
-        # and those outcomes' contributors): a verdict disputes it.
-        self.uncovered_divergence: tuple[int, Message, tuple[int, ...]] | None = None
-        # Called with every new engine state, in order (a replay's walker, say).
+        # Called with every new engine state / every message taken, in order (a replay's walker).
         self.state_observers: list[Callable[[GameState[Any]], None]] = []
+        self.take_observers: list[Callable[[Message], None]] = []
         emit = self.events.append
         self.waiting = Waiting(self)
         self.clock = WaitClock(self.config, lambda seats: max(map(self.turn_timeout, seats)))
@@ -157,6 +156,8 @@ class MatchCore:
         self.settlement = Settlement(seats=self.seats, votes=self.votes, cursor=self.cursor,
                                      progress=self)
         self.votes.silenced = self.settlement.silenced
+        self.late = Late(feeds=self.feeds, cursor=self.cursor, votes=self.votes,
+                         ending=self.ending, seats=self.seats)
         self.admission = Admission(
             state=lambda: self.state, chance=self.chance, knowledge=self.knowledge,
             steps=self.steps, seats=self.seats, votes=self.votes, owners={
@@ -346,6 +347,8 @@ class MatchCore:
         return self.feeds[seat].at(self.cursor[seat])
 
     def _take(self, seat: int) -> None:
+        for observe in self.take_observers:
+            observe(self.feeds[seat].chain[self.cursor[seat]])
         self.votes.on_take(seat)
         self.cursor[seat] += 1
         self.taken += 1
@@ -496,7 +499,7 @@ class MatchCore:
         if seat in seats.reclaims:
             return False  # a reclaiming seat waits until it rejoins
         if votes.ballots and votes.presence(seat) in ("pending", "absent") and not (
-                kind is Kind.END and self.ending.ended):
+                kind is Kind.END and self.ending.ended) and not self.late.holds_nothing(seat):
             # Voted absent by some: its message waits for the vote's outcome.  Not an END:
             # at the end the vote can only be about that END, which is here.
             return False
@@ -531,11 +534,12 @@ class MatchCore:
                 self._misbehave(seat, fault, message)
                 return False
             expected = None if kind in OVERLAY else self.admission.phase_expects(seat)
-            if expected is None or votes.pending():
+            if expected is None or self.late.votes_pending():
                 return False
             if self.version >= 2 and kind in CORE_KINDS and not self._handle_fault(
                     seat, lambda: self.vouching.vouches(seat, message)):
                 return False  # (its sender saw another match: a dispute, or a split)
+            self.vouching.note_unvouched(seat, message)
             self._misbehave(seat, f"sent {self.naming.kind_name(kind)} where "
                             f"{self.naming.kind_name(expected)} was due",
                             message)
@@ -545,16 +549,12 @@ class MatchCore:
             return False
         if kind not in OVERLAY and message.state != self.step_state and not (
                 isinstance(body, ChanceRevealBody) and chance.early_reveal_state(body, message)):
-            if votes.pending() or (isinstance(body, ChanceRevealBody)
-                                   and chance.early_turn() is not None):
+            if self.late.votes_pending() or (isinstance(body, ChanceRevealBody)
+                                         and chance.early_turn() is not None):
                 # (A chance reveal of an early turn signed after its sender saw the step
                 # resolved carries the state after it: it waits until this peer sees that too.)
                 return False  # it may have seen a seat replaced that this peer has not yet
-            if self.version == 1 and self.chance.uncovered and (
-                    self.uncovered_divergence is None):
-                # (A verdict disputes it: its feed may be the honest one.)
-                contributors = sorted({c for _, cs in self.chance.uncovered for c in cs})
-                self.uncovered_divergence = (seat, message, tuple(contributors))
+            self.vouching.note_unvouched(seat, message, self.chance.uncovered)
             self._misbehave(seat, "its message carries another public state digest than the "
                             "match is in (its engine diverged, or it lies)", message)
             return False
@@ -618,6 +618,7 @@ class MatchCore:
             except Fault as fault:
                 self._misbehave(seat, fault.reason, *fault.evidence)
                 return False
+            self.ending.core_head[seat] = message.hash  # (before: a next turn's heads name it)
             self._apply(new_state, turned=False)
             self._take(seat)
             return True
@@ -641,6 +642,7 @@ class MatchCore:
         an open action made it, which turns nothing: ``turned``) rounds whose events are all
         turned owe their key."""
         self.state = state
+        self.ending.state_changed()
         self.knowledge.open_rounds(state)
         if isinstance(state.waiting, Turn):
             self.steps.begin_turn()

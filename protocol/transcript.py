@@ -29,8 +29,9 @@ from typing import Final
 from protocol.encoding import decode, encode
 from protocol.errors import BadMessage
 from protocol.feed import AddStatus, Equivocation, Feed
-from protocol.header import SignedHeader
+from protocol.header import Header, SignedHeader
 from protocol.messages import Message
+from protocol.verdicts import reason_code
 
 MAGIC: Final = "cryptcrawl-match"
 FORMAT: Final = 1
@@ -58,12 +59,14 @@ def file_start(signed_header: SignedHeader) -> bytes:
 
 @dataclass(frozen=True)
 class Problem:
-    """Something the reader could not use.  ``record`` counts from 0 (the file record)."""
+    """Something the reader could not use.  ``record`` counts from 0 (the file record);
+    ``code`` is the verdict's reason code for it (protocol.verdicts)."""
 
     record: int
     offset: int
     reason: str
     seat: int | None = None
+    code: str = "malformed_record"
 
     def __str__(self) -> str:
         who = f" (seat {self.seat})" if self.seat is not None else ""
@@ -75,6 +78,8 @@ class Transcript:
     """What a match file holds, as far as it could be read."""
 
     header: SignedHeader | None = None
+    # A header that reads but whose signatures do not all verify (then ``header`` is None).
+    unsigned_header: Header | None = None
     feeds: dict[int, Feed] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     equivocations: list[Equivocation] = field(default_factory=list)
@@ -119,19 +124,22 @@ def read_transcript(data: bytes) -> Transcript:
     """Read a match file leniently: never raises on bad content, collects problems instead."""
     t = Transcript()
     if not isinstance(data, bytes | bytearray | memoryview):
-        t.problems.append(Problem(0, 0, f"a match file is bytes, not {type(data).__name__}"))
+        t.problems.append(Problem(0, 0, f"a match file is bytes, not {type(data).__name__}",
+                                  code="not_a_match_file"))
         return t
     data = bytes(data)
     if len(data) > MAX_FILE:
         t.problems.append(Problem(0, 0, f"larger than {MAX_FILE // (1024 * 1024)} MiB: "
-                                        "not a match file"))
+                                        "not a match file", code="not_a_match_file"))
         return t
     damaged = 0
     for index, (offset, payload, problem) in enumerate(split_records(data)):
         t.records = index + 1
         if payload is None:
             t.torn = problem.startswith("torn")
-            t.problems.append(Problem(index, offset, problem))
+            code = ("torn_tail" if t.torn else "malformed_record") if index > 1 else (
+                "not_a_match_file" if index == 0 else "unreadable_header")
+            t.problems.append(Problem(index, offset, problem, code=code))
             break
         if damaged >= MAX_DAMAGED:
             t.records = index
@@ -146,7 +154,9 @@ def read_transcript(data: bytes) -> Transcript:
                     raise BadMessage(f"not a cryptcrawl match file (format {FORMAT})")
                 continue
             if index == 1:
-                t.header = SignedHeader.decode(payload)
+                t.header = _signed_header(t, index, offset, payload)
+                if t.header is None:
+                    break
                 match_id = t.header.match_id
                 version = t.header.header.protocol
                 t.feeds = {s: Feed(s, seat.key, match_id, version)
@@ -154,13 +164,32 @@ def read_transcript(data: bytes) -> Transcript:
                 continue
             damaged += _add_message(t, index, offset, payload)
         except BadMessage as exc:
-            t.problems.append(Problem(index, offset, str(exc)))
+            code = ("not_a_match_file", "unreadable_header")[index] if index <= 1 else (
+                "malformed_record")
+            t.problems.append(Problem(index, offset, str(exc), code=code))
             if index <= 1:
                 break  # without the file record and the header nothing else can be checked
             damaged += 1
     if t.records == 0:
-        t.problems.append(Problem(0, 0, "empty file"))
+        t.problems.append(Problem(0, 0, "empty file", code="not_a_match_file"))
     return t
+
+
+def _signed_header(t: Transcript, index: int, offset: int, payload: bytes
+                   ) -> SignedHeader | None:
+    """Record 1 as a signed header.  One that reads but whose signatures do not all verify is
+    kept as ``unsigned_header``, with a ``header_signature`` problem (a damaged file, not a
+    seat's act); one that does not read raises BadMessage."""
+    value = decode(payload)
+    if not isinstance(value, tuple) or len(value) != 2:
+        raise BadMessage("a signed header is a [header, signatures] pair")
+    header = Header.from_value(value[0])
+    try:
+        return SignedHeader(header, value[1])
+    except BadMessage as exc:
+        t.unsigned_header = header
+        t.problems.append(Problem(index, offset, str(exc), code="header_signature"))
+        return None
 
 
 def _add_message(t: Transcript, index: int, offset: int, payload: bytes) -> int:
@@ -169,18 +198,22 @@ def _add_message(t: Transcript, index: int, offset: int, payload: bytes) -> int:
     msg = Message.decode(payload, t.header.header.protocol)
     feed = t.feeds.get(msg.seat)
     if feed is None:
-        raise BadMessage(f"message from seat {msg.seat}, which is not in the header")
+        t.problems.append(Problem(index, offset, f"message from seat {msg.seat}, which is not "
+                                  "in the header", code="foreign_message"))
+        return 1
     try:
         result = feed.add(msg)
     except BadMessage as exc:
-        t.problems.append(Problem(index, offset, str(exc), msg.seat))
+        code = reason_code(str(exc))
+        t.problems.append(Problem(index, offset, str(exc), msg.seat,
+                                  code if code != "rule_broken" else "malformed_record"))
         return 1
     if result.status is AddStatus.EQUIVOCATION and result.equivocation is not None:
         t.equivocations.append(result.equivocation)
         t.problems.append(Problem(index, offset, f"equivocation at sequence number {msg.seq}",
-                                  msg.seat))
+                                  msg.seat, "fork"))
     for lost in result.unchained:
         t.problems.append(Problem(index, offset,
                                   f"message {lost.seq} does not chain to its predecessor",
-                                  lost.seat))
+                                  lost.seat, "broken_chain"))
     return 0

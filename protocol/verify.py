@@ -1,33 +1,28 @@
-"""The strict verifier: a match file in, a verdict out.
+"""The strict verifier of one copy: a match file in, a verdict out (protocol.md §9.2–9.3).
 
 ``verify(data)`` reads the file leniently (``protocol.transcript``), then replays every feed
 through a fresh :class:`~protocol.match.MatchCore` — the same rules the peers ran — which
 re-checks every signature and chain, every play and chance commitment, every chance outcome
 (recomputed from the revealed secrets with the header's sampler), the legality of every action
-through the engine, and the result.
+through the engine, the heads every message vouches for, and the result.
 
-Verdicts:
-
-* ``valid`` — the file is whole, every check passed, the match reached its end and every
-  seat still playing signed the same final state and transcript digest (its END message);
-  the notes name every seat that was replaced by its zombie, every step it played, every chance
-  event drawn with fewer contributors or drawn again, and every private-knowledge round whose
-  key was never published (its deliveries could not be checked);
-* ``invalid`` — something is wrong: the first bad entry (record number), the seat at fault and
-  the reason;
-* ``incomplete`` — nothing wrong was found, but the match stops before its end or before every
-  seat signed the result (a torn last record, a missing message, a match still in progress):
-  what was checked, and where it stops.
+From one copy a seat is blamed only where its own signed messages prove it: two versions of a
+slot, a reveal that does not open its commitment, an illegal action or a wrong state digest in
+the state its heads vouch for.  Where a seat's signed message contradicts another seat's feed
+as this copy holds it, the verdict is ``disputed``, naming both (one of them edited a feed, or
+signed a false reference; several copies tell which: :mod:`protocol.copies`).  The verdicts,
+their exit codes and reason codes are :mod:`protocol.verdicts`'.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
 from engine.core import Over
 from protocol.errors import BadMessage
 from protocol.match import (
+    HeadsDisputed,
     MatchCore,
     MatchEnded,
     PeerMisbehaved,
@@ -35,28 +30,26 @@ from protocol.match import (
     SeatReclaimed,
     SeatReplaced,
 )
-from protocol.messages import Kind
+from protocol.messages import DeliveryBody, Kind, Message
 from protocol.transcript import Transcript, read_transcript
+from protocol.verdicts import (
+    DAMAGE_CODES,
+    DISPUTED,
+    INCOMPLETE,
+    INVALID,
+    STATE_CODES,
+    UNREADABLE,
+    VALID,
+    Dispute,
+    ForkProof,
+    Verdict,
+    Where,
+    reason_code,
+)
 
-VALID = "valid"
-INVALID = "invalid"
-INCOMPLETE = "incomplete"
-
-
-@dataclass(frozen=True)
-class Verdict:
-    status: str  # valid / invalid / incomplete
-    reason: str
-    seat: int | None = None  # the seat at fault (invalid)
-    record: int | None = None  # the first bad record (invalid), counting the file record as 0
-    messages: int = 0  # messages checked
-    winners: tuple[int, ...] = ()
-    final_digest: bytes = b""
-    notes: tuple[str, ...] = field(default=())
-
-    @property
-    def valid(self) -> bool:
-        return self.status == VALID
+__all__ = ["DISPUTED", "INCOMPLETE", "INVALID", "UNREADABLE", "VALID", "Verdict",
+           "judge", "match_notes", "read_and_verify", "record_numbers", "verify",
+           "verify_transcript"]
 
 
 def verify(data: bytes) -> Verdict:
@@ -112,53 +105,149 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
 
 
 def verify_transcript(t: Transcript, records: dict[bytes, int] | None = None) -> Verdict:
-    records = records or {}
+    """The verdict of a file already read (``records``: see :func:`record_numbers`)."""
+    return judge(t, {h: Where(0, r) for h, r in (records or {}).items()})[0]
+
+
+Places = dict[bytes, Where]
+"""Message hash -> where it is (copy and record)."""
+
+
+def judge(t: Transcript, places: Places | None = None, *, copy: int = 0,
+          observe: Callable[[Message], None] | None = None
+          ) -> tuple[Verdict, MatchCore | None]:
+    """The verdict of a file already read, and the core that replayed it (None: the file
+    could not be replayed).  ``places``: where each message is; ``copy``: the copy the
+    reader's problems are of; ``observe``: called with every message the replay takes, in
+    its order."""
+    places = places or {}
     notes = tuple(str(p) for p in t.problems)
     if t.header is None:
-        reason = t.problems[0].reason if t.problems else "no header"
-        return Verdict(INVALID, f"unreadable header: {reason}", record=1, notes=notes)
-    # Content problems (a bad signature, a broken chain, a foreign message, equivocation) make
-    # the file invalid; a torn tail only makes it incomplete.
+        first = t.problems[0] if t.problems else None
+        reason = first.reason if first else "no header"
+        if t.unsigned_header is not None and first is not None:
+            return Verdict(INVALID, "header_signature", f"the header is not signed by every "
+                           f"seat: {reason}", record=1, copy=copy, notes=notes), None
+        code = first.code if first else "not_a_match_file"
+        return Verdict(UNREADABLE, code, reason, notes=notes), None
+    # Content problems (a bad signature, a broken chain, a foreign message, a fork) make the
+    # file invalid; a torn tail only makes it incomplete.  Damage blames no seat; a broken chain
+    # or a fork is its seat's signed act.
     for problem in t.problems:
         if t.torn and problem is t.problems[-1]:
             continue
-        return Verdict(INVALID, problem.reason, seat=problem.seat, record=problem.record,
-                       messages=t.messages, notes=notes)
+        forks = _fork_proofs(t, places) if problem.code == "fork" else ()
+        blamed = () if problem.seat is None or problem.code in DAMAGE_CODES else (problem.seat,)
+        return Verdict(INVALID, problem.code, problem.reason, blamed, record=problem.record,
+                       copy=copy, messages=t.messages, notes=notes,
+                       forks=tuple(f for f in forks if f.seat == problem.seat)), None
     try:
         core = MatchCore(t.header)
     except BadMessage as exc:
-        return Verdict(INVALID, f"cannot check this match: {exc}", record=1, notes=notes)
+        return Verdict(INVALID, "unplayable_header", f"cannot check this match: {exc}",
+                       record=1, copy=copy, notes=notes), None
+    if observe is not None:
+        core.take_observers.append(observe)
     # The reader already verified every signature and chain: the core takes the feeds over
     # and consumes them in canonical order.
-    checked = t.messages
-    for event in core.adopt(t.feeds):
+    events = core.adopt(t.feeds)
+    for event in events:
+        if (isinstance(event, HeadsDisputed) and not event.replaced
+                and core.cursor[event.seat] <= event.message.seq):
+            # (Heads that differ on replacements only are no dispute: the message waits.)
+            return _heads_disputed(t, core, event, places, notes), core
         if isinstance(event, PeerMisbehaved):
-            culprit = event.evidence[0] if event.evidence else None
-            return Verdict(INVALID, event.reason, seat=event.seat,
-                           record=records.get(culprit.hash) if culprit else None,
-                           messages=checked, notes=notes)
+            return _misbehaved(t, core, event, places, notes), core
+    return _ending(t, core, places, notes + match_notes(core)), core
+
+
+def _place(places: Places, message: Message | None) -> Where:
+    return places.get(message.hash, Where(0, None)) if message is not None else Where(0, None)
+
+
+def _fork_proofs(t: Transcript, places: Places) -> tuple[ForkProof, ...]:
+    return tuple(ForkProof(e.seat, e.seq, (e.first, e.second),
+                           (_place(places, e.first), _place(places, e.second)))
+                 for e in t.equivocations)
+
+
+def _heads_disputed(t: Transcript, core: MatchCore, event: HeadsDisputed, places: Places,
+                    notes: tuple[str, ...]) -> Verdict:
+    m, other = event.message, event.other
+    body = m.content
+    if isinstance(body, DeliveryBody):  # (version 2: it names the round's SEAL_KEY message)
+        named, kind, what = body.key_message, "key", f"the key message of seat {other}'s round"
+    else:
+        named, kind, what = m.heads[other], "heads", (
+            f"seat {other}'s last message that drove the engine")
+    held = event.held[0].seq if event.held else -1
+    holds = f"its message {held}" if held >= 0 else "none of its messages yet"
+    reason = (f"seat {m.seat}'s message {m.seq} names {named.hex()[:16]} as {what}; this copy "
+              f"holds {holds} there (one of the two seats edited a feed or signed a false "
+              "reference)")
+    at = _place(places, m)
+    return Verdict(DISPUTED, "heads_disputed", reason, tuple(sorted((m.seat, other))),
+                   record=at.record, copy=at.copy, messages=t.messages,
+                   notes=notes + match_notes(core),
+                   dispute=Dispute(m.seat, m.seq, (other,), kind, named, held))
+
+
+def _misbehaved(t: Transcript, core: MatchCore, event: PeerMisbehaved, places: Places,
+                notes: tuple[str, ...]) -> Verdict:
+    code = reason_code(event.reason)
+    culprit = event.evidence[0] if event.evidence else None
+    at = _place(places, culprit)
     notes += match_notes(core)
+
+    def made(verdict: str, code: str, reason: str, blamed: tuple[int, ...], *,
+             dispute: Dispute | None = None, forks: tuple[ForkProof, ...] = ()) -> Verdict:
+        return Verdict(verdict, code, reason, blamed, record=at.record, copy=at.copy,
+                       messages=t.messages, notes=notes, dispute=dispute, forks=forks)
+
+    found = core.vouching.divergence
+    if (culprit is not None and found is not None and found[1].hash == culprit.hash
+            and code in STATE_CODES):
+        seat, message, others = found
+        what = ("carries another public state digest than" if code == "state_diverged"
+                else "is not what is due in")
+        reason = (f"seat {seat}'s message {message.seq} {what} the state this copy reaches, "
+                  "which rests on messages of seat" + ("s " if len(others) > 1 else " ")
+                  + ", ".join(map(str, others)) + " that it does not vouch for (one side "
+                  "edited a feed, or signed a false message)")
+        return made(DISPUTED, "state_disputed", reason, tuple(sorted({seat, *others})),
+                    dispute=Dispute(seat, message.seq, others, "state"))
+    forks: tuple[ForkProof, ...] = ()
+    if code == "fork" and len(event.evidence) == 2:
+        a, b = event.evidence
+        forks = (ForkProof(event.seat, a.seq, (a, b), (_place(places, a), _place(places, b))),)
+    return made(INVALID, code, event.reason, (event.seat,), forks=forks)
+
+
+def _ending(t: Transcript, core: MatchCore, places: Places, notes: tuple[str, ...]
+            ) -> Verdict:
+    checked = t.messages
     ended = [e for e in core.events if isinstance(e, MatchEnded)]
     if ended and isinstance(core.state.waiting, Over):
         # A vote or a welcome may follow a seat's END, sent before it saw every END (an answer
         # to a vote on a point passed, a seat timed out just before its END came in — the END
-        # in hand is not held by it): nothing waits for it.  Anything else after the result
-        # is wrong.
+        # in hand is not held by it): nothing waits for it, and nothing acts on it.  Anything
+        # else after the result is wrong.
         after = [m for s, f in enumerate(core.feeds) if core.live(s)
                  for m in f.messages[core.cursor[s]:]]
         unread = [m for m in after if m.kind not in (Kind.ABSENT, Kind.WELCOME)]
         end = ended[0]
         if core.signed and unread:
-            return Verdict(INVALID, f"{len(unread)} message(s) after every seat signed the "
-                           "result", seat=unread[0].seat, record=records.get(unread[0].hash),
-                           messages=checked, notes=notes)
+            at = _place(places, unread[0])
+            return Verdict(INVALID, "after_result", f"{len(unread)} message(s) after every "
+                           "seat signed the result", (unread[0].seat,), record=at.record,
+                           copy=at.copy, messages=checked, notes=notes)
         if core.signed and after:
             notes += (f"{len(after)} vote(s) or welcome(s) after the result (sent before "
                       "their seat saw every END; nothing waited for them)",)
         if core.signed and not t.torn:
-            return Verdict(VALID, "every check passed; every seat signed the result",
-                           messages=checked, winners=end.winners, final_digest=end.digest,
-                           notes=notes)
+            return Verdict(VALID, "result_signed", "every check passed; every seat signed the "
+                           "result", messages=checked, winners=end.winners,
+                           final_digest=end.digest, notes=notes)
         missing_end = [s for s in core.live_seats() if s not in core.end_signatures]
         gaps = []
         if t.torn:
@@ -167,8 +256,9 @@ def verify_transcript(t: Transcript, records: dict[bytes, int] | None = None) ->
             gaps.append("not every seat signed the result (missing: "
                         + ", ".join(f"seat {s}" for s in missing_end) + ")")
         reason = "the match ended, but " + "; ".join(gaps)
-        return Verdict(INCOMPLETE, reason, messages=checked, winners=end.winners,
-                       final_digest=end.digest, notes=notes)
+        return Verdict(INCOMPLETE, "torn_tail" if t.torn else "unsigned_result", reason,
+                       messages=checked, winners=end.winners, final_digest=end.digest,
+                       notes=notes, waiting_for=tuple(missing_end))
     where = core.state.waiting
     missing = t.missing()
     reason = "the match stops before its end"
@@ -181,4 +271,20 @@ def verify_transcript(t: Transcript, records: dict[bytes, int] | None = None) ->
     step = getattr(where, "step", None) or getattr(getattr(where, "event", None), "id", None)
     if step:
         reason += f" {step}"
-    return Verdict(INCOMPLETE, reason, messages=checked, notes=notes)
+    waiting = waited_for(core, missing)
+    if waiting:
+        reason += "; the seats it waits for: " + ", ".join(map(str, waiting))
+    code = "torn_tail" if t.torn else "missing_messages" if missing else "unfinished"
+    return Verdict(INCOMPLETE, code, reason, messages=checked, notes=notes,
+                   waiting_for=waiting)
+
+
+def waited_for(core: MatchCore, missing: dict[int, range]) -> tuple[int, ...]:
+    """The live seats a match that stops short waits for: those that owe a message (or a
+    vote) not in the file, or whose message in the file cannot be taken yet (``owing``), and
+    those with a gap in their feed; failing all, every live seat that owes anything."""
+    live = set(core.live_seats())
+    waiting = set(core.owing()) | (set(missing) & live)
+    if not waiting:
+        waiting = {s for s in live if core.expects(s) is not None}
+    return tuple(sorted(waiting))

@@ -16,7 +16,7 @@ peers that disagree on a replacement carry different heads, and wait rather than
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from protocol.absence import Seats
 from protocol.chance import Chance
@@ -47,6 +47,9 @@ class Vouching:
         # The messages whose heads contradicted this peer's feeds, the first of each seat.
         self.disputes: list[HeadsDisputed] = []
         self._reported: set[bytes] = set()  # (each such message is reported once)
+        # The first message refused against a state resting on messages it does not vouch for:
+        # (signer, message, the other seats of the dispute; note_unvouched).
+        self.divergence: tuple[int, Message, tuple[int, ...]] | None = None
 
     def expected(self, seat: int, kind: Kind, body: object) -> tuple[bytes, ...]:
         """The heads a message of ``kind`` (with ``body``) from ``seat`` carries now: a
@@ -157,3 +160,45 @@ class Vouching:
         if not replaced and not any(d.seat == seat for d in self.disputes):
             self.disputes.append(event)
         self._emit(event)
+
+    def note_unvouched(self, seat: int, message: Message,
+                       uncovered: Iterable[tuple[str, tuple[int, ...]]] = ()) -> None:
+        """``message`` is refused against the state (its digest, with the chance outcomes no
+        digest round ``uncovered``; or its kind): keep the first such that is a dispute
+        (:meth:`unvouched`) as :attr:`divergence`, which a verdict gives instead of a blame."""
+        if self.divergence is None:
+            self.divergence = self.unvouched(seat, message, uncovered)
+
+    def unvouched(self, seat: int, message: Message,
+                  uncovered: Iterable[tuple[str, tuple[int, ...]]] = ()
+                  ) -> tuple[int, Message, tuple[int, ...]] | None:
+        """``message`` is refused against the state (its digest, or its kind): is that a
+        dispute rather than ``seat``'s fault?  Then ``(seat, message, the other seats)``.
+        Version 1 (a refused digest): after outcomes no digest round covered (``uncovered``:
+        event, contributors), with their contributors.  Version 2: where the state rests on
+        messages of other live seats that its heads do not name — in a simultaneous step the
+        step's start, which the heads of a step's messages cover; else every message taken
+        when the state last changed — with those seats (protocol.md §9.3)."""
+        if message.version < 2:
+            others = sorted({c for _, cs in uncovered for c in cs})
+            return (seat, message, tuple(others)) if others else None
+        if len(message.heads) != self._n:
+            return None
+        basis = (self._steps.anchor_heads if self._steps.current is not None
+                 else self._ending.state_heads)
+        found = []
+        for j in range(self._n):
+            if j == seat or j in self._seats.absent or message.heads[j] == basis[j]:
+                continue
+            named, rests = self._position(j, message.heads[j]), self._position(j, basis[j])
+            if named is None or (rests is not None and named < rests):
+                found.append(j)
+        return (seat, message, tuple(found)) if found else None
+
+    def _position(self, seat: int, head: bytes) -> int | None:
+        """Where ``head`` is in ``seat``'s feed (-1: the match id, before its first message;
+        None: not there)."""
+        feed = self._feeds[seat]
+        if head == feed.match_id:
+            return -1
+        return next((m.seq for m in feed.chain if m.hash == head), None)

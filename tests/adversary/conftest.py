@@ -230,8 +230,8 @@ def assert_blamed(paths: Sequence[Path], seat: int, reason: str) -> list[dict[st
     verdicts = [verdict_of(p) for p in paths]
     out = []
     for path, v in zip(paths, verdicts, strict=True):
-        assert v.status == "invalid", f"{path}: {v.status}: {v.reason} {v.notes}"
-        assert v.seat == seat and reason in v.reason, (v.seat, v.reason)
+        assert v.verdict == "invalid", f"{path}: {v.verdict}: {v.reason} {v.notes}"
+        assert v.blamed == (seat,) and reason in v.reason, (v.blamed, v.reason)
         assert v.record is not None and v.record >= 2
         j = cli_verify(path)
         assert j["status"] == "invalid" and j["exit"] == 1, j

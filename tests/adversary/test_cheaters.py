@@ -156,7 +156,7 @@ def silent(procs: Processes, script: str) -> tuple[list[Path], int, dict[str, An
     note = f"seat {seat} was replaced by its zombie after its message {went[0]['seq']}: absent"
     for path in paths:
         v = verdict_of(path)
-        assert v.status == "valid", (v.status, v.reason)
+        assert v.verdict == "valid", (v.verdict, v.reason)
         assert any(n.startswith(note) for n in v.notes), v.notes
     j = cli_verify(paths[0])
     assert j["status"] == "valid" and j["exit"] == 0
@@ -209,7 +209,7 @@ def clean(paths: list[Path]) -> None:
     assert_agree_to_the_end(paths)
     for path in paths:
         v = verdict_of(path)
-        assert v.status == "valid", (path, v.status, v.reason)
+        assert v.verdict == "valid", (path, v.verdict, v.reason)
         assert not any("replaced" in n for n in v.notes), v.notes
     assert cli_verify(paths[0])["status"] == "valid"
     only_replaced(paths, set())
@@ -279,7 +279,7 @@ def test_two_colluders_cannot_vote_out_a_seat_a_third_holds(procs: Processes) ->
     assert_agree_to_the_end(paths)
     for path in paths:
         v = verdict_of(path)
-        assert v.status == "valid" and not any("replaced" in n for n in v.notes), v.notes
+        assert v.verdict == "valid" and not any("replaced" in n for n in v.notes), v.notes
         assert 0 not in replay(path).absent
 
 
@@ -307,7 +307,7 @@ def test_all_other_seats_can_declare_a_seat_absent_and_it_reclaims(
     assert_agree_to_the_end(paths)
     for path in paths:
         v = verdict_of(path)
-        assert v.status == "valid", v.reason
+        assert v.verdict == "valid", v.reason
         assert any(n.startswith("seat 0 was replaced") for n in v.notes), v.notes
         assert any(n.startswith("seat 0 reclaimed its seat") for n in v.notes), v.notes
 
@@ -364,7 +364,7 @@ def holds_the_proof(peer: Proc) -> bool:
     if path is None:
         return False
     v = verdict_of(path)
-    return v.status == "invalid" and "equivocation" in v.reason
+    return v.verdict == "invalid" and "equivocation" in v.reason
 
 
 def test_equivocation_never_diverges_nor_blames_an_honest_seat(
@@ -379,9 +379,9 @@ def test_equivocation_never_diverges_nor_blames_an_honest_seat(
     for path in paths:
         assert path is not None
         v = verdict_of(path)
-        assert v.status in ("incomplete", "invalid", "valid"), v
-        if v.status == "invalid":
-            assert v.seat == seat, (v.seat, v.reason)  # never an honest seat
+        assert v.verdict in ("incomplete", "invalid", "valid"), v
+        if v.verdict == "invalid":
+            assert v.blamed == (seat,), (v.blamed, v.reason)  # never an honest seat
         assert set(replay(path).absent) <= {seat}
 
 
@@ -394,8 +394,8 @@ def test_equivocation_is_proved_in_every_honest_file(forked: tuple[list[Proc], P
         path = peer.match_file()
         assert path is not None
         v = verdict_of(path)
-        assert v.status == "invalid" and v.seat == seat and "equivocation" in v.reason, (
-            peer.name, v.status, v.reason)
+        assert v.verdict == "invalid" and v.blamed == (seat,) and "equivocation" in v.reason, (
+            peer.name, v.verdict, v.reason)
 
 
 # --------------------------------------------------------------------------- out-of-protocol
@@ -423,7 +423,7 @@ def test_chain_spam_does_not_stop_the_match(spammed: tuple[list[Path], Proc]) ->
     assert_agree_to_the_end(paths)
     for path in paths:
         v = verdict_of(path)
-        assert v.status == "valid" or v.seat == seat, (v.status, v.seat, v.reason)
+        assert v.verdict == "valid" or v.blamed == (seat,), (v.verdict, v.blamed, v.reason)
         assert set(replay(path).absent) <= {seat}
 
 

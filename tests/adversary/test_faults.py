@@ -60,7 +60,7 @@ def agreed(paths: list[Path]) -> list[str]:
     """Every copy valid, one result; the notes of the first."""
     verdicts = [verdict_of(p) for p in paths]
     for path, v in zip(paths, verdicts, strict=True):
-        assert v.status == "valid", f"{path}: {v.status}: {v.reason} {v.notes}"
+        assert v.verdict == "valid", f"{path}: {v.verdict}: {v.reason} {v.notes}"
     assert len({v.final_digest for v in verdicts}) == 1, "the copies disagree"
     assert len({read_transcript(p.read_bytes()).header.match_id for p in paths  # type: ignore[union-attr]
                 }) == 1
@@ -284,7 +284,7 @@ def test_a_peer_killed_and_restarted_twice_in_one_match(tmp_path: Path) -> None:
             path = peer.match_file()
             assert path is not None
             sizes.append(path.stat().st_size)
-            assert verdict_of(path).status == "incomplete"
+            assert verdict_of(path).verdict == "incomplete"
             peer = procs.resume(peer)
         paths = [finished(p) for p in (host, peer, j2)]
         notes = agreed(paths)

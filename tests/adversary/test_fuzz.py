@@ -273,7 +273,7 @@ async def test_fuzzed_frames_never_crash_a_live_peer_and_the_match_finishes(
         gate.open.set()
         await match.cancel()
     verdicts = [verdict_of(r.path) for r in results]
-    assert all(v.status == "valid" for v in verdicts), [(v.status, v.reason) for v in verdicts]
+    assert all(v.verdict == "valid" for v in verdicts), [(v.verdict, v.reason) for v in verdicts]
     assert len({v.final_digest for v in verdicts}) == 1
     # The same messages in every copy, so the same size: no junk, no duplicate was stored.
     assert len({r.path.stat().st_size for r in results}) == 1

@@ -156,7 +156,7 @@ def check_files(paths: list[Path]) -> None:
     one_match(paths, PLAYERS)
     for path in paths:
         v = verdict_of(path)
-        assert v.valid, f"{path}: {v.status}: {v.reason} {v.notes}"
+        assert v.valid, f"{path}: {v.verdict}: {v.reason} {v.notes}"
         assert not any("replaced" in note for note in v.notes), (path, v.notes)
         j = cli_verify(path)
         assert j["status"] == "valid" and j["exit"] == 0, (path, j)

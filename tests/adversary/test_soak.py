@@ -53,7 +53,7 @@ async def test_100_consecutive_matches_leak_nothing(tmp_path: Path) -> None:
         paths = [r.path for r in results]
         assert len({p.stat().st_size for p in paths}) == 1, f"match {i}: copies differ"
         v = verdict_of(paths[0])
-        assert v.status == "valid", (i, v.status, v.reason)
+        assert v.verdict == "valid", (i, v.verdict, v.reason)
         assert not any("replaced" in n for n in v.notes), (i, v.notes)
         await asyncio.sleep(0.05)  # let closed transports go
         if i == 0 or i == MATCHES - 1:

@@ -95,7 +95,7 @@ def test_full_disk_the_others_finish_and_what_was_written_checks(disk_full: Full
     full = disk_full
     for path in full.others:
         v = verdict_of(path)
-        assert v.status == "valid", (v.status, v.reason)
+        assert v.verdict == "valid", (v.verdict, v.reason)
         assert any(n.startswith(f"seat {full.seat} was replaced") for n in v.notes), v.notes
     data = full.copy.read_bytes()
     assert 20_000 < len(data) < 48 * 1024
@@ -104,7 +104,7 @@ def test_full_disk_the_others_finish_and_what_was_written_checks(disk_full: Full
     # At most one problem, and only a torn tail (the last write was cut short by the disk).
     assert all(p.reason.startswith("torn record") for p in t.problems), t.problems
     v = verdict_of(full.copy)
-    assert v.status == "incomplete", (v.status, v.reason)
+    assert v.verdict == "incomplete", (v.verdict, v.reason)
     j = cli_verify(full.copy)
     assert j["status"] == "incomplete" and j["exit"] == 4, j
     # Everything it holds is what the others hold: byte for byte the same messages.
@@ -124,7 +124,7 @@ def test_torn_last_record_is_tolerated_and_reported(disk_full: Full, tmp_path: P
     whole, cut = read_transcript(data), read_transcript(torn.read_bytes())
     assert cut.torn and cut.messages == whole.messages - 1
     v = verdict_of(torn)
-    assert v.status == "incomplete" and "torn" in v.reason, v.reason
+    assert v.verdict == "incomplete" and "torn" in v.reason, v.reason
     j = cli_verify(torn)
     assert j["exit"] == 4 and "torn" in j["reason"], j
     assert any("torn record" in n for n in j["notes"]), j["notes"]
@@ -200,7 +200,7 @@ def torn_then_resumed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Resu
         with path.open("ab") as out:
             out.write((300).to_bytes(4, "big") + b"\x93" * 100)  # 100 of 300 bytes
         size = path.stat().st_size
-        assert verdict_of(path).status == "incomplete"
+        assert verdict_of(path).verdict == "incomplete"
         again = group.resume(j1)
         others = [finished(host), finished(j2)]
         assert again.wait(60) == 0, again.stderr()[-2000:]
@@ -212,7 +212,7 @@ def torn_then_resumed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Resu
 def test_resumed_after_a_torn_record_the_match_finishes(torn_then_resumed: Resumed) -> None:
     r = torn_then_resumed
     verdicts = [verdict_of(p) for p in r.others]
-    assert all(v.status == "valid" for v in verdicts), [v.reason for v in verdicts]
+    assert all(v.verdict == "valid" for v in verdicts), [v.reason for v in verdicts]
     assert r.path.stat().st_size > r.size_before
 
 
@@ -220,4 +220,4 @@ def test_resumed_after_a_torn_record_its_file_still_verifies(
         torn_then_resumed: Resumed) -> None:
     r = torn_then_resumed
     v = verdict_of(r.path)
-    assert v.status == "valid", (v.status, v.record, v.reason)
+    assert v.verdict == "valid", (v.verdict, v.record, v.reason)

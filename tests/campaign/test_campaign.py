@@ -1,7 +1,12 @@
 """The liar campaign (tests/campaign/liars.py): a seat edits its own copy of a finished match —
 every seat as the liar, every message kind it sends, at its first, middle and last message of
-that kind, kept or cut after the edit, 3 to 5 seats — and no verdict of its copy names an honest
-seat alone.
+that kind, kept or cut after the edit, 3 to 5 seats — and
+
+* no verdict of its copy alone names an honest seat alone (the verdict's fields: an ``invalid``
+  verdict blames the liar, a ``disputed`` one names it among its two seats);
+* ``verify LIAR_COPY HONEST_COPY`` names the liar — ``invalid``, ``blamed == [liar]``, reason
+  code ``fork`` — with both signed versions of the slot it forked, one from each copy, and says
+  the liar's copy is edited.
 
 The default run plays a sample (3 seats, the first message of each kind); the whole campaign
 (over 300 files) is ``slow``."""
@@ -12,39 +17,58 @@ from collections import Counter
 
 import pytest
 
-from protocol.match import MatchCore
-from protocol.transcript import read_transcript
-from protocol.verify import INVALID, verify
+from protocol.copies import verify_copies
+from protocol.verdicts import DISPUTED, INVALID, VALID
+from protocol.verify import verify
 from tests.campaign.liars import KINDS, Case, cases
 
 
 def judge(case: Case) -> str:
-    """How the liar's copy reads: ``liar`` (invalid, naming the liar), ``dispute`` (every
-    dispute it shows names the liar), ``quiet`` (nobody named: the match stops short), or
-    ``FRAMED`` (an honest seat named alone)."""
+    """How the liar's copy reads alone: ``liar`` (invalid, blaming the liar alone), ``dispute``
+    (disputed, the liar one of its two seats), ``quiet`` (nobody blamed: the match stops short),
+    or ``FRAMED`` (an honest seat blamed alone, or a dispute between honest seats)."""
     verdict = verify(case.edited)
-    if verdict.status == INVALID:
-        return "liar" if verdict.seat == case.liar else "FRAMED"
-    t = read_transcript(case.edited)
-    assert t.header is not None
-    core = MatchCore(t.header)
-    core.adopt(t.feeds)
-    pairs = {(d.seat, d.other) for d in core.disputes}
-    if pairs:
-        return "dispute" if all(case.liar in pair for pair in pairs) else "FRAMED"
-    assert not verdict.valid, f"{case.name}: an edited copy reads valid"
+    assert verdict.verdict != VALID, f"{case.name}: an edited copy reads valid"
+    if verdict.verdict == INVALID and verdict.blamed:
+        return "liar" if verdict.blamed == (case.liar,) else "FRAMED"
+    if verdict.verdict == DISPUTED:
+        return "dispute" if case.liar in verdict.blamed else "FRAMED"
+    assert not verdict.blamed, (case.name, verdict)
     return "quiet"
+
+
+def together(case: Case) -> str | None:
+    """What is wrong with ``verify LIAR_COPY HONEST_COPY`` (None: it names the liar, with a
+    fork of its feed whose two versions come one from each copy)."""
+    v = verify_copies([case.edited, case.honest], ["liar", "honest"])
+    if (v.verdict, v.blamed, v.reason_code) != (INVALID, (case.liar,), "fork"):
+        return f"{v.verdict} {v.blamed} {v.reason_code}: {v.reason}"
+    if not any({w.copy for w in f.where} == {0, 1} and f.seat == case.liar
+               and f.versions[0].seq == f.versions[1].seq
+               and f.versions[0].hash != f.versions[1].hash for f in v.forks):
+        return f"no fork with a version from each copy: {v.forks}"
+    # The liar's copy is edited (the honest seats' messages name the other version), or — where
+    # no message names the slot (an END, say) — both copies hold one version of a fork.
+    if [c.state for c in v.copies] not in (["edited", "whole"], ["forked", "forked"]):
+        return f"copies read {[c.state for c in v.copies]}"
+    return None
 
 
 def run(selected: list[Case]) -> Counter[tuple[str, str]]:
     outcome: Counter[tuple[str, str]] = Counter()
-    framed = []
+    framed, missed = [], []
     for case in selected:
         how = judge(case)
         outcome[(case.kind.name, how)] += 1
         if how == "FRAMED":
             framed.append(case.name)
+        wrong = together(case)
+        if wrong is None:
+            outcome[("together", "liar named")] += 1
+        else:
+            missed.append(f"{case.name}: {wrong}")
     assert not framed, f"an honest seat named alone in {len(framed)} file(s): {framed}"
+    assert not missed, f"the two copies do not name the liar in {len(missed)} case(s): {missed}"
     return outcome
 
 
@@ -53,9 +77,10 @@ def test_a_sample_of_the_campaign_frames_nobody() -> None:
     outcome = run(selected)
     # Every kind is in the sample, and the careful forgeries (a commitment changed with its
     # secret) show as disputes, which name the liar.
-    assert {kind for kind, _ in outcome} == {kind.name for kind in KINDS}
+    assert {kind for kind, _ in outcome} == {kind.name for kind in KINDS} | {"together"}
     assert outcome[("CHANCE_COMMIT", "dispute")] == 3
     assert outcome[("COMMIT", "dispute")] == 3
+    assert outcome[("together", "liar named")] == len(selected)
 
 
 @pytest.mark.slow
@@ -63,6 +88,8 @@ def test_the_whole_campaign_frames_nobody() -> None:
     selected = list(cases())
     assert len(selected) >= 300
     outcome = run(selected)
-    print({f"{kind}/{how}": count for (kind, how), count in sorted(outcome.items())})
-    assert {kind for kind, _ in outcome} == {kind.name for kind in KINDS}
+    print(f"{len(selected)} cases; "
+          + str({f"{kind}/{how}": count for (kind, how), count in sorted(outcome.items())}))
+    assert {kind for kind, _ in outcome} == {kind.name for kind in KINDS} | {"together"}
     assert {seats for seats in (c.seats for c in selected)} == {3, 4, 5}
+    assert outcome[("together", "liar named")] == len(selected)

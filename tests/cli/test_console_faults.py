@@ -27,8 +27,9 @@ def test_a_byte_that_is_not_text_is_refused_like_a_typo(tmp_path: Path) -> None:
 
 
 def test_a_name_the_terminal_cannot_show_is_written_as_question_marks(tmp_path: Path) -> None:
-    """An ASCII-only terminal and a player named "José 🎲": the name shows as "Jose ?" (a letter as
-    its base letter, what has none as ?), the game goes on.  (Before, the first table drawn stopped the match with a traceback.)"""
+    """An ASCII-only terminal and a player named "José 🎲": the name shows as "Jose ?" (a
+    letter as its base letter, what has none as ?), the game goes on.  (Before, the first
+    table drawn stopped the match with a traceback.)"""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "ascii"}
     env.pop("CRYPTCRAWL_DEBUG", None)
     done = subprocess.run(

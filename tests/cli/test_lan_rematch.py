@@ -99,7 +99,7 @@ async def test_rematch_same_seats_new_match(tmp_path: Path) -> None:
     assert first[0].name != second[0].name  # a new match: a new match id
     headers = []
     for path in first + second:
-        assert verify(path.read_bytes()).status == "valid", path
+        assert verify(path.read_bytes()).verdict == "valid", path
         t = read_transcript(path.read_bytes())
         assert t.header is not None
         headers.append(t.header.header)

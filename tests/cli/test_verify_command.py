@@ -1,5 +1,6 @@
-"""``cryptcrawl verify``: exit codes 0 valid, 1 invalid (seat at fault), 3 unreadable,
-4 incomplete, 2 usage; one-line errors; --json."""
+"""``cryptcrawl verify``: exit codes 0 valid, 1 invalid (the seat at fault where its own signed
+message proves it; none for a damaged record), 3 unreadable, 4 incomplete, 2 usage; one-line
+errors; --json."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from benchmarks.scenario import raiders_network
 from cli.main import main
 from protocol.transcript import file_start, frame
+from tests.protocol.test_match import rewrite_reveal_action
 
 
 @pytest.fixture(scope="module")
@@ -40,16 +42,32 @@ def test_valid(tmp_path: Path, match_bytes: bytes, monkeypatch: pytest.MonkeyPat
 
 def test_invalid_names_the_seat(tmp_path: Path, match_bytes: bytes,
                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    net = raiders_network(3, tag=b"cli-verify-cheat")
+    rewrite_reveal_action(net, 2, "play 5")  # a reveal that does not open: seat 2's own act
+    net.pump()
+    path = tmp_path / "bad.crawl"
+    path.write_bytes(file_start(net.header) + b"".join(frame(m.encode()) for m in net.log))
+    code, out, _ = run(["verify", str(path)], monkeypatch)
+    assert code == 1 and "INVALID" in out and "AT FAULT" in out
+    code, out, _ = run(["verify", "--json", str(path)], monkeypatch)
+    verdict = json.loads(out)
+    assert code == 1 and verdict["verdict"] == verdict["status"] == "invalid"
+    assert verdict["blamed"] == [2] and verdict["seat_at_fault"] == 2
+    assert verdict["reason_code"] == "reveal_mismatch" and verdict["record"] is not None
+
+
+def test_a_damaged_record_is_invalid_and_names_no_seat(tmp_path: Path, match_bytes: bytes,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     data = bytearray(match_bytes)
     data[-3] ^= 0x10  # inside the last message's signature
     path = tmp_path / "bad.crawl"
     path.write_bytes(bytes(data))
     code, out, _ = run(["verify", str(path)], monkeypatch)
-    assert code == 1 and "INVALID" in out and "AT FAULT" in out
+    assert code == 1 and "INVALID" in out and "AT FAULT" not in out
     code, out, _ = run(["verify", "--json", str(path)], monkeypatch)
     verdict = json.loads(out)
-    assert code == 1 and verdict["status"] == "invalid"
-    assert isinstance(verdict["seat_at_fault"], int) and verdict["record"] is not None
+    assert code == 1 and verdict["verdict"] == "invalid" and verdict["blamed"] == []
+    assert verdict["reason_code"] == "bad_signature" and verdict["record"] is not None
 
 
 def test_incomplete(tmp_path: Path, match_bytes: bytes, monkeypatch: pytest.MonkeyPatch) -> None:

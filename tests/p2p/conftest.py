@@ -48,7 +48,7 @@ def assert_agreed(paths: list[Path], players: int) -> list[Verdict]:
     assert len({h.match_id for h in headers if h is not None}) == 1, "files of two matches"
     verdicts = [verdict_of(p) for p in paths]
     for path, v in zip(paths, verdicts, strict=True):
-        assert v.status == "valid", f"{path}: {v.status}: {v.reason} {v.notes}"
+        assert v.verdict == "valid", f"{path}: {v.verdict}: {v.reason} {v.notes}"
     assert len({v.final_digest for v in verdicts}) == 1, "the files disagree on the result"
     assert len({v.winners for v in verdicts}) == 1
     assert all(len(v.final_digest) == 32 for v in verdicts)

@@ -64,4 +64,4 @@ async def test_an_away_person_is_played_by_the_bot_until_they_answer(tmp_path: P
         if not task.done():
             task.cancel()
     assert result.core.signed
-    assert verify(result.path.read_bytes()).status == VALID
+    assert verify(result.path.read_bytes()).verdict == VALID

@@ -187,7 +187,7 @@ def test_three_hosts_discover_join_and_finish(lan: Lan, procs: list[Proc],
     assert len({p.name for p in paths}) == 1
     verdicts = [verify(p.read_bytes()) for p in paths]
     for path, verdict in zip(paths, verdicts, strict=True):
-        assert verdict.valid, f"{path}: {verdict.status}: {verdict.reason}"
+        assert verdict.valid, f"{path}: {verdict.verdict}: {verdict.reason}"
     assert len({(v.final_digest, v.winners) for v in verdicts}) == 1
     print(f"netns match: {elapsed:.1f} s; discovery "
           f"{[r['found']['seconds'] for r in results[1:]]} s")

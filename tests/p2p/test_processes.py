@@ -69,7 +69,7 @@ def test_killed_peer_resumes_without_equivocating(procs: Processes) -> None:
     seat = j1.seat()
     sent_before = before.feeds[seat].messages
     assert sent_before, "the killed peer had sent nothing yet"
-    assert verdict_of(path).status == "incomplete"
+    assert verdict_of(path).verdict == "incomplete"
     assert (j1.data_dir / "matches" / (path.stem + ".seed")).exists()
 
     again = procs.resume(j1)
@@ -103,5 +103,5 @@ def test_silent_peer_is_replaced_and_the_others_finish(procs: Processes) -> None
         assert any(note.startswith(f"seat {seat} was replaced") for note in v.notes), v.notes
     own = j1.match_file()
     assert own is not None
-    assert verdict_of(own).status == "incomplete"  # cut short, but nothing wrong in it
+    assert verdict_of(own).verdict == "incomplete"  # cut short, but nothing wrong in it
 

@@ -49,10 +49,10 @@ async def test_resume_brings_the_machines_own_bots_back(tmp_path: Path) -> None:
         timeout=120)
     assert result.core.signed, result.core.where()
     verdict = verify(result.path.read_bytes())
-    assert verdict.status == VALID, verdict.reason
+    assert verdict.verdict == VALID, verdict.reason
     assert not verdict_absent(verdict), "nobody was voted out: every seat came back"
     for bot in bots:
-        assert verify(bot.path.read_bytes()).status == VALID
+        assert verify(bot.path.read_bytes()).verdict == VALID
 
 
 def verdict_absent(verdict: object) -> list[str]:

@@ -607,7 +607,7 @@ def test_the_last_to_decide_reveals_at_once(scramble: bytes | None) -> None:
     assert direct and len(direct) == sum(isinstance(m.content, RevealBody) for m in mine)
     assert not any(isinstance(m.content, CommitBody) for m in mine)  # it never had to commit
     for peer in range(3):
-        assert verify(match_file(net, peer)).status == "valid"
+        assert verify(match_file(net, peer)).verdict == "valid"
     calm = raiders_network(3, tag=b"direct")  # the same match, no seat waiting for the others
     calm.pump()
     assert calm.cores[0].public_digest() == net.cores[0].public_digest()

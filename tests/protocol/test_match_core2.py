@@ -156,7 +156,7 @@ def test_torch_user_learns_exactly_the_face_down_rooms_and_nobody_else_anything(
     # Every round's key was published at the end of its row, so the verifier checked them all.
     assert all(r.release is not None for r in core.rounds.values())
     verdict = verify(match_file(net, 2))
-    assert verdict.status == VALID, verdict.reason
+    assert verdict.verdict == VALID, verdict.reason
     assert sum("deliveries checked" in note for note in verdict.notes) == len(core.rounds)
 
 
@@ -218,7 +218,7 @@ def test_lying_torch_delivery_is_proved_by_the_torch_user() -> None:
         for e in all_events(net, 0, PrivateKnowledge))
     assert_honest_agree(net, {2})
     verdict = verify(match_file(net, 1))
-    assert verdict.status == INVALID and verdict.seat == 2
+    assert verdict.verdict == INVALID and verdict.blamed == (2,)
     assert "lies" in verdict.reason
 
 
@@ -233,7 +233,7 @@ def test_torch_user_who_never_publishes_its_key_is_replaced() -> None:
         assert "absent" in replaced[0].reason
     assert_honest_agree(net, {1})
     verdict = verify(match_file(net, 0))
-    assert verdict.status == VALID, verdict.reason
+    assert verdict.verdict == VALID, verdict.reason
     assert any("never published" in note for note in verdict.notes)
     assert any("seat 1 was replaced" in note for note in verdict.notes)
     assert any("played by its zombie" in note for note in verdict.notes)
@@ -255,7 +255,7 @@ def test_refusal_to_reveal_a_play_makes_the_seat_absent_and_its_zombie_plays() -
     # Its end signature is not needed; the other two signed.
     assert set(net.cores[0].end_signatures) == {0, 1}
     verdict = verify(match_file(net, 0))
-    assert verdict.status == VALID, verdict.reason
+    assert verdict.verdict == VALID, verdict.reason
 
 
 def _hidden_reveal(net: Network) -> Callable[[Message], bool]:
@@ -283,7 +283,7 @@ def test_refusal_to_reveal_a_hidden_secret_makes_the_room_drawn_again() -> None:
         assert turned  # drawn from the three remaining seats
         assert all("~" not in e.event for e in turned)  # the engine sees its own event ids
     verdict = verify(match_file(net, 0))
-    assert verdict.status == VALID, verdict.reason
+    assert verdict.verdict == VALID, verdict.reason
     assert any("drawn again" in note for note in verdict.notes)
     assert any("drawn without seat 3" in note for note in verdict.notes)
 
@@ -315,7 +315,7 @@ def test_deliverer_leaving_mid_row_has_its_delivered_secrets_published() -> None
     for event in r.deliverers[1]:
         assert 1 in core.chance.secrets.get(event, {})
     verdict = verify(match_file(net, 0))
-    assert verdict.status == VALID, verdict.reason
+    assert verdict.verdict == VALID, verdict.reason
 
 
 def _late_commit(net: Network, target: int) -> list[Message]:
@@ -354,7 +354,7 @@ def test_false_absence_by_all_other_seats_is_undone_by_a_reclaim() -> None:
     assert_honest_agree(net, set())
     assert set(net.cores[0].end_signatures) == {0, 1, 2}
     verdict = verify(match_file(net, 2))
-    assert verdict.status == VALID, verdict.reason
+    assert verdict.verdict == VALID, verdict.reason
     assert any("seat 2 was replaced" in note for note in verdict.notes)
     assert any("seat 2 reclaimed" in note for note in verdict.notes)
     kinds = [m.kind for m in net.cores[0].feeds[2].messages]
@@ -386,7 +386,7 @@ def test_a_reclaiming_seat_is_never_shown_a_play_before_it_commits() -> None:
     rejoined = [e.step for e in all_events(net, 0, SeatReclaimed)]
     assert [e.seat for e in all_events(net, 0, SeatReclaimed)] == [2]
     assert_honest_agree(net, set())
-    assert verify(match_file(net, 0)).status == VALID
+    assert verify(match_file(net, 0)).verdict == VALID
     seat1 = net.cores[0].feeds[1].messages
     assert {m.content.step for m in direct_reveals(seat1)} == {  # type: ignore[union-attr]
         step for step, _ in shown}
@@ -434,7 +434,7 @@ def test_false_absence_in_the_tactical_variant_is_undone_at_a_turn() -> None:
         assert [e.seat for e in all_events(net, i, SeatReclaimed)] == [2]
     assert_honest_agree(net, set())
     assert set(net.cores[0].end_signatures) == {0, 1, 2}
-    assert verify(match_file(net, 1)).status == VALID
+    assert verify(match_file(net, 1)).verdict == VALID
 
 
 def test_absence_needs_every_other_seat() -> None:
@@ -445,7 +445,7 @@ def test_absence_needs_every_other_seat() -> None:
     assert not any(all_events(net, i, SeatReplaced) for i in range(4))
     assert_honest_agree(net, set())
     assert set(net.cores[0].end_signatures) == {0, 1, 2, 3}
-    assert verify(match_file(net, 3)).status == VALID
+    assert verify(match_file(net, 3)).verdict == VALID
 
 
 def test_two_seats_silent_at_once_are_both_replaced() -> None:
@@ -455,7 +455,7 @@ def test_two_seats_silent_at_once_are_both_replaced() -> None:
     net.run_with_timeouts()
     assert_honest_agree(net, {1, 4})
     assert {e.seat for e in all_events(net, 0, SeatReplaced)} == {1, 4}
-    assert verify(match_file(net, 0)).status == VALID
+    assert verify(match_file(net, 0)).verdict == VALID
 
 
 # --------------------------------------------------------------------------- restarts, replays
@@ -523,7 +523,7 @@ def test_chaos_silent_seats_and_scrambled_links_still_agree_and_verify(seed: int
     witness = min(set(range(n)) - silent)
     assert {e.seat for e in all_events(net, witness, SeatReplaced)} == silent
     verdict = verify(match_file(net, witness))
-    assert verdict.status == VALID, verdict.reason
+    assert verdict.verdict == VALID, verdict.reason
 
 
 def test_a_lone_peer_cannot_vote_everyone_out_and_finish_alone() -> None:
@@ -536,7 +536,7 @@ def test_a_lone_peer_cannot_vote_everyone_out_and_finish_alone() -> None:
         net.run_with_timeouts(limit=6)
     core = net.cores[0]
     assert len(core.absent) <= 1 and not core.signed
-    assert verify(match_file(net, 0)).status == "incomplete"
+    assert verify(match_file(net, 0)).verdict == "incomplete"
 
 
 @pytest.mark.slow
@@ -560,7 +560,7 @@ def test_chaos_sweep(seed: int) -> None:
     assert_honest_agree(net, silent)
     witness = min(set(range(n)) - silent)
     verdict = verify(match_file(net, witness))
-    assert verdict.status == VALID, verdict.reason
+    assert verdict.verdict == VALID, verdict.reason
 
 
 # --------------------------------------------------------------------------- reveals out of turn
@@ -658,7 +658,7 @@ def test_a_revealed_torch_peek_is_blamed_not_a_crash(commit_first: bool) -> None
     # claim for an honest seat, blamed before its play is looked at.
     blamed_for(net, 2, "out of place" if commit_first else "revealed an illegal action 'torch'")
     verdict = verify(match_file(net, 0))
-    assert verdict.status == INVALID and verdict.seat == 2
+    assert verdict.verdict == INVALID and verdict.blamed == (2,)
 
 
 def test_a_reveal_at_once_while_welcoming_a_reclaim_is_blamed() -> None:
@@ -742,7 +742,7 @@ def test_a_message_that_never_fits_does_not_stop_the_match() -> None:
     assert all(net.cores[i].ballots[(2, done[0].seq)] == {0: 1, 1: 1} for i in (0, 1))
     assert len({net.cores[i].public_digest() for i in (0, 1)}) == 1
     verdict = verify(match_file(net, 0))
-    assert verdict.status == VALID, verdict
+    assert verdict.verdict == VALID, verdict
     assert any("seat 2" in note and "absent" in note for note in verdict.notes), verdict.notes
 
 
@@ -858,4 +858,4 @@ def test_a_reveal_waiting_on_a_silent_seats_commitment_does_not_stop_the_match()
     assert not any(isinstance(e, PeerMisbehaved) for i in (0, 1) for e in net.events[i])
     assert len({net.cores[i].public_digest() for i in (0, 1)}) == 1
     verdict = verify(match_file(net, 0))
-    assert verdict.status == VALID, verdict
+    assert verdict.verdict == VALID, verdict

@@ -41,7 +41,7 @@ def test_zeros_after_a_match_stop_the_reader_after_a_bounded_number_of_records(
     whole = read_transcript(match)
     assert t.messages == whole.messages  # nothing of the match itself is lost
     verdict = verify(match + junk)
-    assert verdict.status == INVALID and verdict.reason == "empty frame"
+    assert verdict.verdict == INVALID and verdict.reason == "empty frame"
     assert verdict.record == whole.records  # the first junk record, as before
     assert len(verdict.notes) == MAX_DAMAGED + 1
 
@@ -63,7 +63,7 @@ def test_a_few_bad_records_are_each_listed_and_the_verdict_is_unchanged(match: b
         "malformed frame: text that is not UTF-8",
         "malformed frame: a byte that starts no value"]
     verdict = verify(match + junk)
-    assert verdict.status == INVALID
+    assert verdict.verdict == INVALID
     assert verdict.reason == "malformed frame: trailing bytes after the message"
 
 
@@ -104,7 +104,7 @@ def test_a_real_match_is_far_below_the_cap(match: bytes) -> None:
     five.pump()
     data = file_start(five.header) + b"".join(frame(m.encode()) for m in five.log)
     assert len(data) < 1_000_000 < MAX_FILE
-    assert verify_transcript(read_transcript(data)).status == VALID
+    assert verify_transcript(read_transcript(data)).verdict == VALID
 
 
 @pytest.mark.parametrize("payload", [

@@ -53,7 +53,7 @@ def assert_finished_alike(net: Network) -> None:
         assert not [e for e in net.events[i] if isinstance(e, PeerMisbehaved)]
     for i in range(len(net.cores)):
         verdict = verify(match_file(net, i))
-        assert verdict.status == VALID, (i, verdict.reason)
+        assert verdict.verdict == VALID, (i, verdict.reason)
 
 
 # --------------------------------------------------------------------------- crossed votes
@@ -263,7 +263,7 @@ def test_a_crashed_seat_is_replaced_while_a_live_one_is_cut_off_and_comes_back()
     for i in running:
         assert net.cores[i].signed and 1 in net.cores[i].absent
         assert not [e for e in net.events[i] if isinstance(e, PeerMisbehaved)]
-        assert verify(net.match_file(i)).status == VALID
+        assert verify(net.match_file(i)).verdict == VALID
     assert outcome(b"20", "crash") == "finished_alike"
 
 
@@ -294,7 +294,7 @@ def test_a_crashed_seat_whose_votes_a_dead_end_waits_for_is_settled(number: int)
         core = net.cores[i]
         assert core.signed and "settled" in core.absent[crashed].reason
         assert not [e for e in net.events[i] if isinstance(e, PeerMisbehaved)]
-        assert verify(net.match_file(i)).status == VALID
+        assert verify(net.match_file(i)).verdict == VALID
         settles = [m for m in core.feeds[i].messages if isinstance(m.content, AbsentBody)
                    and m.content.absent == 2]
         assert [(m.content.seat, m.content.count) for m in settles] == [
@@ -382,7 +382,7 @@ def test_a_settled_seat_that_comes_back_reclaims_and_the_match_finishes(start: i
         assert core.signed and not core.absent
         assert any("SeatReclaimed" in str(e) for e in net.events[i])
         assert not [e for e in net.events[i] if isinstance(e, PeerMisbehaved)]
-        assert verify(net.match_file(i)).status == VALID
+        assert verify(net.match_file(i)).verdict == VALID
 
 
 def test_a_gap_filled_at_once_breaks_no_dead_end_before_the_peer_can_rebuild() -> None:
@@ -541,7 +541,7 @@ def test_a_vote_cast_just_before_the_last_end_came_in_holds_nothing_up() -> None
     assert all(core.signed for core in net.cores)
     for i in range(3):
         verdict = verify(net.match_file(i))
-        assert verdict.status == VALID, (i, verdict.reason)
+        assert verdict.verdict == VALID, (i, verdict.reason)
 
 
 # --------------------------------------------------------------------------- the verifier
@@ -562,9 +562,9 @@ def test_a_vote_after_the_result_is_noted_not_invalid() -> None:
     extra = local.sign_next(Kind.ABSENT, AbsentBody(2, 3, 0))
     net.cores[0].receive(extra)
     verdict = verify(match_file(net, 0))
-    assert verdict.status == VALID, verdict.reason
+    assert verdict.verdict == VALID, verdict.reason
     assert any("vote(s) or welcome(s) after the result" in n for n in verdict.notes)
-    assert verify(data).status == VALID
+    assert verify(data).verdict == VALID
 
 
 def test_anything_else_after_the_result_is_invalid() -> None:
@@ -575,9 +575,9 @@ def test_anything_else_after_the_result_is_invalid() -> None:
     extra = local.sign_next(Kind.END, EndBody(final.digest, final.transcript))
     net.cores[0].receive(extra)
     verdict = verify(match_file(net, 0))
-    assert verdict.status == INVALID
+    assert verdict.verdict == INVALID
     assert verdict.reason == "1 message(s) after every seat signed the result"
-    assert verdict.seat == 1
+    assert verdict.blamed == (1,)
 
 
 # --------------------------------------------------------------------------- the benchmark

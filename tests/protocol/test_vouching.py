@@ -79,7 +79,7 @@ def test_heads_naming_a_held_message_out_of_place_are_the_signers_fault(net: Net
     heads = tuple(earlier.hash if s == 2 else h for s, h in enumerate(commit.heads))
     assert heads != commit.heads
     verdict = verify(rewritten(net, commit, heads=heads))
-    assert verdict.status == "invalid" and verdict.seat == 1
+    assert verdict.verdict == "invalid" and verdict.blamed == (1,)
     assert "out of place" in verdict.reason
 
 
@@ -98,7 +98,7 @@ def test_heads_naming_a_message_this_copy_lacks_are_a_dispute(net: Network) -> N
 def test_heads_of_the_wrong_length_are_the_signers_fault(net: Network) -> None:
     commit = first(net, Kind.COMMIT, 1)
     verdict = verify(rewritten(net, commit, heads=commit.heads[:2]))
-    assert verdict.status == "invalid" and verdict.seat == 1
+    assert verdict.verdict == "invalid" and verdict.blamed == (1,)
     assert "2 heads, not 3" in verdict.reason
 
 
@@ -134,5 +134,5 @@ def test_a_delivery_naming_a_held_message_of_the_owner_out_of_place_is_a_fault(
     other = net.cores[0].feeds[owner].messages[0]
     verdict = verify(rewritten(net, delivery, body=dataclasses.replace(
         body, key_message=other.hash)))
-    assert verdict.status == "invalid" and verdict.seat == delivery.seat
+    assert verdict.verdict == "invalid" and verdict.blamed == (delivery.seat,)
     assert "out of place" in verdict.reason

@@ -88,6 +88,10 @@ from protocol.naming import naming
 from protocol.transcript import file_start, frame, split_records
 
 V1 = Path(__file__).parent / "v1"
+# Vectors whose verdict a later finding changed (tests/vectors/test_v1.py): their attack shows
+# in the changed verdict.
+CHANGED = json.loads((Path(__file__).parent / "v1_changes.json").read_text(encoding="utf-8"))[
+    "changes"]
 TAG = b"cryptcrawl/vectors/v1/"
 Decider = Callable[[GameState[Any], int], str]
 
@@ -1419,6 +1423,10 @@ def verdict_json(v1: Path, name: str) -> tuple[int, str]:
 def check_expectation(vector: Vector, verdict: dict[str, Any]) -> list[str]:
     """What is wrong with ``verdict`` for ``vector`` (nothing: the attack shows)."""
     e = vector.expect
+    change = CHANGED.get(f"{vector.name}.crawl")
+    if change is not None:
+        e = Expect(change["verdict"], None if not change["blamed"] else change["blamed"][0],
+                   e.reason, e.notes)
     wrong = []
     if verdict["status"] != e.status:
         wrong.append(f"status {verdict['status']!r}, not {e.status!r}")

@@ -3,9 +3,11 @@
 Two checks that together pin every verdict of protocol v1 while the program moves on:
 
 * every stored match file still gets, from the real ``cryptcrawl verify --json`` code path,
-  the stored verdict — its status, the seat at fault, the record and the exit status (the
-  verdict's fields, never its prose) — except the files ``v1_changes.json`` lists, each with
-  the finding that changed it and its new verdict;
+  the stored verdict — its ``verdict``, the seats ``blamed``, its ``reason_code``, the
+  ``record`` and the exit status (the verdict's fields, never its prose) — except the files
+  ``v1_changes.json`` lists, each with the finding that changed it and its new verdict.  The
+  stored v1 verdicts have a status and a seat at fault but no reason code: each file's code is
+  pinned in ``v1_reason_codes.json``;
 * the generator still builds every stored match file byte for byte — and it refuses a vector
   whose verdict does not show its attack.
 
@@ -25,24 +27,30 @@ from typing import Any
 
 import pytest
 
+from protocol.verdicts import EXIT_CODES, REASON_CODES
 from tests.vectors.generate_v1 import V1, build, differences, stored, verdict_json
 
 MANIFEST = json.loads((V1 / "manifest.json").read_text(encoding="utf-8"))
 ENTRIES: list[dict[str, Any]] = MANIFEST["vectors"]
 CHANGES: dict[str, dict[str, Any]] = json.loads(
     (Path(__file__).parent / "v1_changes.json").read_text(encoding="utf-8"))["changes"]
+CODES: dict[str, str] = json.loads(
+    (Path(__file__).parent / "v1_reason_codes.json").read_text(encoding="utf-8"))["codes"]
+FIELDS = ("verdict", "blamed", "reason_code", "record")
 HOW = "see tests/vectors/test_v1.py: v1 is frozen, a verdict must not change"
 
 
-def fields(verdict: dict[str, Any]) -> dict[str, Any]:
-    """A verdict's fields (today's ``verdict``/``blamed`` or v1's ``status``/``seat_at_fault``)."""
+def fields(verdict: dict[str, Any], code: str | None = None) -> dict[str, Any]:
+    """A verdict's fields: today's ``verdict``, ``blamed`` and ``reason_code``, or v1's
+    ``status`` and ``seat_at_fault`` with the pinned ``code``."""
     status = verdict.get("verdict", verdict.get("status"))
     if "blamed" in verdict:
         blamed = list(verdict["blamed"])
     else:
         seat = verdict.get("seat_at_fault")
         blamed = [] if seat is None else [seat]
-    return {"verdict": status, "blamed": blamed, "record": verdict.get("record")}
+    return {"verdict": status, "blamed": blamed,
+            "reason_code": verdict.get("reason_code", code), "record": verdict.get("record")}
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["file"] for e in ENTRIES])
@@ -53,11 +61,12 @@ def test_the_verdict_of_every_stored_file_is_unchanged(entry: dict[str, Any]) ->
     now = fields(json.loads(out))
     change = CHANGES.get(entry["file"])
     if change is not None:
-        want = {k: change[k] for k in ("verdict", "blamed", "record")}
+        want = {k: change[k] for k in FIELDS}
         assert now == want, f"{entry['file']}: not the changed verdict ({change['why']})"
         assert code == change["exit"], f"{entry['file']}: exit {code}, not {change['exit']}"
         return
-    was = fields(json.loads((V1 / entry["expected"]).read_text(encoding="utf-8")))
+    was = fields(json.loads((V1 / entry["expected"]).read_text(encoding="utf-8")),
+                 CODES[entry["file"]])
     assert now == was, f"{entry['file']}: the verdict changed; {HOW}"
     assert code == entry["exit"], f"{entry['file']}: exit {code}, not {entry['exit']}; {HOW}"
 
@@ -66,7 +75,20 @@ def test_every_change_is_of_a_stored_file_and_says_why() -> None:
     files = {e["file"] for e in ENTRIES}
     for name, change in CHANGES.items():
         assert name in files, name
-        assert change["why"] and set(change) == {"verdict", "blamed", "record", "exit", "why"}
+        assert change["why"] and set(change) == {*FIELDS, "exit", "why"}
+        assert EXIT_CODES[change["verdict"]] == change["exit"]
+
+
+def test_every_file_has_one_pinned_reason_code_of_its_verdict() -> None:
+    """Every stored file has a code here or a change there (not both), and the code is one
+    of its verdict's (protocol/verdicts.py); a rule_broken would say nothing."""
+    assert set(CODES) | set(CHANGES) == {e["file"] for e in ENTRIES}
+    assert not set(CODES) & set(CHANGES)
+    for entry in ENTRIES:
+        change = CHANGES.get(entry["file"])
+        verdict = change["verdict"] if change else entry["status"]
+        code = change["reason_code"] if change else CODES[entry["file"]]
+        assert REASON_CODES[code][0] == verdict and code != "rule_broken", (entry["file"], code)
 
 
 def test_the_manifest_lists_every_file_and_every_category() -> None:
