@@ -35,7 +35,7 @@ def test_a_late_vote_after_the_end_leaves_the_peer_signed(tmp_path: Path) -> Non
             store.append(message)
     peer = MatchPeer(net.header, SEAT, net.keys[SEAT], seed, store, [("127.0.0.1", 1)] * 3,
                      decide=random_decider(b"bot%d" % SEAT),
-                     config=PeerConfig(turn_timeout=30, silence_timeout=30, bot_think=0))
+                     config=PeerConfig(timeouts=(30, 30, 30, 30), bot_think=0))
     peer.links = {0: Link(0, cast(Any, None), cast(Any, FakeWriter())),
                   1: Link(1, cast(Any, None), cast(Any, FakeWriter()))}
     peer.restore()

@@ -88,10 +88,17 @@ async def test_a_long_step_outlasts_the_normal_timeouts_and_a_normal_one_does_no
         # Nothing in the long step: seat 2's 6 s were within its time.
         assert not [e for e in seen if isinstance(e, SeatsOverdue | SeatTimedOut)
                     and e.step == "s1"], seen
-        # In the normal step it was owed past both timeouts, voted out and replaced there.
-        assert [e.seat for e in seen if isinstance(e, SeatTimedOut) and e.step == "s2"] == [2]
+        # In the normal step it was owed past the turn timeout (both peers' clocks said so)...
+        assert [e.seats for e in seen if isinstance(e, SeatsOverdue) and e.step == "s2"] == [
+            (2,)], seen
         replaced = [e for e in seen if isinstance(e, SeatReplaced)]
         assert [e.seat for e in replaced] == [2], replaced
+    # ... and past the silence timeout, voted out and replaced there.  (A peer whose clock is
+    # the later one — a loaded machine — may get the other's vote first and answer it, with no
+    # time-out of its own.)
+    timed_out = [e.seat for seat in (0, 1) for e in events[seat]
+                 if isinstance(e, SeatTimedOut) and e.step == "s2"]
+    assert timed_out and set(timed_out) == {2}, events
     assert_agreed([r.path for r in results], 3)
 
 
