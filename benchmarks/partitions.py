@@ -27,7 +27,10 @@ is classed as (in ``crash`` mode, "every peer" is every peer that did not crash)
 - ``order_dependent``: a re-take in some order reaches another state.
 
 ``honest_blamed`` counts the patterns (of any class) in which some peer blamed a seat — live, or
-its file reading ``invalid`` with a seat at fault.  Every seat is honest, so it should be 0.
+its file reading ``invalid`` with a seat at fault; ``honest_disputed`` those in which some peer's
+file reads ``disputed``.  Every seat is honest, so both should be 0.  ``stalls_unnamed`` counts
+the stalls in which some live peer's file does not read ``incomplete`` naming the seats it waits
+for (it must be 0).
 
 Robustness figures, not timings: the counts are exact and repeatable (everything is derived
 from the pattern numbers).  ``--show`` prints every pattern that did not finish alike.
@@ -52,6 +55,7 @@ from protocol.local import (
     take_in_order,
 )
 from protocol.match import MatchCore, PeerMisbehaved
+from protocol.verdicts import DISPUTED, INCOMPLETE
 from protocol.verify import INVALID, VALID, verify
 
 OUTCOMES = ("finished_alike", "stalled", "parted", "not_valid", "order_dependent")
@@ -68,18 +72,35 @@ def blamed(net: Network) -> list[int]:
     return sorted(seats)
 
 
+def disputed(net: Network) -> bool:
+    """Does some running peer's file read ``disputed`` (two honest seats named together)?"""
+    return any(verify(net.match_file(i)).verdict == DISPUTED for i, _ in net.running())
+
+
+def unnamed_stall(net: Network) -> bool:
+    """A stall where some live peer's file does not read ``incomplete`` naming the seats it
+    waits for (every stall must: protocol.md §9.2)."""
+    for i, _ in net.running():
+        verdict = verify(net.match_file(i))
+        if verdict.verdict != INCOMPLETE or not verdict.waiting_for:
+            return True
+    return False
+
+
 def outcome(seed: bytes, mode: str) -> str:
     """The pattern's class."""
     return judged(seed, mode)[0]
 
 
-def judged(seed: bytes, mode: str) -> tuple[str, list[int]]:
-    """The pattern's class, and the (honest) seats blamed anywhere."""
+def judged(seed: bytes, mode: str) -> tuple[str, list[int], bool, bool]:
+    """The pattern's class, the (honest) seats blamed anywhere, whether a file reads
+    ``disputed``, and (a stall) whether some live peer's file fails to name whom it waits for."""
     try:
         net = play_partition(draw_partition(seed, RAIDERS, mode))
     except Stalled as stalled:
-        return "stalled", blamed(stalled.args[1])
-    return classify(net, seed), blamed(net)
+        net = stalled.args[1]
+        return "stalled", blamed(net), disputed(net), unnamed_stall(net)
+    return classify(net, seed), blamed(net), disputed(net), False
 
 
 def classify(net: Network, seed: bytes) -> str:
@@ -117,20 +138,24 @@ def main(argv: list[str]) -> int:
         raise argparse.ArgumentError(None, "--patterns must be at least 1")
     start = time.perf_counter()
     counts: Counter[str] = Counter()
-    honest_blamed = 0
+    honest_blamed = honest_disputed = stalls_unnamed = 0
     for number in range(args.first, args.first + args.patterns):
         seed = b"%d" % number
-        result, seats = judged(seed, args.mode)
+        result, seats, dispute, unnamed = judged(seed, args.mode)
         counts[result] += 1
         honest_blamed += bool(seats)
-        if args.show and (result != "finished_alike" or seats):
+        honest_disputed += dispute
+        stalls_unnamed += unnamed
+        if args.show and (result != "finished_alike" or seats or dispute):
             partition = draw_partition(seed, RAIDERS, args.mode)
-            print(f"pattern {number}: {result}{f' blamed {seats}' if seats else ''}: "
+            print(f"pattern {number}: {result}{f' blamed {seats}' if seats else ''}"
+                  f"{' disputed' if dispute else ''}{' unnamed' if unnamed else ''}: "
                   f"{partition.describe()}", flush=True)
     report = {"benchmark": "partitions", "mode": args.mode,
               "patterns": args.patterns, "first": args.first,
               **{name: counts[name] for name in OUTCOMES},
-              "honest_blamed": honest_blamed,
+              "honest_blamed": honest_blamed, "honest_disputed": honest_disputed,
+              "stalls_unnamed": stalls_unnamed,
               "seconds": round(time.perf_counter() - start, 1)}
     print(json.dumps(report))
     return 0

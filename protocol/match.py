@@ -605,7 +605,12 @@ class MatchCore:
                 event = early
             return self._handle(seat, lambda: chance.on_reveal(seat, message, body, event))
         if isinstance(body, ChanceDigestBody):
-            return self._handle(seat, lambda: chance.on_digest(seat, message, body))
+            if self._handle(seat, lambda: chance.on_digest(seat, message, body)):
+                return True
+            # Another digest than this peer's: honest only while this peer lacks a version of a
+            # commitment its sender holds, as a reveal's other commitment set — its seat is owed.
+            self.waiting.mark_unfit(seat)
+            return False
         if isinstance(body, ActBody):
             assert isinstance(w, Simultaneous | Turn)
             if isinstance(w, Simultaneous):

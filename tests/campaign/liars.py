@@ -302,16 +302,22 @@ def edited_copy(net: Network, liar: int, edit: Edit, strategy: str,
 
 # --------------------------------------------------------------------------- the campaign
 
-def honest_match(seats: int) -> Network:
+VARIANTS = ("basic", "tactical")
+"""The variants a liar plays: the tactical one adds turns (each ACT a step of its own)."""
+
+
+def honest_match(seats: int, variant: str = "basic") -> Network:
     """A finished honest match whose liar copies cover every kind they can (torch rounds and
     free actions happen in some matches only: the first tag that has them is taken)."""
     for attempt in range(40):
-        net = raiders_network(seats, tag=b"campaign/%d/%d" % (seats, attempt))
+        tag = (b"campaign/%d/%d" % (seats, attempt) if variant == "basic"
+               else b"campaign/%s/%d/%d" % (variant.encode(), seats, attempt))
+        net = raiders_network(seats, variant, tag=tag)
         net.pump()
         kinds = {m.kind for m in net.log}
         if {Kind.SEAL_KEY, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.ACT} <= kinds:
             return net
-    raise AssertionError(f"no {seats}-seat match with every kind in 40 tries")
+    raise AssertionError(f"no {seats}-seat {variant} match with every kind in 40 tries")
 
 
 def absence_match(seats: int) -> Network:
@@ -342,13 +348,16 @@ def absence_match(seats: int) -> Network:
 
 def cases(seats: tuple[int, ...] = SEATS, kinds: tuple[Kind, ...] = KINDS,
           places: tuple[str, ...] = PLACES,
-          strategies: tuple[str, ...] = STRATEGIES) -> Iterator[Case]:
-    """Every case of the campaign (a liar without a message of some kind skips it)."""
+          strategies: tuple[str, ...] = STRATEGIES,
+          variants: tuple[str, ...] = VARIANTS) -> Iterator[Case]:
+    """Every case of the campaign (a liar without a message of some kind skips it); the
+    absence kinds are played in the basic game only."""
     for n in seats:
-        yield from _cases(honest_match(n), [k for k in kinds if k not in ABSENCE_KINDS],
-                          places, strategies)
+        for variant in variants:
+            yield from _cases(honest_match(n, variant),
+                              [k for k in kinds if k not in ABSENCE_KINDS], places, strategies)
         absence = [k for k in kinds if k in ABSENCE_KINDS]
-        if absence:
+        if absence and "basic" in variants:
             yield from _cases(absence_match(n), absence, places, strategies)
 
 

@@ -18,6 +18,7 @@ from collections import Counter
 import pytest
 
 from protocol.copies import verify_copies
+from protocol.messages import Kind
 from protocol.verdicts import DISPUTED, INVALID, VALID
 from protocol.verify import verify
 from tests.campaign.liars import KINDS, Case, cases
@@ -73,7 +74,8 @@ def run(selected: list[Case]) -> Counter[tuple[str, str]]:
 
 
 def test_a_sample_of_the_campaign_frames_nobody() -> None:
-    selected = list(cases(seats=(3,), places=("first",), strategies=("rechain",)))
+    selected = list(cases(seats=(3,), places=("first",), strategies=("rechain",),
+                          variants=("basic",)))
     outcome = run(selected)
     # Every kind is in the sample, and the careful forgeries (a commitment changed with its
     # secret) show as disputes, which name the liar.
@@ -81,6 +83,15 @@ def test_a_sample_of_the_campaign_frames_nobody() -> None:
     assert outcome[("CHANCE_COMMIT", "dispute")] == 3
     assert outcome[("COMMIT", "dispute")] == 3
     assert outcome[("together", "liar named")] == len(selected)
+
+
+def test_a_sample_of_the_tactical_game_frames_nobody() -> None:
+    """Turns: each ACT begins the next turn, whose heads name it (before, they named the seat's
+    message before it, and a liar's edited ACT made an honest seat's next turn look wrong)."""
+    selected = list(cases(seats=(3,), kinds=(Kind.ACT, Kind.CHANCE_REVEAL), places=("middle",),
+                          variants=("tactical",)))
+    outcome = run(selected)
+    assert outcome[("together", "liar named")] == len(selected) >= 12
 
 
 @pytest.mark.slow
