@@ -50,6 +50,8 @@ class Chance:
         self._emit = emit
         self._shortfalls = shortfalls
         self.commitments: dict[str, dict[int, bytes]] = {}
+        # events -> (count, digest): open_digest as of ``count`` commitments held
+        self._opened: dict[tuple[str, ...], tuple[int, bytes]] = {}
         self.count = 0  # chance commitments held, in all
         self.secrets: dict[str, dict[int, bytes]] = {}
         self.closed: set[str] = set()  # ids whose commitments are all in (contributors fixed)
@@ -162,10 +164,16 @@ class Chance:
 
     def open_digest(self, events: tuple[str, ...]) -> bytes:
         """The digest of every commitment held to ``events`` (what a reveal of them opens
-        against, version 2)."""
-        return chance_open_digest(self._match_id, [
+        against, version 2).  Kept until the next commitment arrives (each reveal, the local
+        seat's included, asks for it)."""
+        known = self._opened.get(events)
+        if known is not None and known[0] == self.count:
+            return known[1]
+        digest = chance_open_digest(self._match_id, [
             (event, seat, commitment) for event in events
             for seat, commitment in self.commitments.get(event, {}).items()])
+        self._opened[events] = (self.count, digest)
+        return digest
 
     # ------------------------------------------------------------------ handlers
 
