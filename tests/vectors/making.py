@@ -317,8 +317,18 @@ def premature_reveal(net: Network, seat: int, action: Callable[[GameState[Any]],
         held[seat] = commitment
         messages = [local.sign_next(Kind.COMMIT, CommitBody(step.name, commitment))] if (
             commit_first) else []
-        messages.append(local.sign_next(Kind.REVEAL, RevealBody(
-            step.name, play, salt, commit_set_digest(core.match_id, step.name, held))))
+        reveal = local.sign_next(Kind.REVEAL, RevealBody(
+            step.name, play, salt, commit_set_digest(core.match_id, step.name, held)))
+        if commit_first and reveal.heads:
+            # (Version 2: its reveal names its own commitment, not yet taken when it signs.)
+            local.sent.pop()
+            heads = list(reveal.heads)
+            heads[seat] = messages[0].hash
+            reveal = sign_message(local.key, version=reveal.version, match_id=reveal.match_id,
+                                  seat=seat, seq=reveal.seq, prev=reveal.prev, kind=reveal.kind,
+                                  state=reveal.state, body=reveal.body, heads=heads)
+            local.sent.append(reveal)
+        messages.append(reveal)
         done.append(step.name)
         return messages
     local.messages_to_send = send  # type: ignore[method-assign]
@@ -349,10 +359,11 @@ class Expect:
 
 @dataclass(frozen=True)
 class Vector:
-    name: str  # its path under v1/, without ".crawl"
+    name: str  # its path under v1/ (v2/), without ".crawl"
     description: str
     data: bytes
     expect: Expect
+    net: Any = dataclasses.field(default=None, compare=False, repr=False)  # (its network)
 
     @property
     def category(self) -> str:
@@ -401,7 +412,7 @@ def honest_vectors(version: int, honest: tuple[tuple[int, str, bytes | None], ..
         out.append(Vector(
             f"honest/{players}-{variant}",
             f"A whole {variant} match of {players} seats, random bots; {order}. The file of "
-            "seat 0's peer.", net.file(0), valid()))
+            "seat 0's peer.", net.file(0), valid(), net))
     assert base is not None
     return out, base
 
@@ -473,7 +484,7 @@ def false_absence(version: int, variant: str) -> Vector:
         "1 vote it absent before it arrives (a false absence): seat 2 is replaced, its late "
         "message is skipped as stale, it sends RECLAIM, both welcome it, and it plays again "
         "from the next step; all three sign. The file of seat 2.",
-        net.file(2), valid("seat 2 was replaced", "seat 2 reclaimed", "stale"))
+        net.file(2), valid("seat 2 was replaced", "seat 2 reclaimed", "stale"), net)
 
 
 def stuck_seat(version: int) -> Vector:
@@ -1075,12 +1086,14 @@ def field_offsets(message: Message) -> dict[str, tuple[int, int]]:
 
 
 def rewritten(base: Base, target: Message, *, body: Any = None, state: bytes | None = None,
-              key: Ed25519PrivateKey | None = None) -> bytes:
+              key: Ed25519PrivateKey | None = None,
+              heads: tuple[bytes, ...] | None = None) -> bytes:
     """The base file with ``target`` replaced by a message of the same slot with ``body``
-    and/or ``state`` changed, signed by its seat's key (or ``key``); with its seat's key,
-    every later message of that seat is signed again onto the new chain (a seat rewriting
-    its own history after the fact), in place — version 2: the heads its later messages name
-    for its own feed renamed to the new chain, as a careful forger would."""
+    and/or ``state`` (or, version 2, ``heads``) changed, signed by its seat's key (or
+    ``key``); with its seat's key, every later message of that seat is signed again onto the
+    new chain (a seat rewriting its own history after the fact), in place — version 2: the
+    heads its later messages name for its own feed renamed to the new chain, as a careful
+    forger would."""
     seat = target.seat
     signer = key or base.key(seat)
     replaced: dict[int, Message] = {}
@@ -1089,16 +1102,17 @@ def rewritten(base: Base, target: Message, *, body: Any = None, state: bytes | N
     for m in base.messages:
         if m.seat != seat or m.seq < target.seq:
             continue
-        heads = tuple(renamed.get(h, h) for h in m.heads)
+        named = tuple(renamed.get(h, h) for h in m.heads)
         if m is target:
             new = sign_message(signer, version=m.version, match_id=m.match_id, seat=seat,
                                seq=m.seq, prev=prev, kind=m.kind,
                                state=m.state if state is None else state,
-                               body=m.body if body is None else body, heads=heads)
+                               body=m.body if body is None else body,
+                               heads=named if heads is None else heads)
         elif key is None:
             new = sign_message(signer, version=m.version, match_id=m.match_id, seat=seat,
                                seq=m.seq, prev=prev, kind=m.kind, state=m.state, body=m.body,
-                               heads=heads)
+                               heads=named)
         else:
             continue
         replaced[id(m)] = new
@@ -1127,8 +1141,9 @@ def appended(base: Base, seat: int, kind: Kind, body: Any) -> bytes:
 
 def tampered_vectors(whole: Base, part: Base | None = None) -> list[Vector]:
     """``honest/3-basic.crawl`` (``whole``) changed after the fact in every way.  ``part``: a
-    prefix of it (at a record boundary), the base of every change whose verdict does not need
-    the match's end (to keep the files small); by default the whole file."""
+    prefix of it (at a record boundary), the base of every change whose message it holds and
+    whose verdict does not need the match's end (to keep the files small); by default the whole
+    file."""
     base = part or whole
     version = whole.net.version
     data, payloads, messages, net = base.data, base.payloads, base.messages, base.net
@@ -1137,6 +1152,11 @@ def tampered_vectors(whole: Base, part: Base | None = None) -> list[Vector]:
     sigs = net.header.signatures
     out: list[Vector] = []
     cut = "" if part is None else f", its first {len(part.payloads)} records"
+
+    def either(pick: Callable[[Message], bool]) -> tuple[Base, Message]:
+        """The first message ``pick`` takes: in ``base`` if it holds one, else in ``whole``."""
+        found = next((m for m in base.messages if pick(m)), None)
+        return (base, found) if found is not None else (whole, whole.find(pick))
 
     def add(name: str, description: str, tampered: bytes, expect: Expect, *,
             based: bool = True, on: Base = base) -> None:
@@ -1228,8 +1248,7 @@ def tampered_vectors(whole: Base, part: Base | None = None) -> list[Vector]:
             invalid(seat, reason))
     for kind in (Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL, Kind.CHANCE_DIGEST, Kind.COMMIT,
                  Kind.ACT, Kind.SEAL_KEY, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.END):
-        on = whole if kind is Kind.END else base
-        m = next(x for x in on.messages if x.kind is kind)
+        on, m = either(lambda x, kind=kind: x.kind is kind)
         start, end = field_offsets(m)["body"]
         offset = on.start(on.record_of(m)) + end - 3
         name = naming(version).kind_name(kind)
@@ -1379,29 +1398,30 @@ def tampered_vectors(whole: Base, part: Base | None = None) -> list[Vector]:
         "digest; seat 0's feed signed again from there.",
         rewritten(base, state, state=hashlib.sha256(b"z").digest()),
         invalid(0, "public state digest"))
-    torch = base.find(lambda m: m.kind is Kind.SEAL_KEY)
+    on, torch = either(lambda m: m.kind is Kind.SEAL_KEY)
     tb = torch.content
     assert isinstance(tb, SealKeyBody)
     other_key = X25519PrivateKey.from_private_bytes(hashlib.sha256(b"k").digest()).public_key()
-    add("rewrite-torch-key", f"Seat {torch.seat}'s TORCH names another key; its feed signed "
+    seal = naming(version).kind_name(Kind.SEAL_KEY)
+    add("rewrite-torch-key", f"Seat {torch.seat}'s {seal} names another key; its feed signed "
         "again from there.",
-        rewritten(base, torch, body=SealKeyBody(tb.round, tb.events, other_key.public_bytes(
+        rewritten(on, torch, body=SealKeyBody(tb.round, tb.events, other_key.public_bytes(
             Encoding.Raw, PublicFormat.Raw))),
-        invalid(torch.seat, "its released torch key is not the one its TORCH named"))
-    release = base.find(lambda m: m.kind is Kind.KEY_RELEASE)
+        invalid(torch.seat, "its released torch key is not the one its TORCH named"), on=on)
+    on, release = either(lambda m: m.kind is Kind.KEY_RELEASE)
     kb = release.content
     assert isinstance(kb, KeyReleaseBody)
     add("rewrite-key-release", f"Seat {release.seat}'s KEY_RELEASE publishes another private "
         "key; its feed signed again from there.",
-        rewritten(base, release, body=KeyReleaseBody(kb.round, hashlib.sha256(b"k").digest())),
-        invalid(release.seat, "not the one its TORCH named"))
-    delivery = base.find(lambda m: m.kind is Kind.DELIVERY)
+        rewritten(on, release, body=KeyReleaseBody(kb.round, hashlib.sha256(b"k").digest())),
+        invalid(release.seat, "not the one its TORCH named"), on=on)
+    on, delivery = either(lambda m: m.kind is Kind.DELIVERY)
     dvb = delivery.content
     assert isinstance(dvb, DeliveryBody)
     add("rewrite-delivery", f"Seat {delivery.seat}'s DELIVERY with a byte of its sealed "
         "secrets flipped; its feed signed again from there.",
-        rewritten(base, delivery, body=dataclasses.replace(dvb, sealed=flipped(dvb.sealed, 40))),
-        invalid(delivery.seat, "lies"))
+        rewritten(on, delivery, body=dataclasses.replace(dvb, sealed=flipped(dvb.sealed, 40))),
+        invalid(delivery.seat, "lies"), on=on)
     end2 = whole.find(lambda m: m.kind is Kind.END and m.seat == 2)
     e2 = end2.content
     assert isinstance(e2, EndBody)
