@@ -60,7 +60,7 @@ from protocol.messages import (
 )
 from protocol.transcript import file_start, frame
 from protocol.verify import verify
-from tests.vectors.generate_v1 import silence, step_of
+from tests.vectors.making import silence, step_of
 
 KINDS = (Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL, Kind.COMMIT, Kind.REVEAL, Kind.CHANCE_DIGEST,
          Kind.ACT, Kind.END, Kind.SEAL_KEY, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.ABSENT,
