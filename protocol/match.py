@@ -528,10 +528,14 @@ class MatchCore:
             # message when the phase owes nothing of its seat yet, and a direct reveal until
             # every other commitment is in.  Otherwise it is the wrong message.
             if kind is Kind.REVEAL and self.admission.phase_expects(seat) is Kind.COMMIT:
-                fault = self.steps.direct_reveal_fault(seat)
-                if fault is None or votes.pending():
+                proof = self.steps.direct_reveal_proof(seat)
+                # (Version 2: only a vote on the seats the proof rests on can undo it — a
+                # vote on another seat, read ahead from a file or not yet arrived, must not
+                # decide whether it is taken.)
+                if proof is None or (votes.pending() if self.version < 2
+                                     else votes.pending_on((seat, proof[1]))):
                     return False
-                self._misbehave(seat, fault, message)
+                self._misbehave(seat, proof[0], message)
                 return False
             expected = None if kind in OVERLAY else self.admission.phase_expects(seat)
             if expected is None or self.late.votes_pending():

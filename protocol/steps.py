@@ -192,16 +192,23 @@ class Steps:
         """Why ``seat``'s REVEAL in place of its COMMIT cannot be an honest seat's, whatever
         arrives later; None if it may be (protocol.md §7.1: it is then taken once every other
         live decider's commitment is in, and waits until then)."""
+        found = self.direct_reveal_proof(seat)
+        return None if found is None else found[0]
+
+    def direct_reveal_proof(self, seat: int) -> tuple[str, int] | None:
+        """:meth:`direct_reveal_fault`, with the other seat it rests on: the one reclaiming, or
+        the one whose private-knowledge round ``seat`` has not delivered to (only a vote on
+        that seat, or on ``seat``, could still change it)."""
         step = self.simultaneous()
         if seat not in step.first:
             for x, welcomers in self._seats.welcomed.items():  # (the seats reclaiming now)
                 if seat in welcomers:
                     return (f"revealed at once while seat {x}, which it welcomed back, reclaims "
-                            "(it could rejoin the step after seeing the play)")
+                            "(it could rejoin the step after seeing the play)"), x
         missing = {s for s in self.deciders(step) if s != seat and s not in step.commitments}
         owner = self._knowledge.undelivered(seat, missing)
         if owner is not None:
-            return self._knowledge.naming.revealed_before_delivering(owner)
+            return self._knowledge.naming.revealed_before_delivering(owner), owner
         return None
 
     # ------------------------------------------------------------------ handlers

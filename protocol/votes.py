@@ -217,6 +217,11 @@ class Votes:
         return any(self._seats.live(t) and self._cursor[t] == c and self.presence(t) in (
             "pending", "absent") for (t, c) in self.ballots)
 
+    def pending_on(self, targets: tuple[int, ...]) -> bool:
+        """:meth:`pending`, for votes on ``targets`` only."""
+        return any(t in targets and self._seats.live(t) and self._cursor[t] == c
+                   and self.presence(t) in ("pending", "absent") for (t, c) in self.ballots)
+
     def complete(self) -> tuple[int, int] | None:
         """The first point decided absent where the match needs its message."""
         for target, count in sorted(self.ballots):

@@ -148,9 +148,9 @@ WANT: dict[str, Want] = {
     "adversarial/reveal-instead-of-delivery": w("invalid", 2, "unexpected_message"),
     "adversarial/reveal-while-welcoming": w("invalid", 1, "unexpected_message"),
     "adversarial/two-seats-replaced": VALID,
-    # (Every peer signed, seats 2 and 3 replaced, but the file reads incomplete: README.md,
+    # (Seat 3's direct reveal is proved wrong however the vote on seat 2 goes: README.md,
     # "Findings".)
-    "adversarial/reveal-on-silent-seat": w("incomplete", (), "unfinished"),
+    "adversarial/reveal-on-silent-seat": w("invalid", 3, "unexpected_message"),
     "faults/partition-crash-settled": VALID,
     "faults/partition-cut-off-reclaim": VALID,
     # tampered: v1's changes
@@ -867,12 +867,13 @@ def readme(entries: list[dict[str, Any]], files: dict[str, bytes]) -> bytes:
 FINDINGS = """\
 ## Findings
 
-- `adversarial/reveal-on-silent-seat`: every peer signed the result with seats 2 and 3
-  replaced (seat 3 for revealing at once before delivering to seat 1's private-knowledge round,
-  judged as the messages arrived), but the file reads `incomplete`, waiting for seats 2 and 3 at
-  `L1.R1.play`: replaying the feeds in canonical order, the verifier never finds seat 3's fault,
-  and the vote on seat 2 then lacks seat 3's. In v1 the same run was `valid` (seat 3 was voted
-  out as stuck). The vector pins today's verdict; which side is right is open.
+- `adversarial/reveal-on-silent-seat`: every peer replaced seat 3 for revealing at once before
+  delivering to seat 1's private-knowledge round, then seat 2, and signed. While generating
+  these vectors the file read `incomplete`: a file holds the votes on seat 2 from the start, and
+  a vote pending on any seat held the proof back, while the peers had found it before the votes
+  arrived. In version 2 only a vote on the seats a direct reveal's proof rests on (the revealer,
+  the round's owner) holds it back, so the file and the peers agree: `invalid`, seat 3. (In v1
+  the run reads `valid`, seat 3 voted out as stuck: v1 keeps its rule.)
 """
 
 
