@@ -88,15 +88,16 @@ class Vouching:
             return True
         if len(heads) != self._n:
             raise Fault(f"its message names {len(heads)} heads, not {self._n}", message)
-        # A replaced seat's entry may also be what it was before the replacement: a message
-        # signed before its sender saw the replacement, that the rules take after it.  A seat
+        # A replaced seat's entry may also be what it was before the replacement (its last
+        # message taken, as the anchor or the seat's head gave it then): a message signed
+        # before its sender saw the replacement, that the rules take after it.  A seat
         # replaced for good (for misbehaviour: a fork, say) may be named by any entry — the
         # version of its fork the sender held, its replacement elsewhere.
         absent = self._seats.absent
         raw = self._raw(message.kind, message.content) if absent else expected
         differ = [j for j in range(self._n) if heads[j] != expected[j]
                   and not (j in absent and (absent[j].final or heads[j] in (
-                      raw[j], self._steps.anchor_heads[j])))]
+                      raw[j], self._steps.anchor_heads[j], self._ending.core_head[j])))]
         if not differ:
             return True
         contested = [j for j in differ if not self._replacement(j, heads[j], expected[j])]
