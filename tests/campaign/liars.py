@@ -89,10 +89,12 @@ class Case:
     honest: bytes  # an honest seat's copy of the same match
     honest_seat: int
     touched: tuple[int, ...]  # the sequence numbers of the liar's messages the edit changed
+    variant: str = "basic"
 
     @property
     def name(self) -> str:
-        return (f"{self.seats}seats-liar{self.liar}-{self.kind.name.lower()}-{self.place}-"
+        game = "" if self.variant == "basic" else f"-{self.variant}"
+        return (f"{self.seats}seats{game}-liar{self.liar}-{self.kind.name.lower()}-{self.place}-"
                 f"{self.strategy}")
 
 
@@ -355,14 +357,15 @@ def cases(seats: tuple[int, ...] = SEATS, kinds: tuple[Kind, ...] = KINDS,
     for n in seats:
         for variant in variants:
             yield from _cases(honest_match(n, variant),
-                              [k for k in kinds if k not in ABSENCE_KINDS], places, strategies)
+                              [k for k in kinds if k not in ABSENCE_KINDS], places, strategies,
+                              variant)
         absence = [k for k in kinds if k in ABSENCE_KINDS]
         if absence and "basic" in variants:
             yield from _cases(absence_match(n), absence, places, strategies)
 
 
 def _cases(net: Network, kinds: list[Kind], places: tuple[str, ...],
-           strategies: tuple[str, ...]) -> Iterator[Case]:
+           strategies: tuple[str, ...], variant: str = "basic") -> Iterator[Case]:
     n = len(net.cores)
     for liar in range(n):
         with recording() as digests:
@@ -378,7 +381,7 @@ def _cases(net: Network, kinds: list[Kind], places: tuple[str, ...],
                 for strategy in strategies:
                     data, touched = edited_copy(net, liar, edit, strategy, digests)
                     yield Case(n, liar, kind, place, strategy, data, honest, honest_seat,
-                               touched)
+                               touched, variant)
 
 
 def main(argv: list[str]) -> int:
