@@ -55,6 +55,9 @@ from tests.vectors.making import (
     tampered_vectors,
     verdict_json,
 )
+from tests.vectors.making import (
+    differences as differ,
+)
 from tests.vectors.making import stored as stored_under
 
 V1 = Path(__file__).parent / "v1"
@@ -260,13 +263,8 @@ def differences(built: dict[str, bytes], held: dict[str, bytes]) -> list[str]:
     """What differs between two sets of vector files: the match files only — their expected
     verdicts (``.json``, the manifest and README) are the verdicts of the program that wrote
     them, frozen; the verdict test compares today's (tests/vectors/test_v1.py)."""
-    built = {k: v for k, v in built.items() if k.endswith(".crawl")}
-    held = {k: v for k, v in held.items() if k.endswith(".crawl")}
-    out = [f"missing: {name}" for name in sorted(set(built) - set(held))]
-    out += [f"not generated: {name}" for name in sorted(set(held) - set(built))]
-    out += [f"differs: {name}" for name in sorted(set(built) & set(held))
-            if built[name] != held[name]]
-    return out
+    return differ({k: v for k, v in built.items() if k.endswith(".crawl")},
+                  {k: v for k, v in held.items() if k.endswith(".crawl")})
 
 
 def main(argv: list[str] | None = None) -> int:

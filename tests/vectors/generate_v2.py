@@ -78,6 +78,7 @@ from tests.vectors.making import (
     VectorNetwork,
     adversarial_vectors,
     appended,
+    differences,
     fault_vectors,
     honest_vectors,
     rewritten,
@@ -875,14 +876,6 @@ FINDINGS = """\
   the round's owner) holds it back, so the file and the peers agree: `invalid`, seat 3. (In v1
   the run reads `valid`, seat 3 voted out as stuck: v1 keeps its rule.)
 """
-
-
-def differences(built: dict[str, bytes], held: dict[str, bytes]) -> list[str]:
-    out = [f"missing: {name}" for name in sorted(set(built) - set(held))]
-    out += [f"not generated: {name}" for name in sorted(set(held) - set(built))]
-    out += [f"differs: {name}" for name in sorted(set(built) & set(held))
-            if built[name] != held[name]]
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1474,3 +1474,12 @@ def stored(root: Path) -> dict[str, bytes]:
         return {}
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
             if p.is_file()}
+
+
+def differences(built: dict[str, bytes], held: dict[str, bytes]) -> list[str]:
+    """What differs between the files a generator built and those held (name -> bytes)."""
+    out = [f"missing: {name}" for name in sorted(set(built) - set(held))]
+    out += [f"not generated: {name}" for name in sorted(set(held) - set(built))]
+    out += [f"differs: {name}" for name in sorted(set(built) & set(held))
+            if built[name] != held[name]]
+    return out
