@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.partitions import OUTCOMES, outcome
+from benchmarks.partitions import OUTCOMES, judged, outcome
 from benchmarks.scenario import RAIDERS, raiders_network
 from engine.stream import HashStream
 from protocol.local import (
@@ -165,6 +165,17 @@ def test_links_stalled_one_way_as_network_peers_see_them(seed: bytes) -> None:
     assert outcome(seed, "one-way") == "stalled"
     assert outcome(seed, "one-way-closed") == "finished_alike", draw_partition(
         seed, RAIDERS, "one-way-closed").describe()
+
+
+def test_a_split_whose_sides_replaced_each_other_blames_nobody() -> None:
+    """One-way-closed partition pattern 73 (5 seats) parts: seats 1 and 4 replace seats 0, 2
+    and 3, who go on without them.  The messages of seats 1 and 4 carry the marks of those
+    replacements, and, their steps beginning elsewhere, name earlier messages of their own
+    feeds than the other side's anchors: that is a split (the messages wait), not a message out
+    of place — before, seats 0, 2 and 3 blamed seats 1 and 4 for it."""
+    verdict, blamed, disputed, _ = judged(b"73", "one-way-closed")
+    assert verdict == "parted"
+    assert blamed == [] and not disputed
 
 
 def test_a_core_that_is_where_its_feeds_say_is_not_rebuilt() -> None:
