@@ -19,6 +19,8 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.core import UnknownGameError
+from engine.games import games, get_game
 from p2p.lobby import Joiner, LobbyError, OnSeated, Seated, Table, join_table
 from p2p.peer import AsyncDecider, Decider, MatchPeer, PeerConfig, bot_decider, listen_socket
 from p2p.speeds import TableTimeouts
@@ -265,7 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m p2p",
                                      description="Run one bot seat as a peer process.")
     parser.add_argument("--data-dir", type=Path, required=True)
-    parser.add_argument("--bot", default="random", choices=("random", "heuristic"))
+    parser.add_argument("--bot", default="random", metavar="NAME",
+                        help="the game's bot that plays this seat (default random; every "
+                             "game has one; the others are the game's own: `cryptcrawl rules`)")
     parser.add_argument("--timeouts", type=timeouts_override, default=None, metavar="Q,N,L,S",
                         help="tests only: apply these (quick, normal, long, silence) seconds "
                              "instead of the header's")
@@ -295,6 +299,15 @@ def main(argv: list[str] | None = None) -> int:
                             linger=args.linger)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.role == "host":
+        try:
+            bots = get_game(args.game).bots
+        except UnknownGameError as exc:
+            parser.error(str(exc))
+        if args.bot not in bots:
+            parser.error(f"{args.game} has no bot {args.bot!r}; its bots: {', '.join(bots)}")
+    elif not any(args.bot in get_game(name).bots for name in games()):
+        parser.error(f"no game has a bot {args.bot!r}")
     seed = hashlib.sha256(args.seed.encode() or os.urandom(32)).digest()
     decide = bot_decider(args.bot, seed)
 
