@@ -336,6 +336,9 @@ def test_sigterm_and_sighup_at_the_prompt_say_so(at_the_prompt: subprocess.Popen
     """(Before: the process ended without a word.)  The status stays 128 + the signal."""
     number = getattr(signal, signame)
     at_the_prompt.send_signal(number)
+    # Its input stays open until it is gone (communicate() would close it at once: under load
+    # the end of input could then be read before the signal is handled).
+    at_the_prompt.wait(timeout=60)
     _, raw = at_the_prompt.communicate(timeout=60)
     assert one_line(raw.decode(errors="replace")) == f"cryptcrawl: {words}; you left the game"
     assert at_the_prompt.returncode == 128 + number
