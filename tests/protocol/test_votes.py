@@ -178,6 +178,17 @@ def test_a_split_whose_sides_replaced_each_other_blames_nobody() -> None:
     assert blamed == [] and not disputed
 
 
+def test_a_seat_replaced_after_its_reveal_plays_what_it_revealed() -> None:
+    """One-way partition pattern 127 (3 seats): seat 1 revealed its room-1 play, then the two
+    others settled that it was silent at its next message.  Seat 0's peer applied the room with
+    seat 1's revealed play before the settlement came in; the feeds taken whole replace seat 1
+    first, and its zombie played the room instead — so seat 0's next message carried another
+    state, and every file blamed seat 0.  A seat replaced after its reveal was taken now plays
+    what it revealed (version 2): the pattern finishes alike."""
+    verdict, blamed, disputed, _ = judged(b"127", "one-way")
+    assert (verdict, blamed, disputed) == ("finished_alike", [], False)
+
+
 def test_a_core_that_is_where_its_feeds_say_is_not_rebuilt() -> None:
     net = raiders_network(3, tag=b"lagging")
     net.pump(limit=60, partial=True)
