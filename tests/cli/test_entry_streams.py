@@ -287,6 +287,28 @@ def test_ctrl_c_ends_tables_watch_with_a_line_and_success(tmp_path: Path) -> Non
     assert proc.returncode == 0
 
 
+def drained(proc: subprocess.Popen[bytes], timeout: float) -> tuple[bytes, bytes]:
+    """Read ``proc``'s standard output and error until both end, leaving its input open; then
+    wait for it.  Fails after ``timeout`` seconds."""
+    assert proc.stdout is not None and proc.stderr is not None
+    streams = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
+    open_fds = set(streams)
+    end = time.monotonic() + timeout
+    while open_fds:
+        left = end - time.monotonic()
+        if left <= 0:
+            pytest.fail(f"still running {timeout:g} s after the signal")
+        ready, _, _ = select.select(list(open_fds), [], [], min(left, 0.5))
+        for fd in ready:
+            chunk = os.read(fd, 65536)
+            if chunk:
+                streams[fd] += chunk
+            else:
+                open_fds.discard(fd)
+    proc.wait(timeout=max(1.0, end - time.monotonic()))
+    return bytes(streams[proc.stdout.fileno()]), bytes(streams[proc.stderr.fileno()])
+
+
 def read_line(stream: IO[bytes], timeout: float) -> str:
     fd = stream.fileno()
     seen = b""
@@ -337,8 +359,8 @@ def test_sigterm_and_sighup_at_the_prompt_say_so(at_the_prompt: subprocess.Popen
     number = getattr(signal, signame)
     at_the_prompt.send_signal(number)
     # Its input stays open until it is gone (communicate() would close it at once: under load
-    # the end of input could then be read before the signal is handled).
-    at_the_prompt.wait(timeout=60)
-    _, raw = at_the_prompt.communicate(timeout=60)
+    # the end of input could then be read before the signal is handled), and its output is
+    # read meanwhile (a full pipe would hold it at exit).
+    _, raw = drained(at_the_prompt, 60)
     assert one_line(raw.decode(errors="replace")) == f"cryptcrawl: {words}; you left the game"
     assert at_the_prompt.returncode == 128 + number
