@@ -287,6 +287,11 @@ def test_ctrl_c_ends_tables_watch_with_a_line_and_success(tmp_path: Path) -> Non
     assert proc.returncode == 0
 
 
+def default_hangup() -> None:
+    for name in ("SIGHUP", "SIGTERM"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
 def drained(proc: subprocess.Popen[bytes], timeout: float) -> tuple[bytes, bytes]:
     """Read ``proc``'s standard output and error until both end, leaving its input open; then
     wait for it.  Fails after ``timeout`` seconds."""
@@ -333,7 +338,10 @@ def at_the_prompt(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
         [sys.executable, "-m", "cli", "play", "--players", "3", "--plain", "--timeouts",
          "60,60,60,40", "--data-dir", str(tmp_path / "data")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-        env=env_for(PYTHONUNBUFFERED="1"))
+        env=env_for(PYTHONUNBUFFERED="1"),
+        # SIGHUP and SIGTERM at their defaults even where the tests run under nohup (which the
+        # program respects: it leaves a signal alone that is not at its default).
+        preexec_fn=default_hangup)
     with stopped(proc):
         assert proc.stdout is not None
         fd = proc.stdout.fileno()
