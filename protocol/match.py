@@ -152,7 +152,7 @@ class MatchCore:
                                  seats=self.seats, chance=self.chance, steps=self.steps,
                                  ending=self.ending, emit=emit, mark_unfit=self.waiting.mark_unfit)
         self.votes = Votes(seats=self.seats, feeds=self.feeds, cursor=self.cursor,
-                           progress=self, shortfalls=self.shortfalls, version=self.version)
+                           progress=self, shortfalls=self.shortfalls)
         self.settlement = Settlement(seats=self.seats, votes=self.votes, cursor=self.cursor,
                                      progress=self)
         self.votes.silenced = self.settlement.silenced

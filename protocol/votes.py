@@ -37,9 +37,8 @@ class Votes:
     """Every vote read from the feeds, and the points decided by them."""
 
     def __init__(self, *, seats: Seats, feeds: Sequence[Feed], cursor: Sequence[int],
-                 progress: Progress, shortfalls: list[str], version: int = 2) -> None:
+                 progress: Progress, shortfalls: list[str]) -> None:
         self._seats = seats
-        self._version = version
         self._n = seats.n
         self._feeds = feeds
         self._cursor = cursor
@@ -206,14 +205,9 @@ class Votes:
         # Seats themselves voted absent need not vote (two seats may go silent at once) — but
         # at least two seats must vote: a seat cut off from everyone times every other seat
         # out and votes them all absent, and its vote alone must not replace anyone.
-        live_seats = self._seats.live_seats()
-        needed = {s for s in live_seats if s != seat and not self.under_vote(s)}
+        needed = {s for s in self._seats.live_seats() if s != seat and not self.under_vote(s)}
         cast = self.cast.get((seat, self._cursor[seat]), set())
-        # (Version 2: and at least half the live seats vote — two seats cut off with each other
-        # must not replace three that are cut off from everyone; they wait for the links.)
-        voters = [v for v in cast if v != seat and self._seats.live(v)]
-        if len(needed) >= 2 and needed <= cast and (
-                self._version < 2 or 2 * len(voters) >= len(live_seats)):
+        if len(needed) >= 2 and needed <= cast:
             return "absent"
         return "pending" if live else "none"
 
