@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from benchmarks.scenario import raiders_network
+from protocol.crypto import replaced_head
 from protocol.events import HeadsDisputed, PeerMisbehaved
 from protocol.local import Network
 from protocol.match import MatchCore
@@ -93,6 +94,23 @@ def test_heads_naming_a_message_this_copy_lacks_are_a_dispute(net: Network) -> N
     assert dispute.held and dispute.held[0].hash == commit.heads[2]  # what this copy holds
     assert not any(isinstance(e, PeerMisbehaved) for e in core.events)
     assert not core.signed  # the match waits behind it
+
+
+def test_heads_that_carry_a_replacement_wait_whatever_else_they_name(net: Network) -> None:
+    """A message whose heads carry a replacement this copy did not make comes from a peer that
+    parted (a split): with a seat replaced, its steps begin elsewhere, so its other entries may
+    name a held message at another place — that waits, it is not out of place (before, the
+    one-way-closed partition 73 blamed two honest seats for it)."""
+    commit = first(net, Kind.COMMIT, 1)
+    earlier = net.cores[0].feeds[2].messages[0]  # out of place, as in the test above
+    mark = replaced_head(net.cores[0].match_id, 0, 3)  # seat 0 replaced at its message 3
+    heads = (mark, commit.heads[1], earlier.hash)
+    core = replayed(rewritten(net, commit, heads=heads))
+    assert not any(isinstance(e, PeerMisbehaved) for e in core.events)
+    assert core.disputes == []  # (a replacement difference reports no dispute of two seats)
+    assert not core.signed  # the match waits behind it
+    verdict = verify(rewritten(net, commit, heads=heads))
+    assert verdict.verdict == "incomplete" and verdict.blamed == ()
 
 
 def test_heads_of_the_wrong_length_are_the_signers_fault(net: Network) -> None:
