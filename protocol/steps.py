@@ -139,15 +139,12 @@ class Steps:
         if any(s not in step.reveals for s in deciders):
             return None
         state = self._state()
+        # (Version 2: a seat replaced after its reveal was taken plays what it revealed — its
+        # play is public and binding, and whether the replacement came before or after the
+        # step applied must not change the step.)
         actions = {s: state.parse_action(s, a) for s, (a, _) in step.reveals.items()
-                   if s in deciders}
-        for s in sorted(step.seats - deciders):
-            if self._version >= 2 and s in step.reveals:
-                # (Version 2: replaced after its reveal was taken — its play is public and
-                # binding, and whether the replacement came before or after the step applied
-                # must not change the step.)
-                actions[s] = state.parse_action(s, step.reveals[s][0])
-                continue
+                   if s in deciders or self._version >= 2}
+        for s in sorted(step.seats - set(actions)):
             actions[s] = zombie_action(state, s, self._match_id, w.step)
             self._shortfalls.append(f"{w.step}: seat {s} played by its zombie")
             self._emit(ActionTaken(w.step, s, state.format_action(actions[s]), zombie=True))
