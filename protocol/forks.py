@@ -27,10 +27,10 @@ class Forks:
         """``seat``'s feed is read no further at ``cursor`` (it is at or past its fork)."""
         return seat in self.forked and cursor >= self.forked[seat]
 
-    def behind(self, live: Callable[[int], bool], cursor: Sequence[int]) -> bool:
-        """A live seat's message was consumed at or past its fork."""
-        return bool(self.forked) and any(live(s) and cursor[s] > k
-                                         for s, k in self.forked.items())
+    def behind(self, cursor: Sequence[int]) -> bool:
+        """A seat's message was consumed at or past its fork (the seat may have been replaced
+        since, at a later message: the feeds replace it at the fork)."""
+        return any(cursor[s] > k for s, k in self.forked.items())
 
     def due(self, live: Callable[[int], bool], cursor: Sequence[int],
             expects: Callable[[int], object]) -> int | None:

@@ -321,7 +321,7 @@ class MatchCore:
         """This core consumed a live seat's message at or past the point where that seat's
         feed was proved forked: it holds a state the others may not (they stop at the fork),
         so the driver must rebuild it from the feeds (:meth:`adopt`), which stops there."""
-        return self.forks.behind(self.live, self.cursor)
+        return self.forks.behind(self.cursor)
 
     def replaced_behind(self, seat: int) -> bool:
         """A live other seat voted ``seat`` absent at a message this peer had already consumed,
