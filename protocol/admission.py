@@ -10,6 +10,7 @@ from engine.core import Chance as ChancePending
 from engine.core import GameState, Over, Turn, Visibility
 from protocol.absence import Seats
 from protocol.chance import Chance
+from protocol.ending import Ending
 from protocol.errors import LocalProtocolError
 from protocol.knowledge import KnowledgeRounds
 from protocol.messages import Kind
@@ -33,13 +34,14 @@ class Admission:
 
     def __init__(self, *, state: Callable[[], GameState[Any]], chance: Chance,
                  knowledge: KnowledgeRounds, steps: Steps, seats: Seats, votes: Votes,
-                 owners: Mapping[type, Any]) -> None:
+                 owners: Mapping[type, Any], ending: Ending | None = None) -> None:
         self._state = state
         self._chance = chance
         self._knowledge = knowledge
         self._steps = steps
         self._seats = seats
         self._votes = votes
+        self._ending = ending  # (the floor, §7.7: the match ends below two live seats)
         self._owners = owners  # the mechanism each row of the table asks
 
     def expects(self, seat: int, *, votes: bool = True) -> Kind | None:
@@ -98,7 +100,7 @@ class Admission:
     def phase(self) -> str:
         """The protocol phase: what the engine waits for, with the digest round in between."""
         w = self._state().waiting
-        if isinstance(w, Over):
+        if isinstance(w, Over) or (self._ending is not None and self._ending.abandoned):
             return OVER
         if isinstance(w, ChancePending):
             if w.event.visibility is Visibility.PRIVATE:
