@@ -49,6 +49,13 @@ class Admission:
         :data:`TRANSITIONS` that applies (``votes=False``: leaving its votes aside)."""
         if seat in self._seats.absent:
             return None
+        ending = self._ending
+        if ending is not None and ending.floor is not None and ending.ended:
+            # The floor (§7.7): a live seat owes the keys it must publish, then its END, and
+            # nothing else (what it would owe besides is stale now).
+            if self._knowledge.owes_release(seat):
+                return Kind.KEY_RELEASE
+            return Kind.END if ending.owes(seat) else None
         # With no round live, no seat reclaiming and no vote, no row of phase ``any`` can
         # apply (each asks for one of these): only the phase's own rows are looked at.
         quiet = (not self._seats.reclaims and not self._votes.ballots
@@ -78,6 +85,10 @@ class Admission:
         evaluated."""
         if kind is Kind.ABSENT:
             return True
+        ending = self._ending
+        if (kind is Kind.END and ending is not None and ending.floor is not None
+                and ending.owes(seat)):
+            return True  # (the floor: whether a key is still owed may differ by arrival order)
         if kind is Kind.ACT and self.accepts(seat, Kind.COMMIT):
             return True  # a free action before the commitment
         if kind is Kind.KEY_RELEASE and self._knowledge.may_release(seat):

@@ -749,7 +749,9 @@ class MatchCore:
                     self._mark_due()
                     self.events.append(self.ending.reach(w.outcome.winners,
                                                          self.public_digest(), self.heads()))
-                agreed = self.ending.agree(self.live_seats(), self.knowledge.owes_release)
+                agreed = self.ending.agree(self.live_seats(), (
+                    self.knowledge.owes_release if self.ending.floor is None
+                    else lambda _: False))  # (the floor: §7.7)
                 if agreed is not None:
                     self.events.append(agreed)
                 return

@@ -12,6 +12,7 @@ import pytest
 
 from benchmarks.scenario import raiders_network
 from engine.core import Over
+from protocol.copies import verify_copies
 from protocol.header import PROTOCOL_VERSION
 from protocol.local import MeshGame, Network
 from protocol.match import FloorReached, PeerMisbehaved, ResultSigned
@@ -192,3 +193,31 @@ def test_at_the_floor_the_live_seat_publishes_its_round_key_before_its_end() -> 
     assert final is not None and final.winners == ()
     m.send(0, EndBody(final.digest, m.core.ending.end_transcript()))
     assert m.core.signed and isinstance(m.events[-1], ResultSigned) and m.events[-1].abandoned
+
+
+def test_at_the_floor_a_round_not_keyed_yet_is_owed_nothing_more() -> None:
+    """Seat 0 looked (a free action: its private-knowledge round opens, its SEAL_KEY owed) when
+    the other two are replaced: it owes its END alone — a SEAL_KEY now would be stale, and it
+    would be owed again and again."""
+    m = toy.dealt(owed=False)
+    toy.digested(m)
+    m.send(0, ActBody("s1", "look"))
+    assert m.expects() == [Kind.SEAL_KEY, Kind.COMMIT, Kind.COMMIT]
+    m.send(1, CommitBody("zz", bytes(32)), fault=True)
+    m.send(2, CommitBody("zz", bytes(32)), fault=True)
+    assert m.core.ending.floor is not None and m.core.ending.abandoned
+    assert m.expects() == [Kind.END, None, None]
+    final = m.core.final
+    assert final is not None
+    m.send(0, EndBody(final.digest, m.core.ending.end_transcript()))
+    assert m.core.signed
+
+
+@pytest.mark.parametrize("forfeit", [False, True])
+def test_both_copies_of_a_match_ended_at_the_floor_agree(forfeit: bool) -> None:
+    net = duel_network(b"floor-copies", forfeit=forfeit)
+    bad_reveal(net, 1)
+    net.pump()
+    v = verify_copies([net.match_file(0), net.match_file(1)])
+    assert (v.verdict, v.blamed) == ((VALID if forfeit else ABANDONED), (1,))
+    assert [c.verdict.verdict for c in v.copies] == [v.verdict] * 2
