@@ -106,12 +106,13 @@ class Vouching:
         if not differ:
             return True
         contested = [j for j in differ if not self._replacement(j, heads[j], expected[j])]
-        if contested:
+        if contested and len(contested) == len(differ):
             other = contested[0]
             return self._contradicts(seat, message, other, heads[other], expected[other],
                                      "as seat {other}'s last one that drove the engine")
-        # Only replacements differ: its sender replaced a seat this peer did not (or at
-        # another point), or did not replace one this peer did — peers that parted in a
+        # Replacements differ (and maybe, because of them, the other entries: with other seats
+        # replaced, a step begins elsewhere): its sender replaced a seat this peer did not (or
+        # at another point), or did not replace one this peer did — peers that parted in a
         # network split disagree so.  Nobody signed anything impossible: the message waits
         # (a file that stops there is incomplete, waiting for its seat), and what this peer
         # holds is reported.

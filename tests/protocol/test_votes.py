@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.partitions import OUTCOMES, outcome
+from benchmarks.partitions import OUTCOMES, judged, outcome
 from benchmarks.scenario import RAIDERS, raiders_network
 from engine.stream import HashStream
 from protocol.local import (
@@ -153,17 +153,29 @@ def test_a_peer_left_short_by_arrival_order_rebuilds_after_both_timeouts() -> No
     assert outcome(b"84", "one-way") == "finished_alike"
 
 
-@pytest.mark.parametrize("seed", [b"34", b"58", b"86"])
+@pytest.mark.parametrize("seed", [b"28", b"34", b"58", b"86"])
 def test_links_stalled_one_way_as_network_peers_see_them(seed: bytes) -> None:
-    """One-way partition patterns 34 (4 seats; seat 0 hears nobody, seat 1 only seat 0), 58
+    """One-way partition patterns 28, 34 (4 seats; seat 0 hears nobody, seat 1 only seat 0), 58
     and 86 stall for good when links carry one way: a seat that hears a vote on itself answers
     for the others, its answer reaches some peers and not others, and the feeds taken whole
-    keep what some peers had already replaced (rationale.md §4).  Network peers close a link
-    they hear nothing on (PeerConfig.link_silence, network.md §4), so the same draws reach the
-    core as links down both ways — and these finish alike."""
+    keep what some peers had already replaced (rationale.md §4).  (28: seat 2, itself voted
+    absent, answers "present" for seat 0 after seat 3's peer replaced seat 0.)  Network peers
+    close a link they hear nothing on (PeerConfig.link_silence, network.md §4), so the same draws
+    reach the core as links down both ways — and these finish alike."""
     assert outcome(seed, "one-way") == "stalled"
     assert outcome(seed, "one-way-closed") == "finished_alike", draw_partition(
         seed, RAIDERS, "one-way-closed").describe()
+
+
+def test_a_split_whose_sides_replaced_each_other_blames_nobody() -> None:
+    """One-way-closed partition pattern 73 (5 seats) parts: seats 1 and 4 replace seats 0, 2
+    and 3, who go on without them.  The messages of seats 1 and 4 carry the marks of those
+    replacements, and, their steps beginning elsewhere, name earlier messages of their own
+    feeds than the other side's anchors: that is a split (the messages wait), not a message out
+    of place — before, seats 0, 2 and 3 blamed seats 1 and 4 for it."""
+    verdict, blamed, disputed, _ = judged(b"73", "one-way-closed")
+    assert verdict == "parted"
+    assert blamed == [] and not disputed
 
 
 def test_a_core_that_is_where_its_feeds_say_is_not_rebuilt() -> None:
