@@ -29,6 +29,7 @@ from protocol.header import DEFAULT_TIMEOUTS
 from protocol.match import (
     ActionTaken,
     Event,
+    FloorReached,
     PeerMisbehaved,
     PrivateKnowledge,
     SeatReclaimed,
@@ -211,6 +212,10 @@ class NetGame:
             self.say(*self.ui.action_news(event.seat, event.action))
         if isinstance(event, PeerMisbehaved) and event.evidence:
             self.say(f"{self.labels[event.seat]} broke the rules: {event.reason}.")
+        if isinstance(event, FloorReached):
+            self.say(f"Fewer than two players are left ({self.labels[event.seat]} was "
+                     "replaced): the match ends here, by the game's forfeit where it has one, "
+                     "else abandoned.")
         self._show_progress()
 
     def _show_progress(self) -> None:

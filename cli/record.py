@@ -27,6 +27,7 @@ from protocol.match import (
     ActionTaken,
     ChanceRedrawn,
     ChanceResolved,
+    FloorReached,
     MatchCore,
     PeerMisbehaved,
     PlayRevealed,
@@ -92,6 +93,10 @@ def export_json(path: str, out: TextIO) -> int:
                            "lying deliveries": list(e.bad)})
         elif isinstance(e, PeerMisbehaved):
             events.append({"type": "misbehaved", "seat": e.seat, "reason": e.reason})
+        elif isinstance(e, FloorReached):
+            events.append({"type": "floor", "seat": e.seat, "count": e.count,
+                           "reason": e.reason, "blamed": list(e.blamed), "live": list(e.live),
+                           "abandoned": core.ending.abandoned})
     document = {
         "format": "cryptcrawl-export/3",  # 2: "by_bot" for "zombie"; 3: "round key"
         "file": printable(path),
@@ -156,6 +161,11 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
     if outcome is not None:
         view = core.state.public().view(0)
         out.write("\n" + "\n".join(ui.scoreboard(view, outcome, bots)) + "\n")
+    elif core.ending.abandoned and core.ending.floor is not None:
+        floor = core.ending.floor
+        out.write(f"\nThe match was abandoned: fewer than two players were left once "
+                  f"{names[floor.seat]} was replaced ({floor.reason}), and this game has no "
+                  "forfeit result.\n")
     elif not wrong:
         out.write("\nThe file stops before the end of the match.\n")
     if wrong:

@@ -10,6 +10,7 @@ from engine.core import Chance as ChancePending
 from engine.core import GameState, Over, Turn, Visibility
 from protocol.absence import Seats
 from protocol.chance import Chance
+from protocol.ending import Ending
 from protocol.errors import LocalProtocolError
 from protocol.knowledge import KnowledgeRounds
 from protocol.messages import Kind
@@ -33,13 +34,14 @@ class Admission:
 
     def __init__(self, *, state: Callable[[], GameState[Any]], chance: Chance,
                  knowledge: KnowledgeRounds, steps: Steps, seats: Seats, votes: Votes,
-                 owners: Mapping[type, Any]) -> None:
+                 owners: Mapping[type, Any], ending: Ending | None = None) -> None:
         self._state = state
         self._chance = chance
         self._knowledge = knowledge
         self._steps = steps
         self._seats = seats
         self._votes = votes
+        self._ending = ending  # (the floor, §7.7: the match ends below two live seats)
         self._owners = owners  # the mechanism each row of the table asks
 
     def expects(self, seat: int, *, votes: bool = True) -> Kind | None:
@@ -47,6 +49,13 @@ class Admission:
         :data:`TRANSITIONS` that applies (``votes=False``: leaving its votes aside)."""
         if seat in self._seats.absent:
             return None
+        ending = self._ending
+        if ending is not None and ending.floor is not None and ending.ended:
+            # The floor (§7.7): a live seat owes the keys it must publish, then its END, and
+            # nothing else (what it would owe besides is stale now).
+            if self._knowledge.owes_release(seat):
+                return Kind.KEY_RELEASE
+            return Kind.END if ending.owes(seat) else None
         # With no round live, no seat reclaiming and no vote, no row of phase ``any`` can
         # apply (each asks for one of these): only the phase's own rows are looked at.
         quiet = (not self._seats.reclaims and not self._votes.ballots
@@ -76,6 +85,10 @@ class Admission:
         evaluated."""
         if kind is Kind.ABSENT:
             return True
+        ending = self._ending
+        if (kind is Kind.END and ending is not None and ending.floor is not None
+                and ending.owes(seat)):
+            return True  # (the floor: whether a key is still owed may differ by arrival order)
         if kind is Kind.ACT and self.accepts(seat, Kind.COMMIT):
             return True  # a free action before the commitment
         if kind is Kind.KEY_RELEASE and self._knowledge.may_release(seat):
@@ -98,7 +111,7 @@ class Admission:
     def phase(self) -> str:
         """The protocol phase: what the engine waits for, with the digest round in between."""
         w = self._state().waiting
-        if isinstance(w, Over):
+        if isinstance(w, Over) or (self._ending is not None and self._ending.abandoned):
             return OVER
         if isinstance(w, ChancePending):
             if w.event.visibility is Visibility.PRIVATE:

@@ -5,11 +5,12 @@ is agreed."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 
 from protocol.crypto import transcript_digest
 from protocol.errors import Fault
-from protocol.events import MatchEnded, ResultSigned
+from protocol.events import FloorReached, MatchEnded, ResultSigned
 from protocol.messages import EndBody, Message
 
 
@@ -28,6 +29,10 @@ class Ending:
         self.core_head = [match_id] * n
         self.state_heads = tuple(self.core_head)  # core_head when the engine state last changed
         self.final_heads: tuple[bytes, ...] = ()  # core_head when the engine reached its end
+        # Version 2: a replacement left fewer than two live seats: the match ends (§7.7).
+        self.floor: FloorReached | None = None
+        # It ended so with no forfeit result: the END round signs the state it stopped in.
+        self.abandoned = False
 
     def state_changed(self) -> None:
         """The engine state changed: it rests on every message taken so far."""
@@ -37,22 +42,36 @@ class Ending:
         """The match is over and ``seat`` has not signed the result."""
         return self.ended and seat not in self.end_signatures
 
+    def end_transcript(self) -> bytes:
+        """The transcript digest an END signs now.  At the floor (§7.7) it covers a live seat's
+        feed up to its END — where the cheat's message fell among a live seat's own messages is
+        a matter of arrival order, and those after it are stale — so it is taken when the END
+        is (the replaced seats' heads no longer move)."""
+        assert self.final is not None
+        if self.floor is None:
+            return self.final.transcript
+        return transcript_digest(self._match_id, list(self.core_head))
+
     def on_end(self, seat: int, message: Message, body: EndBody) -> bool:
         assert self.final is not None
-        if body.final_state != self.final.digest or body.transcript != self.final.transcript:
+        if body.final_state != self.final.digest or body.transcript != self.end_transcript():
             raise Fault("its END signs another final state or transcript than the match's (a "
                         "wrong claim of the result)", message)
+        if self.floor is not None:
+            self.final = dataclasses.replace(self.final, transcript=body.transcript)
         self.end_signatures[seat] = message
         return True
 
     def reach(self, winners: Iterable[int], digest: bytes,
-              heads: tuple[bytes, ...] | None = None) -> MatchEnded:
+              heads: tuple[bytes, ...] | None = None, *, abandoned: bool = False) -> MatchEnded:
         """The engine reached its end: the result every live seat now signs (``heads``: what
         its END messages name, version 2; by default every seat's last consumed message)."""
         self.ended = True
+        self.abandoned = abandoned
         self.final_heads = tuple(self.core_head) if heads is None else heads
         self.final = MatchEnded(tuple(sorted(winners)), digest,
-                                transcript_digest(self._match_id, list(self.core_head)))
+                                transcript_digest(self._match_id, list(self.core_head)),
+                                self.abandoned)
         return self.final
 
     def agree(self, live: tuple[int, ...],
@@ -62,5 +81,6 @@ class Ending:
                 owes_release(s) for s in live):
             assert self.final is not None
             self.signed = True
-            return ResultSigned(self.final.winners, self.final.digest, self.final.transcript)
+            return ResultSigned(self.final.winners, self.final.digest, self.final.transcript,
+                                self.final.abandoned)
         return None

@@ -121,6 +121,7 @@ class MatchEnded:
     winners: tuple[int, ...]
     digest: bytes
     transcript: bytes = b""
+    abandoned: bool = False  # ended below two live seats, with no forfeit result (no winner)
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,22 @@ class ResultSigned:
     winners: tuple[int, ...]
     digest: bytes
     transcript: bytes
+    abandoned: bool = False  # the match was abandoned (FloorReached): the state signed is not over
+
+
+@dataclass(frozen=True)
+class FloorReached:
+    """Version 2: ``seat``'s replacement at its message ``count`` (``reason``) left fewer than
+    two live seats (``live``), so the match ends (protocol.md §7.7): each live seat now owes
+    only its END (after the keys it owes), and the match ends where that END is taken — with the
+    game's forfeit result, or abandoned (:attr:`MatchEnded.abandoned`).  ``blamed``: the seats
+    replaced for misbehaviour or a fork (none if every replacement was for silence)."""
+
+    seat: int
+    count: int
+    reason: str
+    blamed: tuple[int, ...]
+    live: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -165,4 +182,4 @@ class HeadsDisputed:
 Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionTaken
          | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatReclaimed
          | RoundKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned | ForkSuspected
-         | HeadsDisputed)
+         | HeadsDisputed | FloorReached)

@@ -37,6 +37,7 @@ from protocol.events import (
     ChanceRedrawn,
     ChanceResolved,
     Event,
+    FloorReached,
     ForkSuspected,
     HeadsDisputed,
     MatchEnded,
@@ -52,6 +53,7 @@ from protocol.events import (
     SeatTimedOut,
 )
 from protocol.feed import Equivocation, Feed
+from protocol.floor import below_floor, floor_reached, forfeit_result
 from protocol.forks import Forks
 from protocol.game import game_state_for, new_game_state, zombie_action
 from protocol.header import SignedHeader
@@ -160,7 +162,8 @@ class MatchCore:
                          ending=self.ending, seats=self.seats)
         self.admission = Admission(
             state=lambda: self.state, chance=self.chance, knowledge=self.knowledge,
-            steps=self.steps, seats=self.seats, votes=self.votes, owners={
+            steps=self.steps, seats=self.seats, votes=self.votes,
+            ending=self.ending, owners={
                 Seats: self.seats, Chance: self.chance, KnowledgeRounds: self.knowledge,
                 Steps: self.steps, Votes: self.votes, Ending: self.ending})
         self.knowledge.open_rounds(self.state)
@@ -489,7 +492,8 @@ class MatchCore:
         body = message.content
         seats, votes, chance = self.seats, self.votes, self.chance
         if seat in seats.absent:
-            verdict = seats.on_replaced_seat_message(seat, body)
+            verdict = ("stale" if self.ending.floor is not None
+                       else seats.on_replaced_seat_message(seat, body))
             if verdict == "wait":
                 return False  # after its reclaim, it waits to rejoin
             if verdict == "stale":
@@ -505,6 +509,12 @@ class MatchCore:
             return False
         if votes.cast and kind is not Kind.ABSENT and votes.after_vote(seat):
             return False  # it voted a seat absent: what it sent next waits for the outcome
+        if self._after_floor(seat, kind):
+            self.stale.append(message)
+            if kind in CORE_KINDS:
+                self.ending.core_head[seat] = message.hash  # (its END names it: §7.7)
+            self._take(seat)
+            return True
         if self.knowledge.stale(seat, message.content):
             self.stale.append(message)
             self._take(seat)
@@ -661,7 +671,11 @@ class MatchCore:
             observe(state)
 
     def _mark_due(self) -> None:
-        self.knowledge.mark_due(lambda: isinstance(self.state.waiting, Over))
+        self.knowledge.mark_due(self._over)
+
+    def _over(self) -> bool:
+        """The engine reached its end, or the match ended below two live seats (§7.7)."""
+        return isinstance(self.state.waiting, Over) or self.ending.floor is not None
 
     def _replace(self, seat: int, reason: str, *, final: bool) -> None:
         """``seat`` is replaced by its zombie; each mechanism hears of it, in this order: the
@@ -679,6 +693,39 @@ class MatchCore:
         if self.ending.ended and not self.ending.signed:
             return
         self.chance.close_collections()
+        self._floor(seat, count, reason)
+
+    def _floor(self, seat: int, count: int, reason: str) -> None:
+        """Version 2 (:mod:`protocol.floor`): the replacement of ``seat`` that leaves fewer than
+        two live seats ends the match here, with the game's forfeit result or abandoned; the
+        END round begins at once.  From here a live seat's messages other than its END, the
+        keys it owes and votes are stale (sent before it saw the end; its core messages still
+        count as its head, which its END names), and no replaced seat reclaims."""
+        live = self.live_seats()
+        if self.ending.ended or self.ending.floor is not None or not below_floor(
+                self.version, live):
+            return
+        floor = floor_reached(seat, count, reason, self.seats.absent, live)
+        self.ending.floor = floor
+        self.events.append(floor)
+        self.seats.reclaims.clear()
+        self.seats.welcomed.clear()
+        over = forfeit_result(self.state, seat, self.seats.absent)
+        if over is not None:
+            self._apply(over)
+        self._mark_due()
+        w = self.state.waiting
+        self.events.append(self.ending.reach(
+            w.outcome.winners if isinstance(w, Over) else (), self.public_digest(),
+            self.heads(), abandoned=over is None))
+        self.clock.owing = None
+        self._unsettled = True
+
+    def _after_floor(self, seat: int, kind: Kind) -> bool:
+        """A live seat's message after the match ended at the floor (§7.7) that is stale: any
+        but its END, a vote, or a key release it may send."""
+        return (self.ending.floor is not None and kind not in (Kind.END, Kind.ABSENT)
+                and not (kind is Kind.KEY_RELEASE and self.accepts(seat, kind)))
 
     def _settle(self) -> None:
         """Apply whatever is now complete, in this order: a fork, a vote, the end, a chance
@@ -700,12 +747,15 @@ class MatchCore:
                 self._replace(seat, f"absent: silent at its message {count}", final=False)
                 continue
             w = self.state.waiting
-            if isinstance(w, Over):
+            if isinstance(w, Over) or self.ending.abandoned:
                 if not self.ending.ended:
+                    assert isinstance(w, Over)  # (an abandoned match ended at the floor)
                     self._mark_due()
                     self.events.append(self.ending.reach(w.outcome.winners,
                                                          self.public_digest(), self.heads()))
-                agreed = self.ending.agree(self.live_seats(), self.knowledge.owes_release)
+                agreed = self.ending.agree(self.live_seats(), (
+                    self.knowledge.owes_release if self.ending.floor is None
+                    else lambda _: False))  # (the floor: §7.7)
                 if agreed is not None:
                     self.events.append(agreed)
                 return
@@ -735,8 +785,8 @@ class MatchCore:
 __all__ = [
     "CHANCE", "CORE_KINDS", "DIGEST", "NO_STATE", "OVER", "SIMULTANEOUS", "TRANSITIONS", "TURN",
     "Absence", "ActionTaken", "ChanceRedrawn", "ChanceResolved", "Decide", "DecisionPending",
-    "Event", "ForkSuspected", "HeadsDisputed", "KnowledgeRound", "LocalSeat", "MatchConfig",
-    "MatchCore",
+    "Event", "FloorReached", "ForkSuspected", "HeadsDisputed", "KnowledgeRound", "LocalSeat",
+    "MatchConfig", "MatchCore",
     "MatchEnded", "PeerMisbehaved", "PlayCommitted", "PlayRevealed", "PrivateKnowledge",
     "ResultSigned", "RoundKeyReleased", "SeatReclaimed", "SeatReplaced", "SeatTimedOut",
     "SeatsOverdue", "Transition", "describe_transitions", "game_state_for", "new_game_state",

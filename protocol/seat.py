@@ -396,7 +396,7 @@ class LocalSeat:
         if expected is Kind.END:
             final = core.ending.final
             assert final is not None
-            return Kind.END, EndBody(final.digest, final.transcript)
+            return Kind.END, EndBody(final.digest, core.ending.end_transcript())
         if expected is Kind.REVEAL:
             assert isinstance(w, Simultaneous)
             opened = self.pending_reveal.pop(w.step, None)

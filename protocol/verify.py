@@ -22,6 +22,7 @@ from collections.abc import Callable
 from engine.core import Over
 from protocol.errors import BadMessage
 from protocol.match import (
+    FloorReached,
     HeadsDisputed,
     MatchCore,
     MatchEnded,
@@ -33,6 +34,7 @@ from protocol.match import (
 from protocol.messages import DeliveryBody, Kind, Message
 from protocol.transcript import Transcript, read_transcript
 from protocol.verdicts import (
+    ABANDONED,
     DAMAGE_CODES,
     DISPUTED,
     INCOMPLETE,
@@ -90,6 +92,8 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
                          f"{event.count}: {event.reason}")
         elif isinstance(event, SeatReclaimed):
             notes.append(f"seat {event.seat} reclaimed its seat at step {event.step}")
+        elif isinstance(event, FloorReached):
+            notes.append(floor_note(event, core.ending.abandoned))
         elif isinstance(event, RoundKeyReleased):
             notes.append(core.naming.key_published_note(event.round, event.seat,
                                             len(core.rounds[event.round].deliveries)))
@@ -102,6 +106,15 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
         notes.append(f"{len(core.stale)} message(s) skipped as stale (sent by a replaced seat, "
                      "or about a point already passed)")
     return tuple(notes)
+
+
+def floor_note(floor: FloorReached, abandoned: bool) -> str:
+    """What a match that ended below two live seats says of it (protocol.md §7.7)."""
+    left = ", ".join(f"seat {s}" for s in floor.live) or "no seat"
+    how = ("abandoned: the game has no forfeit result" if abandoned
+           else "with the game's forfeit result")
+    return (f"fewer than two live seats: seat {floor.seat} was replaced after its message "
+            f"{floor.count} ({floor.reason}), leaving {left}; the match ends there ({how})")
 
 
 def verify_transcript(t: Transcript, records: dict[bytes, int] | None = None) -> Verdict:
@@ -151,7 +164,14 @@ def judge(t: Transcript, places: Places | None = None, *, copy: int = 0,
     # The reader already verified every signature and chain: the core takes the feeds over
     # and consumes them in canonical order.
     events = core.adopt(t.feeds)
+    floor = core.ending.floor
     for event in events:
+        if (floor is not None and core.signed and not t.torn and isinstance(event, PeerMisbehaved)
+                and event.seat in floor.blamed and _proof(core, event)):
+            # Its misbehaviour ended the match below two live seats (protocol.md §7.7), and the
+            # seat left signed that end: the verdict is the end's (a forfeit: valid; else
+            # abandoned), blaming it.
+            continue
         if (isinstance(event, HeadsDisputed) and not event.replaced
                 and core.cursor[event.seat] <= event.message.seq):
             # (Heads that differ on replacements only are no dispute: the message waits.)
@@ -159,6 +179,25 @@ def judge(t: Transcript, places: Places | None = None, *, copy: int = 0,
         if isinstance(event, PeerMisbehaved):
             return _misbehaved(t, core, event, places, notes), core
     return _ending(t, core, places, notes + match_notes(core)), core
+
+
+def _proof(core: MatchCore, event: PeerMisbehaved) -> bool:
+    """``event`` proves its seat's fault from this copy (not a dispute between two seats)."""
+    found = core.vouching.divergence
+    culprit = event.evidence[0] if event.evidence else None
+    return not (culprit is not None and found is not None and found[1].hash == culprit.hash
+                and reason_code(event.reason) in STATE_CODES)
+
+
+def _floor_blame(core: MatchCore, places: Places) -> tuple[tuple[int, ...], Where]:
+    """The seats whose misbehaviour brought the match below two live seats, and the record
+    of the first one's evidence."""
+    floor = core.ending.floor
+    if floor is None or not floor.blamed:
+        return (), Where(0, None)
+    first = next((e for e in core.events if isinstance(e, PeerMisbehaved)
+                  and e.seat in floor.blamed), None)
+    return floor.blamed, _place(places, first.evidence[0] if first and first.evidence else None)
 
 
 def _place(places: Places, message: Message | None) -> Where:
@@ -227,7 +266,8 @@ def _ending(t: Transcript, core: MatchCore, places: Places, notes: tuple[str, ..
             ) -> Verdict:
     checked = t.messages
     ended = [e for e in core.events if isinstance(e, MatchEnded)]
-    if ended and isinstance(core.state.waiting, Over):
+    floor = core.ending.floor
+    if ended and (isinstance(core.state.waiting, Over) or core.ending.abandoned):
         # A vote or a welcome may follow a seat's END, sent before it saw every END (an answer
         # to a vote on a point passed, a seat timed out just before its END came in — the END
         # in hand is not held by it): nothing waits for it, and nothing acts on it.  Anything
@@ -244,6 +284,21 @@ def _ending(t: Transcript, core: MatchCore, places: Places, notes: tuple[str, ..
         if core.signed and after:
             notes += (f"{len(after)} vote(s) or welcome(s) after the result (sent before "
                       "their seat saw every END; nothing waited for them)",)
+        if core.signed and not t.torn and floor is not None:
+            blamed, at = _floor_blame(core, places)
+            if not core.ending.abandoned:
+                return Verdict(VALID, "result_signed", "every check passed; the match ended "
+                               f"when seat {floor.seat} was replaced ({floor.reason}), by the "
+                               "game's forfeit result, and every live seat signed it", blamed,
+                               record=at.record, copy=at.copy, messages=checked,
+                               winners=end.winners, final_digest=end.digest, notes=notes)
+            return Verdict(ABANDONED, "abandoned", "fewer than two live seats were left: seat "
+                           f"{floor.seat} was replaced after its message {floor.count} "
+                           f"({floor.reason}), and the game has no forfeit result, so the "
+                           "match was abandoned there (signed by "
+                           + (", ".join(f"seat {s}" for s in floor.live) or "no seat") + ")",
+                           blamed, record=at.record, copy=at.copy, messages=checked,
+                           final_digest=end.digest, notes=notes)
         if core.signed and not t.torn:
             return Verdict(VALID, "result_signed", "every check passed; every seat signed the "
                            "result", messages=checked, winners=end.winners,

@@ -71,8 +71,13 @@ class Vouching:
             return tuple(by_seat.get(s, base[s]) for s in range(self._n))
         if kind is Kind.REVEAL:
             return self._steps.reveal_heads()
-        if kind is Kind.END and self._ending.final_heads:
-            return self._ending.final_heads
+        if kind is Kind.END:
+            # The heads when the match ended; before (an END that is not due yet) and at the
+            # floor (§7.7: a live seat's entry is its feed up to its END), every seat's now.
+            ending = self._ending
+            if ending.final_heads and ending.floor is None:
+                return ending.final_heads
+            return tuple(ending.core_head)
         return base
 
     def vouches(self, seat: int, message: Message) -> bool:

@@ -48,3 +48,28 @@ def test_unreadable_files_are_one_line_errors(tmp_path: Path) -> None:
         result = cryptcrawl(*args)
         assert result.returncode == 3, args
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_replay_and_export_of_a_match_abandoned_below_two_seats(tmp_path: Path) -> None:
+    """Seat 2 is voted out, then seat 1 cheats: fewer than two players are left in a game with
+    no forfeit, so the match is abandoned (protocol.md §7.7) — which replay says, and export
+    records as a "floor" event."""
+    from tests.protocol.test_floor import bad_reveal
+
+    net = raiders_network(3, tag=b"floor-raiders")
+    net.crash(2)
+    bad_reveal(net, 1, "L1.R1.play")
+    net.run_with_timeouts()
+    path = tmp_path / "abandoned.crawl"
+    path.write_bytes(net.match_file(0))
+    result = cryptcrawl("replay", "--plain", str(path))
+    assert result.returncode == 0, result.stderr
+    assert "The match was abandoned: fewer than two players were left" in result.stdout
+    result = cryptcrawl("export", "--json", str(path))
+    doc = json.loads(result.stdout)
+    assert doc["verdict"]["verdict"] == "abandoned" and doc["verdict"]["blamed"] == [1]
+    [floor] = [e for e in doc["events"] if e["type"] == "floor"]
+    assert (floor["seat"], floor["blamed"], floor["live"], floor["abandoned"]) == (
+        1, [1], [0], True)
+    result = cryptcrawl("verify", str(path))
+    assert result.returncode == 7 and "ABANDONED" in result.stdout
