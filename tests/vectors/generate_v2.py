@@ -147,7 +147,7 @@ WANT: dict[str, Want] = {
     "adversarial/illegal-direct-reveal": w("invalid", 2, "illegal_action"),
     "adversarial/revealed-torch-peek": w("invalid", 2, "illegal_action"),
     "adversarial/reveal-instead-of-delivery": w("invalid", 2, "unexpected_message"),
-    "adversarial/reveal-while-welcoming": w("invalid", 1, "unexpected_message"),
+    "adversarial/reveal-while-welcoming": w("abandoned", 1, "abandoned"),
     "adversarial/two-seats-replaced": VALID,
     # (Seat 3's direct reveal is proved wrong however the vote on seat 2 goes: README.md,
     # "Findings".)
