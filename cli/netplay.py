@@ -32,6 +32,7 @@ from protocol.match import (
     FloorReached,
     PeerMisbehaved,
     PrivateKnowledge,
+    SeatLeft,
     SeatReclaimed,
     SeatReplaced,
     SeatsOverdue,
@@ -57,18 +58,31 @@ class NetOptions:
 
     @property
     def leaving(self) -> str:
-        """What leaving the match does, for the question that asks first."""
+        """What leaving the match does, for the question that asks first (``play``; at a LAN
+        table the question offers :attr:`quit_choices`)."""
         if self.local:
             return f"the match stops here ({invocation()} resume takes it up again)"
         return "the others play on, a bot plays your seat"
 
     @property
+    def quit_choices(self) -> str:
+        """At a LAN table: the two ways to leave (protocol.md §7.7)."""
+        return ("l: leave for good (a bot plays your seat; you cannot come back), s: step "
+                f"away (the timeouts run; {invocation()} resume to come back), any other: "
+                "stay")
+
+    @property
     def left(self) -> str:
-        """What the player is told once they left."""
+        """What the player is told once they left (or stepped away)."""
         if self.local:
             return ("You left the game; it stops here. To take it up again: "
                     f"{invocation()} resume")
-        return "You left the game."
+        return (f"You stepped away. To come back: {invocation()} resume (after the timeouts a "
+                "bot plays your seat until then).")
+
+    @property
+    def left_for_good(self) -> str:
+        return "You left the match for good; a bot plays your seat."
 
     @property
     def bots_where(self) -> str:
@@ -194,12 +208,15 @@ class NetGame:
             return
         if isinstance(event, PrivateKnowledge) and self.human:
             self.say(*self.ui.knowledge(self.view()))
-        elif isinstance(event, SeatReplaced):
+        elif isinstance(event, SeatReplaced) and not self._left(event.seat):
             who = "You are" if event.seat == self.seat and self.human else (
                 f"{self.labels[event.seat]} is")
             self.say(f"{who} replaced by a bot from now on ({event.reason}).")
             if event.seat == self.seat and self.peer.local.hold_reclaim:
                 self.say(*wrap_text(self.ui.reclaim_hint))
+        elif isinstance(event, SeatLeft) and event.seat != self.seat:
+            self.say(f"{self.labels[event.seat]} left the match for good; a bot plays their "
+                     "seat.")
         elif isinstance(event, SeatReclaimed):
             who = "You are" if event.seat == self.seat and self.human else (
                 f"{self.labels[event.seat]} is")
@@ -217,6 +234,12 @@ class NetGame:
                      "replaced): the match ends here, by the game's forfeit where it has one, "
                      "else abandoned.")
         self._show_progress()
+
+    def _left(self, seat: int) -> bool:
+        """``seat`` left the match for good (its leaving was shown when its LEAVE came)."""
+        assert self.peer is not None
+        absence = self.peer.core.absent.get(seat)
+        return absence is not None and absence.left
 
     def _show_progress(self) -> None:
         view = self.view()
@@ -237,8 +260,15 @@ class NetGame:
             self._output_lost(exc)
             raise
         except (LeftGame, InputClosed) as exc:
+            if isinstance(exc, LeftGame) and exc.for_good:
+                await self.leave_for_good()
             self.stop_game(exc)
             raise
+
+    async def leave_for_good(self) -> None:
+        """Send this seat's LEAVE (after the openings it owes) before the match stops here."""
+        if self.peer is not None and not await self.peer.leave():
+            self.say("Could not sign your leaving now; the timeouts will replace your seat.")
 
     def _choose_blocking(self, state: GameState[Any], seat: int) -> str:
         ui = self.plugin
@@ -265,8 +295,16 @@ class NetGame:
                 self.say(*ui.choices_lines(state, seat, view))
                 continue
             if word in ("q", "quit", "exit"):
-                if self.console.ask(f"leave the game? {self.options.leaving} [y/N] "
-                                    ).lower() in ("y", "yes"):
+                if self.options.local:
+                    if self.console.ask(f"leave the game? {self.options.leaving} [y/N] "
+                                        ).lower() in ("y", "yes"):
+                        raise LeftGame(self.options.left)
+                    continue
+                self.say(*wrap_text(f"Leave the match? {self.options.quit_choices}."))
+                answer = self.console.ask("leave for good, step away or stay? [l/s/N] ").lower()
+                if answer in ("l", "leave"):
+                    raise LeftGame(self.options.left_for_good, for_good=True)
+                if answer in ("s", "step", "away"):
                     raise LeftGame(self.options.left)
                 continue
             try:

@@ -33,7 +33,7 @@ from engine.core import GameState, IllegalActionError, InvalidActionError, Simul
 from engine.games import get_game
 
 PLAY_HINTS = ("Enter lock in", "Esc drop", "PgUp/PgDn log", "? help", "q leave")
-FRAME_KEYS = ("q", "y", "n", "r", "backspace")
+FRAME_KEYS = ("q", "y", "n", "r", "l", "s", "backspace")
 
 
 def hint_rows(items: tuple[str, ...] | list[str], width: int) -> list[StyledLine]:
@@ -65,6 +65,7 @@ class FullScreenGame(NetGame):
         self.step = ""
         self.step_since = time.monotonic()
         self.confirm_quit = False
+        self._leaving: asyncio.Future[None] | None = None  # (sending its LEAVE: l at a LAN table)
         self.over = False
         self.offer_rematch = False
         self.rematch: bool | None = None  # the end screen's answer (None: not asked there)
@@ -175,6 +176,9 @@ class FullScreenGame(NetGame):
         if self.over:
             return [plain(" The match is over.", "class:status")]
         if self.confirm_quit:
+            if not self.options.local:
+                return [plain(" Leave? l: for good, a bot takes your seat. s: step away, "
+                              "resume later.", "class:warn")]
             return [plain(f" Leave the match? {self.options.leaving.capitalize()}. y: leave, "
                           "any other key: stay.", "class:warn")]
         step, awaited = self._waiting()
@@ -223,6 +227,9 @@ class FullScreenGame(NetGame):
             items = ["r rematch (the same seats, a new match)"] if self.offer_rematch else []
             return hint_rows([*items, "q leave", "PgUp/PgDn scroll"], width)
         if self.confirm_quit:
+            if not self.options.local:
+                return hint_rows(("l leave for good", "s step away", "any other key stay"),
+                                 width)
             return hint_rows(("y leave", "any other key stay"), width)
         model = self.model.hints if self.model is not None and self._my_move() else ()
         return hint_rows((*self.kind.key_hints, *model, *PLAY_HINTS), width)
@@ -245,8 +252,12 @@ class FullScreenGame(NetGame):
             return
         if self.confirm_quit:
             self.confirm_quit = False
-            if k == "y":
+            if self.options.local and k == "y":
                 self._leave(self.options.left)
+            elif not self.options.local and k == "s":
+                self._leave(self.options.left)
+            elif not self.options.local and k == "l":
+                self._leave_for_good()
             return
         if k == "q":
             self.confirm_quit = True
@@ -341,6 +352,20 @@ class FullScreenGame(NetGame):
         ui = self.screen.run()
         ui.add_done_callback(restore)
         return ui
+
+    def _leave_for_good(self) -> None:
+        """Send this seat's LEAVE (protocol.md §7.7), then leave the screen."""
+        if self._leaving is not None:
+            return
+
+        async def go() -> None:
+            try:
+                await self.leave_for_good()
+            finally:
+                self._leave(self.options.left_for_good)
+
+        self.screen.message = "Leaving the match for good..."
+        self._leaving = asyncio.ensure_future(go())
 
     def _leave(self, why: str = "You left the game.", code: int = 0) -> None:
         if self.stop is None:

@@ -59,7 +59,7 @@ from protocol.match import (
     SeatsOverdue,
     SeatTimedOut,
 )
-from protocol.messages import Message
+from protocol.messages import Kind, Message
 from protocol.transcript import read_transcript
 
 log = logging.getLogger("cryptcrawl.p2p")
@@ -258,6 +258,31 @@ class MatchPeer:
         self.local.hold_reclaim = False
         self._pump_wanted = True
         self.wake.set()
+
+    async def leave(self, grace: float = 3.0) -> bool:
+        """Leave the match for good (protocol.md §7.7): the local seat sends the openings it
+        owes now, then its LEAVE; the others replace it where its next message is due, with no
+        timeout, and it never comes back.  Waits (at most ``grace`` seconds) until the LEAVE is
+        written to every link.  False if it could not be sent: a version 1 match, a match
+        already over, or this seat's own messages still waiting to be taken (under a vote)."""
+        if self.core.version < 2 or self.done.is_set():
+            return False
+        self.local.leave()
+        deadline = time.monotonic() + grace
+        while not self.local.left:
+            self._pump()
+            if self.local.left or self.done.is_set() or time.monotonic() >= deadline:
+                break
+            await asyncio.sleep(0.05)
+        sent = self.local.sent
+        if not (self.local.left and sent and sent[-1].kind is Kind.LEAVE):
+            return False  # (not out in time, or the match ended first: nothing to leave)
+        self.store.finish()  # (nothing more to open: `resume` no longer offers the match)
+        for link in list(self.links.values()):  # (bounded: the link may be stalled)
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(max(0.1, deadline - time.monotonic())):
+                    await link.writer.drain()
+        return True
 
     # ------------------------------------------------------------------ resume
 

@@ -9,6 +9,7 @@ the first action of a decider that had welcomed it) — a point fixed by the fee
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -21,7 +22,8 @@ from protocol.messages import ReclaimBody, WelcomeBody
 class Absence:
     count: int  # the seat's messages consumed when it was replaced
     reason: str
-    final: bool  # replaced for misbehaviour: no reclaim
+    final: bool  # replaced for misbehaviour, or it left: no reclaim
+    left: bool = False  # it left the match (a LEAVE): final, but no fault
 
 
 class StepFirsts(Protocol):
@@ -43,6 +45,9 @@ class Seats:
         self.reclaims: dict[int, int] = {}  # replaced seat -> since, its RECLAIM consumed
         self.welcomed: dict[int, set[int]] = {}  # reclaiming seat -> seats that welcomed it
         self.replaced_at: dict[int, int] = {}  # seat -> the count it was last replaced at
+        # Version 2: live seat -> the count after its LEAVE, where it is replaced once a
+        # message of its is due there.
+        self.leaving: dict[int, int] = {}
 
     def live(self, seat: int) -> bool:
         return seat not in self.absent
@@ -50,15 +55,37 @@ class Seats:
     def live_seats(self) -> tuple[int, ...]:
         return tuple(s for s in range(self.n) if s not in self.absent)
 
-    def replace(self, seat: int, count: int, reason: str, *, final: bool) -> None:
+    def replace(self, seat: int, count: int, reason: str, *, final: bool,
+                left: bool = False) -> None:
         """``seat`` is replaced at its message ``count``: its reclaim, and its welcomes of
         others, end."""
-        self.absent[seat] = Absence(count, reason, final)
+        self.absent[seat] = Absence(count, reason, final or left, left)
+        self.leaving.pop(seat, None)
         self.replaced_at[seat] = max(count, self.replaced_at.get(seat, -1))
         self.reclaims.pop(seat, None)
         self.welcomed.pop(seat, None)
         for welcomers in self.welcomed.values():
             welcomers.discard(seat)
+
+    # ------------------------------------------------------------------ leaving
+
+    def on_leave(self, seat: int, count: int) -> None:
+        """``seat``'s LEAVE was taken, ``count`` its messages taken with it: live, it is
+        replaced where its next message is due (:meth:`leaver_due`); replaced already, it
+        never reclaims (its reclaim, if any, ends)."""
+        absence = self.absent.get(seat)
+        if absence is None:
+            self.leaving[seat] = count
+            return
+        self.absent[seat] = dataclasses.replace(absence, final=True, left=True)
+        self.reclaims.pop(seat, None)
+        self.welcomed.pop(seat, None)
+
+    def leaver_due(self, cursor: Callable[[int], int],
+                   expects: Callable[[int], object]) -> int | None:
+        """The lowest live seat that left, with a message of its due right after its LEAVE."""
+        return next((s for s, count in sorted(self.leaving.items())
+                     if cursor(s) == count and expects(s) is not None), None)
 
     # ------------------------------------------------------------------ what is owed
 

@@ -32,7 +32,7 @@ MAX_STAGE: Final = 5
 
 
 class Kind(enum.IntEnum):
-    """What a message is for.  Numbers 14 and up are reserved."""
+    """What a message is for.  Numbers 15 and up are reserved."""
 
     COMMIT = 1
     """A play commitment for a simultaneous step."""
@@ -63,6 +63,9 @@ class Kind(enum.IntEnum):
     """A seat declared absent asks for its seat back."""
     WELCOME = 13
     """A seat acknowledges another seat's reclaim (it rejoins once every decider welcomed it)."""
+    LEAVE = 14
+    """Version 2: the sender leaves the match for good (its zombie plays on from its next
+    message due; it never reclaims)."""
 
 
 # --- field checks -------------------------------------------------------------------------------
@@ -511,6 +514,21 @@ class WelcomeBody:
         return cls(seat, since)
 
 
+@dataclass(frozen=True)
+class LeaveBody:
+    """``[]`` (version 2): the sender leaves the match for good."""
+
+    KIND: ClassVar[Kind] = Kind.LEAVE
+
+    def as_body(self) -> tuple[Value, ...]:
+        return ()
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> LeaveBody:
+        _array(body, "LEAVE body", 0)
+        return cls()
+
+
 CORE_KINDS: Final = frozenset({Kind.COMMIT, Kind.REVEAL, Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL,
                                Kind.CHANCE_DIGEST, Kind.ACT, Kind.END})
 """The kinds that drive the engine (the others are the private-knowledge round and the
@@ -519,7 +537,7 @@ absent-seat overlay).  In version 2 a message of these kinds carries heads; the 
 
 Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
         | ActBody | EndBody | SealKeyBody | DeliveryBody | KeyReleaseBody | AbsentBody
-        | ReclaimBody | WelcomeBody)
+        | ReclaimBody | WelcomeBody | LeaveBody)
 
 _V1_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
     Kind.COMMIT: CommitBody.from_body,
@@ -540,7 +558,7 @@ _BODY_PARSERS: Final[dict[int, dict[Kind, Callable[[tuple[Value, ...]], Body]]]]
     1: _V1_PARSERS,
     2: {**_V1_PARSERS, Kind.REVEAL: RevealBody.from_body_v2,
         Kind.CHANCE_REVEAL: ChanceRevealBody.from_body_v2,
-        Kind.DELIVERY: DeliveryBody.from_body_v2},
+        Kind.DELIVERY: DeliveryBody.from_body_v2, Kind.LEAVE: LeaveBody.from_body},
 }
 
 
@@ -557,7 +575,10 @@ def _kind(value: object) -> Kind:
 def parse_body(kind: int, body: object, version: int = PROTOCOL_VERSION) -> Body:
     """The typed body of a message of ``kind`` (in protocol ``version``); raises BadMessage if
     it has the wrong shape."""
-    return _BODY_PARSERS[version][_kind(kind)](_array(body, "message body"))
+    parser = _BODY_PARSERS[version].get(_kind(kind))
+    if parser is None:
+        raise BadMessage(f"message kind {kind} is not one of version {version}")
+    return parser(_array(body, "message body"))
 
 
 def check_body(kind: int, body: object, version: int = PROTOCOL_VERSION) -> None:

@@ -86,6 +86,15 @@ class SeatReplaced:
 
 
 @dataclass(frozen=True)
+class SeatLeft:
+    """Version 2: ``seat`` signed a LEAVE after its message ``count - 1``: it leaves the match
+    for good, and its zombie plays from its next message due."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True)
 class SeatReclaimed:
     """``seat`` plays again from ``step``."""
 
@@ -180,6 +189,6 @@ class HeadsDisputed:
 
 
 Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionTaken
-         | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatReclaimed
+         | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatLeft | SeatReclaimed
          | RoundKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned | ForkSuspected
          | HeadsDisputed | FloorReached)

@@ -25,8 +25,8 @@ def below_floor(version: int, live: tuple[int, ...]) -> bool:
 def floor_reached(seat: int, count: int, reason: str, absent: dict[int, Absence],
                   live: tuple[int, ...]) -> FloorReached:
     """The event: ``seat`` replaced at ``count`` for ``reason`` left ``live``; the seats blamed
-    are those replaced for misbehaviour or a fork (for good)."""
-    blamed = tuple(sorted(s for s, a in absent.items() if a.final))
+    are those replaced for misbehaviour or a fork (for good: not those that left)."""
+    blamed = tuple(sorted(s for s, a in absent.items() if a.final and not a.left))
     return FloorReached(seat, count, reason, blamed, live)
 
 

@@ -47,6 +47,7 @@ from protocol.events import (
     PrivateKnowledge,
     ResultSigned,
     RoundKeyReleased,
+    SeatLeft,
     SeatReclaimed,
     SeatReplaced,
     SeatsOverdue,
@@ -71,6 +72,7 @@ from protocol.messages import (
     EndBody,
     KeyReleaseBody,
     Kind,
+    LeaveBody,
     Message,
     RevealBody,
     SealKeyBody,
@@ -491,6 +493,11 @@ class MatchCore:
         kind = message.kind
         body = message.content
         seats, votes, chance = self.seats, self.votes, self.chance
+        if isinstance(body, LeaveBody) and seat in seats.absent and not self.ending.ended:
+            # (Replaced already: it will not reclaim; a reclaim it made ends.)
+            self._take(seat)
+            self._leave(seat)
+            return True
         if seat in seats.absent:
             verdict = ("stale" if self.ending.floor is not None
                        else seats.on_replaced_seat_message(seat, body))
@@ -509,6 +516,15 @@ class MatchCore:
             return False
         if votes.cast and kind is not Kind.ABSENT and votes.after_vote(seat):
             return False  # it voted a seat absent: what it sent next waits for the outcome
+        if seat in seats.leaving:
+            return False  # it left: replaced where its next message is due, which waits
+        if isinstance(body, LeaveBody):
+            if self.ending.ended:  # (the match is over: there is nothing to leave)
+                self.stale.append(message)
+            self._take(seat)
+            if not self.ending.ended:
+                self._leave(seat)
+            return True
         if self._after_floor(seat, kind):
             self.stale.append(message)
             if kind in CORE_KINDS:
@@ -604,6 +620,12 @@ class MatchCore:
             return True
         return False
 
+    def _leave(self, seat: int) -> None:
+        """``seat``'s LEAVE was taken (version 2, protocol.md §7.7)."""
+        self.seats.on_leave(seat, self.cursor[seat])
+        self.events.append(SeatLeft(seat, self.cursor[seat]))
+        self._unsettled = True
+
     def _consume_core(self, seat: int, message: Message) -> bool:
         body = message.content
         w = self.state.waiting
@@ -677,14 +699,14 @@ class MatchCore:
         """The engine reached its end, or the match ended below two live seats (§7.7)."""
         return isinstance(self.state.waiting, Over) or self.ending.floor is not None
 
-    def _replace(self, seat: int, reason: str, *, final: bool) -> None:
+    def _replace(self, seat: int, reason: str, *, final: bool, left: bool = False) -> None:
         """``seat`` is replaced by its zombie; each mechanism hears of it, in this order: the
         seats (its reclaim ends), the votes that replaced it (spent), the private-knowledge
         rounds (its own ends, one it delivered to publishes), the chance secrets it still owed
         (recovered from a published key, or drawn again), and the collections of commitments
         that may now be complete."""
         count = self.cursor[seat]
-        self.seats.replace(seat, count, reason, final=final)
+        self.seats.replace(seat, count, reason, final=final, left=left)
         self.votes.on_replaced(seat, count)
         self.events.append(SeatReplaced(seat, count, reason))
         self.knowledge.on_replaced(seat)
@@ -741,6 +763,11 @@ class MatchCore:
                 self._replace(fork, f"equivocation at sequence number {self.forks.forked[fork]}",
                               final=True)
                 continue
+            leaver = self.seats.leaver_due(self.cursor.__getitem__, self.expects)
+            if leaver is not None:
+                self._replace(leaver, f"left the match (its LEAVE is its message "
+                              f"{self.cursor[leaver] - 1})", final=True, left=True)
+                continue
             complete = self.votes.complete() if self.votes.ballots else None
             if complete is not None:
                 seat, count = complete
@@ -788,7 +815,7 @@ __all__ = [
     "Event", "FloorReached", "ForkSuspected", "HeadsDisputed", "KnowledgeRound", "LocalSeat",
     "MatchConfig", "MatchCore",
     "MatchEnded", "PeerMisbehaved", "PlayCommitted", "PlayRevealed", "PrivateKnowledge",
-    "ResultSigned", "RoundKeyReleased", "SeatReclaimed", "SeatReplaced", "SeatTimedOut",
+    "ResultSigned", "RoundKeyReleased", "SeatLeft", "SeatReclaimed", "SeatReplaced", "SeatTimedOut",
     "SeatsOverdue", "Transition", "describe_transitions", "game_state_for", "new_game_state",
     "zombie_action",
 ]

@@ -61,6 +61,7 @@ from protocol.bodies import (
     EndBody,
     KeyReleaseBody,
     Kind,
+    LeaveBody,
     ReclaimBody,
     RevealBody,
     SealKeyBody,
@@ -102,6 +103,7 @@ __all__ = [
     "EndBody",
     "KeyReleaseBody",
     "Kind",
+    "LeaveBody",
     "Message",
     "ReclaimBody",
     "RevealBody",
@@ -152,8 +154,10 @@ class Message:
     def __post_init__(self) -> None:
         kind = self._check_envelope()
         # The typed body, checked once and kept (``content``).
-        self.__dict__["content"] = _BODY_PARSERS[self.version][kind](
-            _array(self.body, "message body"))
+        parser = _BODY_PARSERS[self.version].get(kind)
+        if parser is None:
+            raise BadMessage(f"a {kind.name} message is not one of version {self.version}")
+        self.__dict__["content"] = parser(_array(self.body, "message body"))
 
     def _check_envelope(self) -> Kind:
         """Check every field but the body (and make ``kind`` a Kind)."""

@@ -27,6 +27,7 @@ from protocol.messages import (
     EndBody,
     KeyReleaseBody,
     Kind,
+    LeaveBody,
     Message,
     ReclaimBody,
     RevealBody,
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
     from protocol.match import MatchCore
 
 Decide = Callable[[GameState[Any], int], str]  # the local seat's choice, in notation
+
+# What a leaving seat still sends when owed: it opens what it committed to (protocol.md §7.7).
+_OPENINGS = frozenset({Kind.REVEAL, Kind.CHANCE_REVEAL, Kind.DELIVERY, Kind.KEY_RELEASE})
 
 
 class _Unknown(Exception):
@@ -72,6 +76,10 @@ class LocalSeat:
         # seat sets it when the person let the timeouts run out, and clears it when they
         # answer again (the bot plays meanwhile, without a timeout in every step).
         self.hold_reclaim = False
+        # Version 2: the person leaves the match for good (:meth:`leave`); ``left`` once its
+        # LEAVE is signed — it sends nothing more.
+        self.leaving = False
+        self.left = False
         self._delivered: dict[str, dict[int, bytes]] = {}  # secrets its rounds were sent
         self._rounds_seen = 0  # the core's rounds looked at so far (for _learn)
         self._mine: list[KnowledgeRound] = []  # its own rounds among them, not opened yet
@@ -86,6 +94,8 @@ class LocalSeat:
             if message.seat != self.seat or message.seq != i:
                 raise LocalProtocolError("the persisted feed is not this seat's, in order")
         self.sent = list(persisted)
+        # (A seat that left sends nothing more, after a restart too.)
+        self.left = self.leaving = any(m.kind is Kind.LEAVE for m in persisted)
         self.pending_reveal = {}
         self._unopened = {}
         revealed = {m.content.step for m in persisted if isinstance(m.content, RevealBody)}
@@ -249,14 +259,47 @@ class LocalSeat:
 
     # ------------------------------------------------------------------ what to send
 
+    def leave(self) -> None:
+        """Leave the match for good (version 2, protocol.md §7.7): the seat first sends the
+        openings it owes now — a REVEAL, a chance reveal, a delivery, a key release — so that
+        no commitment of its is left unopened where it could be, then its LEAVE, and nothing
+        after.  Its zombie plays on from its next message due."""
+        if self.core.version < 2:
+            raise LocalProtocolError("a version 1 match has no LEAVE")
+        self.leaving = True
+
+    def _leave_now(self) -> list[Message]:
+        """While leaving: the next opening the seat owes, else its LEAVE."""
+        core, seat = self.core, self.seat
+        if seat not in core.absent and not core.ending.ended:
+            for r in core.knowledge.live():
+                if r.seat == seat and r.open and r.key_message is not None and (
+                        r.id in self._prove or r.publish):
+                    return [self.sign_next(Kind.KEY_RELEASE,
+                                           KeyReleaseBody(r.id, self.round_private(r.id)))]
+            expected = core.expects(seat, votes=False)
+            if expected in _OPENINGS:
+                try:
+                    body = self._body(expected)
+                except DecisionPending:
+                    body = None
+                if body is not None:
+                    return [self.sign_next(*body)]
+        self.left = True
+        if core.ending.ended:
+            return []  # (the match is over: nothing to leave)
+        return [self.sign_next(Kind.LEAVE, LeaveBody())]
+
     def messages_to_send(self) -> list[Message]:
         """The messages the local seat owes now (each to be persisted, then sent to all and
         fed back to the core like any other)."""
         core = self.core
         seat = self.seat
         held = core.feeds[seat].next_seq
-        if held < len(self.sent):
-            return []  # our last message has not been fed back yet
+        if held < len(self.sent) or self.left:
+            return []  # our last message has not been fed back yet (or it left)
+        if self.leaving and core.cursor[seat] == held:
+            return self._leave_now()
         if core.cursor[seat] < held:
             # Our own messages wait to be consumed (under a vote, after a rebuild): nothing
             # else is sent, but votes still are — whether this peer holds another seat's

@@ -28,6 +28,7 @@ from protocol.match import (
     MatchEnded,
     PeerMisbehaved,
     RoundKeyReleased,
+    SeatLeft,
     SeatReclaimed,
     SeatReplaced,
 )
@@ -90,6 +91,9 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
         if isinstance(event, SeatReplaced):
             notes.append(f"seat {event.seat} was replaced by its zombie after its message "
                          f"{event.count}: {event.reason}")
+        elif isinstance(event, SeatLeft):
+            notes.append(f"seat {event.seat} left the match for good (its LEAVE is its message "
+                         f"{event.count - 1})")
         elif isinstance(event, SeatReclaimed):
             notes.append(f"seat {event.seat} reclaimed its seat at step {event.step}")
         elif isinstance(event, FloorReached):

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -95,3 +96,44 @@ def test_id_creates_shows_exports_and_imports(tmp_path: Path) -> None:
                        str(tmp_path / "backup.key"))
     assert again.returncode == 0 and fp.group(1) in again.stdout
     assert (tmp_path / "b" / "identity.key").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_person_who_leaves_a_lan_match_for_good_is_not_waited_for(
+        tmp_path: Path, processes: list[subprocess.Popen[str]]) -> None:
+    """Line mode at a LAN table: `q`, then `l` (for good). The host's peer signs a LEAVE and
+    stops; the two joiners, each its own process, replace the seat at once and finish — well
+    within the 30 s turn timeout they would otherwise have waited out first."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    name = f"L{os.getpid()}"
+    host = subprocess.Popen(
+        [sys.executable, "-m", "cli", "host", "--data-dir", str(tmp_path / "h"), "--players",
+         "3", "--bots", "0", "--interface", "127.0.0.1", "--yes", "--table-name", name,
+         "--name", "Hal", "--timeouts", "30,30,30,30"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT, env=env)
+    processes.append(host)
+    assert host.stdin is not None
+    host.stdin.write("play 5\nq\nl\n")  # one room, then leave for good
+    host.stdin.flush()
+    joiners = [subprocess.Popen(
+        [sys.executable, "-m", "cli", "join", name, "--data-dir", str(tmp_path / f"j{i}"),
+         "--interface", "127.0.0.1", "--bot", "random", "--name", f"Joe {i}", "--wait", "8"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+        for i in (1, 2)]
+    processes.extend(joiners)
+    out, err = host.communicate(timeout=120)
+    assert host.returncode == 0, out[-1500:] + err
+    assert "You left the match for good; a bot plays your seat." in out, out[-1500:]
+    left_at = time.monotonic()
+    for joiner in joiners:
+        jout, jerr = joiner.communicate(timeout=120)
+        assert joiner.returncode == 0, jout[-1500:] + jerr
+        assert "Traceback" not in jerr
+        assert "Hal left the match for good; a bot plays their seat." in jout, jout[-2000:]
+        path = re.findall(r"The match file: (\S+)", jout)[-1]
+        check = cryptcrawl("verify", path)
+        assert check.returncode == 0 and "seat 0 left the match for good" in check.stdout, (
+            check.stdout)
+    assert time.monotonic() - left_at < 30, "the joiners waited out a timeout"
+    resume = cryptcrawl("resume", "--data-dir", str(tmp_path / "h"))
+    assert resume.returncode != 0 and "no interrupted match" in resume.stdout + resume.stderr

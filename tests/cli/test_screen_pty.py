@@ -17,6 +17,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+from protocol.messages import Kind
+from protocol.transcript import read_transcript
 from tests.cli.terminal import Terminal, terminal
 
 __all__ = ["terminal"]
@@ -204,8 +206,17 @@ def test_leaving_a_lan_match_says_so_in_the_terminal(terminal: Callable[..., Ter
                      "--yes", "--data-dir", str(tmp_path)])
     term.steady("YOUR MOVE")
     term.send(b"q")
-    term.steady("Leave the match?")
-    term.send(b"y")
+    screen = term.steady("l leave for good")  # (at a LAN table: for good, or step away)
+    assert "s step away" in screen and "Leave? l: for good" in screen, screen
+    term.send(b"y")  # (not an answer here: it stays)
+    term.steady("YOUR MOVE")
+    term.send(b"q")
+    term.steady("l leave for good")
+    term.send(b"l")
     assert term.finished() == 0
     after = bytes(term.raw).rsplit(b"\x1b[?1049l", 1)[-1]  # once the full screen is gone
-    assert b"You left the game." in after, bytes(term.raw[-500:])
+    assert b"You left the match for good" in after, bytes(term.raw[-500:])
+    path = next((tmp_path / "matches").glob("*.crawl"))
+    leave = [m for m in read_transcript(path.read_bytes()).feeds[0].messages
+             if m.kind is Kind.LEAVE]
+    assert len(leave) == 1, "the LEAVE is in the host's own file"

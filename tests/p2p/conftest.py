@@ -111,7 +111,8 @@ def thinking(seed: bytes, think: float) -> Any:
 
 
 async def start_match(root: Path, players: int, config: PeerConfig, *,
-                      choose: Any = None, passphrase: str = "", think: float = 0.0) -> Match:
+                      choose: Any = None, passphrase: str = "", think: float = 0.0,
+                      game: str = "raiders", options: dict[str, Any] | None = None) -> Match:
     """Open a table (seat 0, deciding through ``choose`` if given, else a random bot) and
     sit ``players - 1`` random bots down through ``join``, each with its own data directory
     under ``root``; returns once the lobby port is known (the match plays on in tasks).
@@ -131,7 +132,7 @@ async def start_match(root: Path, players: int, config: PeerConfig, *,
     mine = {"choose": choose} if choose is not None else decider(b"\x00" * 32)
     match.dirs.append(root / "seat-host")
     match.tasks.append(asyncio.ensure_future(host(
-        match.dirs[0], game="raiders",
+        match.dirs[0], game=game, options=options,
         name="Host", players=players, config=config, passphrase=passphrase,
         on_port=port.set_result, on_peer=seat_of, **mine)))
     match.lobby_port = await asyncio.wait_for(port, 10)

@@ -71,6 +71,7 @@ from tests.campaign.liars import (
     plan_edit,
     recording,
 )
+from tests.vectors.endings import ending_vectors
 from tests.vectors.making import (
     Base,
     Expect,
@@ -152,6 +153,8 @@ WANT: dict[str, Want] = {
     # (Seat 3's direct reveal is proved wrong however the vote on seat 2 goes: README.md,
     # "Findings".)
     "adversarial/reveal-on-silent-seat": w("invalid", 3, "unexpected_message"),
+    "adversarial/leave": VALID,
+    "adversarial/leave-to-one": w("abandoned", (), "abandoned"),
     "faults/partition-crash-settled": VALID,
     "faults/partition-cut-off-reclaim": VALID,
     # tampered: v1's changes
@@ -329,7 +332,8 @@ def played(out: Vectors, adversarial: bool) -> dict[str, VectorNetwork]:
     nets = {}
     vectors, _ = honest_vectors(VERSION)
     if adversarial:
-        vectors += adversarial_vectors(VERSION) + fault_vectors(VERSION)
+        vectors += (adversarial_vectors(VERSION) + ending_vectors(VERSION)
+                    + fault_vectors(VERSION))
     for v in vectors:
         data, description = trimmed(v.data, v.description)
         out.single(v.name, description, data)
