@@ -430,7 +430,7 @@ async def resume_lan(options: NetOptions, console: Console, data_dir: Path, matc
                      *, full_screen: bool = False) -> int:
     """Take up an interrupted match: the one whose id starts with ``match``, or else the one
     played last (its match file changed last).  The name shown is the one in the match."""
-    from p2p.run import resume
+    from p2p.run import own_bot_matches, resume
 
     store = pick_unfinished(data_dir, match)
     try:
@@ -443,8 +443,11 @@ async def resume_lan(options: NetOptions, console: Console, data_dir: Path, matc
         if options.name and options.name != named:
             console.say(f"You are {named!r} in this match (--name {options.name!r} is for new "
                         "matches).")
+        # Every other seat one of this machine's own bots (a `play` match): they are taken up
+        # in this process, so leaving stops the match here, as in `play`.
+        local = len(own_bot_matches(data_dir, store)) == len(header.header.seats) - 1
         options = dataclasses.replace(options, name="" if named == "you" else named,
-                                      game=header.header.game)
+                                      game=header.header.game, local=local)
     game = _new_game(options, console, full_screen)
     console.say(f"Resuming {store.path} ...")
     game.task = asyncio.ensure_future(resume(

@@ -30,6 +30,7 @@ from protocol.match import (
     ActionTaken,
     Event,
     FloorReached,
+    MatchClaimed,
     PeerMisbehaved,
     PrivateKnowledge,
     SeatLeft,
@@ -114,6 +115,8 @@ class NetGame:
         self.stop: BaseException | None = None
         self.names: list[str] = []
         self.watch = SeatWatch()
+        self.gone: set[int] = set()  # seats that left for good (shown when their LEAVE came)
+        self.claimed = False  # a CLAIM ended the match (shown as such, not as the floor)
 
     # ------------------------------------------------------------------ views
 
@@ -208,15 +211,19 @@ class NetGame:
             return
         if isinstance(event, PrivateKnowledge) and self.human:
             self.say(*self.ui.knowledge(self.view()))
-        elif isinstance(event, SeatReplaced) and not self._left(event.seat):
+        elif isinstance(event, SeatReplaced) and event.seat not in self.gone:
             who = "You are" if event.seat == self.seat and self.human else (
                 f"{self.labels[event.seat]} is")
             self.say(f"{who} replaced by a bot from now on ({event.reason}).")
             if event.seat == self.seat and self.peer.local.hold_reclaim:
                 self.say(*wrap_text(self.ui.reclaim_hint))
         elif isinstance(event, SeatLeft) and event.seat != self.seat:
+            self.gone.add(event.seat)
             self.say(f"{self.labels[event.seat]} left the match for good; a bot plays their "
                      "seat.")
+        elif isinstance(event, MatchClaimed):
+            self.claimed = True
+            self.say(*wrap_text(self._claim_words(event)))
         elif isinstance(event, SeatReclaimed):
             who = "You are" if event.seat == self.seat and self.human else (
                 f"{self.labels[event.seat]} is")
@@ -229,17 +236,22 @@ class NetGame:
             self.say(*self.ui.action_news(event.seat, event.action))
         if isinstance(event, PeerMisbehaved) and event.evidence:
             self.say(f"{self.labels[event.seat]} broke the rules: {event.reason}.")
-        if isinstance(event, FloorReached):
+        if isinstance(event, FloorReached) and not self.claimed:
             self.say(f"Fewer than two players are left ({self.labels[event.seat]} was "
                      "replaced): the match ends here, by the game's forfeit where it has one, "
                      "else abandoned.")
         self._show_progress()
 
-    def _left(self, seat: int) -> bool:
-        """``seat`` left the match for good (its leaving was shown when its LEAVE came)."""
-        assert self.peer is not None
-        absence = self.peer.core.absent.get(seat)
-        return absence is not None and absence.left
+    def _claim_words(self, claim: MatchClaimed) -> str:
+        """What a CLAIM that ended the match says (protocol.md §7.7)."""
+        me = self.seat if self.human else None
+        who = "You" if claim.claimant == me else self.labels[claim.claimant]
+        whom = "you" if claim.seat == me else self.labels[claim.seat]
+        if claim.contested:
+            return (f"{who} claimed the match, but {whom} had sent a move meanwhile: the match "
+                    "is abandoned.")
+        return (f"{who} claimed the match: {whom} stayed silent past the timeouts, and with "
+                "only two players left nobody can vote. The match ends here.")
 
     def _show_progress(self) -> None:
         view = self.view()

@@ -23,7 +23,7 @@ class Absence:
     count: int  # the seat's messages consumed when it was replaced
     reason: str
     final: bool  # replaced for misbehaviour, or it left: no reclaim
-    left: bool = False  # it left the match (a LEAVE): final, but no fault
+    left: bool = False  # it left the match (a LEAVE), or a claim ended it: final, no fault
 
 
 class StepFirsts(Protocol):

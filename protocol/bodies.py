@@ -32,7 +32,7 @@ MAX_STAGE: Final = 5
 
 
 class Kind(enum.IntEnum):
-    """What a message is for.  Numbers 15 and up are reserved."""
+    """What a message is for.  Numbers 16 and up are reserved."""
 
     COMMIT = 1
     """A play commitment for a simultaneous step."""
@@ -66,6 +66,9 @@ class Kind(enum.IntEnum):
     LEAVE = 14
     """Version 2: the sender leaves the match for good (its zombie plays on from its next
     message due; it never reclaims)."""
+    CLAIM = 15
+    """Version 2: with two seats live, the sender claims the match of the other, silent at a
+    point past the timeouts (it ends the match)."""
 
 
 # --- field checks -------------------------------------------------------------------------------
@@ -529,6 +532,29 @@ class LeaveBody:
         return cls()
 
 
+@dataclass(frozen=True)
+class ClaimBody:
+    """``[seat, count]`` (version 2): the sender claims the match: ``seat``, the other live seat,
+    has been silent past the timeouts where its message ``count`` is owed (the sender holds
+    its first ``count`` messages, no more)."""
+
+    KIND: ClassVar[Kind] = Kind.CLAIM
+    seat: int
+    count: int
+
+    def __post_init__(self) -> None:
+        _int(self.seat, "CLAIM seat", 0, MAX_SEAT)
+        _int(self.count, "CLAIM count", 0)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.seat, self.count)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ClaimBody:
+        seat, count = _array(body, "CLAIM body", 2)
+        return cls(seat, count)
+
+
 CORE_KINDS: Final = frozenset({Kind.COMMIT, Kind.REVEAL, Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL,
                                Kind.CHANCE_DIGEST, Kind.ACT, Kind.END})
 """The kinds that drive the engine (the others are the private-knowledge round and the
@@ -537,7 +563,7 @@ absent-seat overlay).  In version 2 a message of these kinds carries heads; the 
 
 Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
         | ActBody | EndBody | SealKeyBody | DeliveryBody | KeyReleaseBody | AbsentBody
-        | ReclaimBody | WelcomeBody | LeaveBody)
+        | ReclaimBody | WelcomeBody | LeaveBody | ClaimBody)
 
 _V1_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
     Kind.COMMIT: CommitBody.from_body,
@@ -558,7 +584,8 @@ _BODY_PARSERS: Final[dict[int, dict[Kind, Callable[[tuple[Value, ...]], Body]]]]
     1: _V1_PARSERS,
     2: {**_V1_PARSERS, Kind.REVEAL: RevealBody.from_body_v2,
         Kind.CHANCE_REVEAL: ChanceRevealBody.from_body_v2,
-        Kind.DELIVERY: DeliveryBody.from_body_v2, Kind.LEAVE: LeaveBody.from_body},
+        Kind.DELIVERY: DeliveryBody.from_body_v2, Kind.LEAVE: LeaveBody.from_body,
+        Kind.CLAIM: ClaimBody.from_body},
 }
 
 

@@ -20,6 +20,9 @@ from protocol.match import MatchCore
 from protocol.messages import Message
 from protocol.transcript import Transcript, read_transcript
 from protocol.verdicts import (
+    ABANDONED,
+    CLAIMED,
+    DISPUTED,
     INVALID,
     SPLIT,
     VALID,
@@ -106,6 +109,9 @@ def verify_copies(copies: Sequence[bytes], labels: Sequence[str] | None = None) 
     reports = tuple(_report(r, paths, forks) if i in usable else _report(r, {}, [])
                     for i, r in enumerate(reads))
     blamed = tuple(sorted({f.seat for f in forks}))
+    crossed = _claims(reads, usable, blamed, proofs, reports)
+    if crossed is not None:
+        return crossed
     sides = _sides(reads, usable)
     if len(sides) > 1:
         return _split(sides, blamed, proofs, reports)
@@ -241,6 +247,43 @@ def _report(r: _Read, paths: dict[int, list[Message]], forks: list[_Fork]) -> Co
     return CopyReport(r.label, header.match_id if header else b"", conditions, t.messages,
                       tuple(lacking), tuple(edited + forked), tuple(str(p) for p in t.problems),
                       r.verdict, t.torn)
+
+
+def _claims(reads: list[_Read], usable: list[int], blamed: tuple[int, ...],
+            proofs: tuple[ForkProof, ...], reports: tuple[CopyReport, ...]) -> Verdict | None:
+    """Copies that ended by a CLAIM (protocol.md §7.7), read together: two claims that cross
+    (each seat claimed the other's match) give ``abandoned``; a copy holding a message of the
+    claimed seat at or past the claimed point gives ``disputed`` between the two seats (the
+    claimed seat was only slow, or the claimant claimed too early: the copies cannot tell)."""
+    claims = {}
+    for i in usable:
+        core = reads[i].core
+        claim = core.ending.claim if core is not None else None
+        if claim is not None and not claim.contested and reads[i].verdict.verdict == CLAIMED:
+            claims[i] = claim
+    if not claims:
+        return None
+    for i, claim in claims.items():
+        crossing = next((j for j, other in claims.items() if other.claimant == claim.seat
+                         and other.seat == claim.claimant), None)
+        if crossing is not None:
+            return Verdict(ABANDONED, "abandoned", f"the claims crossed: seat {claim.claimant} "
+                           f"claimed seat {claim.seat}'s match ({reads[i].label}) and seat "
+                           f"{claim.seat} claimed seat {claim.claimant}'s ({reads[crossing].label}"
+                           "): each was silent to the other, so the match is abandoned",
+                           blamed, forks=proofs, copies=reports)
+    for i, claim in claims.items():
+        later = sorted(m.seq for j in usable for m in reads[j].holds().get(claim.seat, [])
+                       if m.seq >= claim.count)
+        if later:
+            return Verdict(DISPUTED, "claim_disputed", f"seat {claim.claimant} claimed seat "
+                           f"{claim.seat}'s match, silent where its message {claim.count} was "
+                           f"owed ({reads[i].label}), but seat {claim.seat}'s message "
+                           f"{later[0]} is in the copies: it was late, or the claim came too "
+                           "early — the copies cannot tell which", tuple(sorted(
+                               {*blamed, claim.claimant, claim.seat})),
+                           forks=proofs, copies=reports)
+    return None
 
 
 def _sides(reads: list[_Read], usable: list[int]) -> list[Side]:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 
 from protocol.crypto import transcript_digest
 from protocol.errors import Fault
-from protocol.events import FloorReached, MatchEnded, ResultSigned
+from protocol.events import FloorReached, MatchClaimed, MatchEnded, ResultSigned
 from protocol.messages import EndBody, Message
 
 
@@ -33,6 +33,8 @@ class Ending:
         self.floor: FloorReached | None = None
         # It ended so with no forfeit result: the END round signs the state it stopped in.
         self.abandoned = False
+        # Version 2: a CLAIM ended it (§7.7), or was contested (then it is abandoned).
+        self.claim: MatchClaimed | None = None
 
     def state_changed(self) -> None:
         """The engine state changed: it rests on every message taken so far."""

@@ -95,6 +95,18 @@ class SeatLeft:
 
 
 @dataclass(frozen=True)
+class MatchClaimed:
+    """Version 2: ``claimant`` claimed the match of ``seat``, silent where its message ``count``
+    was owed; with ``contested``, a message of ``seat`` at ``count`` was here when the claim was
+    taken (the two crossed): the match is abandoned instead, nobody blamed."""
+
+    claimant: int
+    seat: int
+    count: int
+    contested: bool
+
+
+@dataclass(frozen=True)
 class SeatReclaimed:
     """``seat`` plays again from ``step``."""
 
@@ -189,6 +201,7 @@ class HeadsDisputed:
 
 
 Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionTaken
-         | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatLeft | SeatReclaimed
+         | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatLeft | MatchClaimed
+         | SeatReclaimed
          | RoundKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned | ForkSuspected
          | HeadsDisputed | FloorReached)

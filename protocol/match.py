@@ -30,6 +30,7 @@ from protocol.absence import Absence, Seats
 from protocol.admission import Admission
 from protocol.chance import Chance
 from protocol.crypto import replaced_head
+from protocol.departures import Departures
 from protocol.ending import Ending
 from protocol.errors import BadMessage, Fault, LocalProtocolError, Mismatch
 from protocol.events import (
@@ -40,6 +41,7 @@ from protocol.events import (
     FloorReached,
     ForkSuspected,
     HeadsDisputed,
+    MatchClaimed,
     MatchEnded,
     PeerMisbehaved,
     PlayCommitted,
@@ -54,7 +56,6 @@ from protocol.events import (
     SeatTimedOut,
 )
 from protocol.feed import Equivocation, Feed
-from protocol.floor import below_floor, floor_reached, forfeit_result
 from protocol.forks import Forks
 from protocol.game import game_state_for, new_game_state, zombie_action
 from protocol.header import SignedHeader
@@ -67,6 +68,7 @@ from protocol.messages import (
     ChanceCommitBody,
     ChanceDigestBody,
     ChanceRevealBody,
+    ClaimBody,
     CommitBody,
     DeliveryBody,
     EndBody,
@@ -168,6 +170,7 @@ class MatchCore:
             ending=self.ending, owners={
                 Seats: self.seats, Chance: self.chance, KnowledgeRounds: self.knowledge,
                 Steps: self.steps, Votes: self.votes, Ending: self.ending})
+        self.departures = Departures(self)  # LEAVE, CLAIM and the floor (§7.7)
         self.knowledge.open_rounds(self.state)
 
     # ------------------------------------------------------------------ read-only views
@@ -241,6 +244,10 @@ class MatchCore:
         start = len(self.events)
         if not 0 <= message.seat < self.n:
             return []
+        claim = self.ending.claim
+        if claim is not None and not claim.contested and message.seat == claim.seat and (
+                message.seq >= claim.count):
+            return []  # (after its seat's match was claimed: the claim rests on its absence)
         try:
             result = self.feeds[message.seat].add(message, verified=verified)
         except BadMessage as exc:
@@ -496,7 +503,7 @@ class MatchCore:
         if isinstance(body, LeaveBody) and seat in seats.absent and not self.ending.ended:
             # (Replaced already: it will not reclaim; a reclaim it made ends.)
             self._take(seat)
-            self._leave(seat)
+            self.departures.leave(seat)
             return True
         if seat in seats.absent:
             verdict = ("stale" if self.ending.floor is not None
@@ -523,9 +530,11 @@ class MatchCore:
                 self.stale.append(message)
             self._take(seat)
             if not self.ending.ended:
-                self._leave(seat)
+                self.departures.leave(seat)
             return True
-        if self._after_floor(seat, kind):
+        if isinstance(body, ClaimBody):
+            return self.departures.claim(seat, message, body)
+        if self.departures.after_floor(seat, kind):
             self.stale.append(message)
             if kind in CORE_KINDS:
                 self.ending.core_head[seat] = message.hash  # (its END names it: §7.7)
@@ -620,12 +629,6 @@ class MatchCore:
             return True
         return False
 
-    def _leave(self, seat: int) -> None:
-        """``seat``'s LEAVE was taken (version 2, protocol.md §7.7)."""
-        self.seats.on_leave(seat, self.cursor[seat])
-        self.events.append(SeatLeft(seat, self.cursor[seat]))
-        self._unsettled = True
-
     def _consume_core(self, seat: int, message: Message) -> bool:
         body = message.content
         w = self.state.waiting
@@ -699,7 +702,8 @@ class MatchCore:
         """The engine reached its end, or the match ended below two live seats (§7.7)."""
         return isinstance(self.state.waiting, Over) or self.ending.floor is not None
 
-    def _replace(self, seat: int, reason: str, *, final: bool, left: bool = False) -> None:
+    def _replace(self, seat: int, reason: str, *, final: bool, left: bool = False,
+                 forfeit: bool = True) -> None:
         """``seat`` is replaced by its zombie; each mechanism hears of it, in this order: the
         seats (its reclaim ends), the votes that replaced it (spent), the private-knowledge
         rounds (its own ends, one it delivered to publishes), the chance secrets it still owed
@@ -715,39 +719,7 @@ class MatchCore:
         if self.ending.ended and not self.ending.signed:
             return
         self.chance.close_collections()
-        self._floor(seat, count, reason)
-
-    def _floor(self, seat: int, count: int, reason: str) -> None:
-        """Version 2 (:mod:`protocol.floor`): the replacement of ``seat`` that leaves fewer than
-        two live seats ends the match here, with the game's forfeit result or abandoned; the
-        END round begins at once.  From here a live seat's messages other than its END, the
-        keys it owes and votes are stale (sent before it saw the end; its core messages still
-        count as its head, which its END names), and no replaced seat reclaims."""
-        live = self.live_seats()
-        if self.ending.ended or self.ending.floor is not None or not below_floor(
-                self.version, live):
-            return
-        floor = floor_reached(seat, count, reason, self.seats.absent, live)
-        self.ending.floor = floor
-        self.events.append(floor)
-        self.seats.reclaims.clear()
-        self.seats.welcomed.clear()
-        over = forfeit_result(self.state, seat, self.seats.absent)
-        if over is not None:
-            self._apply(over)
-        self._mark_due()
-        w = self.state.waiting
-        self.events.append(self.ending.reach(
-            w.outcome.winners if isinstance(w, Over) else (), self.public_digest(),
-            self.heads(), abandoned=over is None))
-        self.clock.owing = None
-        self._unsettled = True
-
-    def _after_floor(self, seat: int, kind: Kind) -> bool:
-        """A live seat's message after the match ended at the floor (§7.7) that is stale: any
-        but its END, a vote, or a key release it may send."""
-        return (self.ending.floor is not None and kind not in (Kind.END, Kind.ABSENT)
-                and not (kind is Kind.KEY_RELEASE and self.accepts(seat, kind)))
+        self.departures.floor(seat, count, reason, forfeit=forfeit)
 
     def _settle(self) -> None:
         """Apply whatever is now complete, in this order: a fork, a vote, the end, a chance
@@ -813,6 +785,7 @@ __all__ = [
     "CHANCE", "CORE_KINDS", "DIGEST", "NO_STATE", "OVER", "SIMULTANEOUS", "TRANSITIONS", "TURN",
     "Absence", "ActionTaken", "ChanceRedrawn", "ChanceResolved", "Decide", "DecisionPending",
     "Event", "FloorReached", "ForkSuspected", "HeadsDisputed", "KnowledgeRound", "LocalSeat",
+    "MatchClaimed",
     "MatchConfig", "MatchCore",
     "MatchEnded", "PeerMisbehaved", "PlayCommitted", "PlayRevealed", "PrivateKnowledge",
     "ResultSigned", "RoundKeyReleased", "SeatLeft", "SeatReclaimed", "SeatReplaced", "SeatTimedOut",

@@ -23,6 +23,7 @@ from protocol.knowledge import KnowledgeRound, round_private
 from protocol.messages import (
     AbsentBody,
     ActBody,
+    ClaimBody,
     CommitBody,
     EndBody,
     KeyReleaseBody,
@@ -80,6 +81,7 @@ class LocalSeat:
         # LEAVE is signed — it sends nothing more.
         self.leaving = False
         self.left = False
+        self._claimed = False  # its CLAIM is signed (version 2: once)
         self._delivered: dict[str, dict[int, bytes]] = {}  # secrets its rounds were sent
         self._rounds_seen = 0  # the core's rounds looked at so far (for _learn)
         self._mine: list[KnowledgeRound] = []  # its own rounds among them, not opened yet
@@ -329,6 +331,9 @@ class LocalSeat:
                     r.id in self._prove or r.publish):
                 return [self.sign_next(Kind.KEY_RELEASE,
                                        KeyReleaseBody(r.id, self.round_private(r.id)))]
+        claim = self._claim()
+        if claim is not None:
+            return [self.sign_next(Kind.CLAIM, claim)]
         expected = core.expects(seat)
         if expected is None:
             return []
@@ -337,6 +342,25 @@ class LocalSeat:
         except DecisionPending:
             return []
         return [] if body is None else [self.sign_next(*body)]
+
+    def _claim(self) -> ClaimBody | None:
+        """Version 2 (protocol.md §7.7): with two seats live, votes are void, so a silent other
+        seat is claimed instead — once the local clock timed it out (both timeouts) where it
+        owes a message, this seat holds none of its past that point, and owes none itself."""
+        core, seat = self.core, self.seat
+        if core.version < 2 or self._claimed or core.ending.ended or not core.clock.timed_out:
+            return None
+        live = core.live_seats()
+        if len(live) != 2 or seat not in live:
+            return None
+        other = live[1] if live[0] == seat else live[0]
+        count = core.cursor[other]
+        if (core.clock.timed_out.get(other) != count
+                or len(core.feeds[other].messages) != count or core.expects(other) is None
+                or core.expects(seat, votes=False) is not None):
+            return None
+        self._claimed = True
+        return ClaimBody(other, count)
 
     def _cast(self, vote: AbsentBody) -> list[Message]:
         self._voted.add((vote.seat, vote.count))

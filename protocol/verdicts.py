@@ -71,6 +71,8 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
     "false_result": (INVALID, "an END that signs another final state or transcript"),
     "after_result": (INVALID, "messages other than votes and welcomes after every live seat "
                               "signed the result"),
+    "false_claim": (INVALID, "a CLAIM where the claimed seat owed nothing, or the claimant "
+                             "owed a message itself"),
     "rule_broken": (INVALID, "any other rule broken (a reason this table does not name)"),
     # incomplete
     "torn_tail": (INCOMPLETE, "the last record is cut short (a crash while writing it)"),
@@ -78,8 +80,9 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
     "unsigned_result": (INCOMPLETE, "the match ended, but not every live seat signed the "
                                     "result"),
     "unfinished": (INCOMPLETE, "the file stops before the match's end"),
-    # claimed, abandoned (their messages come with the next protocol change)
-    "claimed": (CLAIMED, "the match was ended by a checkable claim of the seats left"),
+    # claimed, abandoned
+    "claimed": (CLAIMED, "with two seats live, one claimed the match of the other, silent "
+                         "where it owed a message"),
     "abandoned": (ABANDONED, "fewer than two live seats were left: the match was abandoned"),
     # disputed
     "heads_disputed": (DISPUTED, "a seat's message names, as another seat's head (or a "
@@ -87,6 +90,8 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
                                  "does not hold"),
     "state_disputed": (DISPUTED, "a state digest differs after messages of other seats that "
                                  "the message does not vouch for"),
+    "claim_disputed": (DISPUTED, "copies read together: one ended by a CLAIM, another holds "
+                                 "messages of the claimed seat at or past the claimed point"),
     # split
     "split": (SPLIT, "copies carry every live seat's END over different results"),
     # usage
@@ -114,6 +119,7 @@ message's heads vouch for every message that state rests on (else ``state_disput
 # The words of each reason (of every version) -> its code, tried in order.
 _PATTERNS: Final = (
     ("equivocation", "fork"),
+    ("a false claim", "false_claim"),
     ("does not open with the round key", "bad_delivery"),
     ("names other commitments than", "commit_set_mismatch"),
     ("does not open", "reveal_mismatch"),

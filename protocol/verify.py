@@ -24,6 +24,7 @@ from protocol.errors import BadMessage
 from protocol.match import (
     FloorReached,
     HeadsDisputed,
+    MatchClaimed,
     MatchCore,
     MatchEnded,
     PeerMisbehaved,
@@ -36,6 +37,7 @@ from protocol.messages import DeliveryBody, Kind, Message
 from protocol.transcript import Transcript, read_transcript
 from protocol.verdicts import (
     ABANDONED,
+    CLAIMED,
     DAMAGE_CODES,
     DISPUTED,
     INCOMPLETE,
@@ -94,6 +96,8 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
         elif isinstance(event, SeatLeft):
             notes.append(f"seat {event.seat} left the match for good (its LEAVE is its message "
                          f"{event.count - 1})")
+        elif isinstance(event, MatchClaimed):
+            notes.append(claim_note(event))
         elif isinstance(event, SeatReclaimed):
             notes.append(f"seat {event.seat} reclaimed its seat at step {event.step}")
         elif isinstance(event, FloorReached):
@@ -110,6 +114,15 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
         notes.append(f"{len(core.stale)} message(s) skipped as stale (sent by a replaced seat, "
                      "or about a point already passed)")
     return tuple(notes)
+
+
+def claim_note(claim: MatchClaimed) -> str:
+    """What a CLAIM that ended the match says of it (protocol.md §7.7)."""
+    if claim.contested:
+        return (f"seat {claim.claimant}'s claim on seat {claim.seat} crossed seat "
+                f"{claim.seat}'s message {claim.count}: the match is abandoned, nobody blamed")
+    return (f"seat {claim.claimant} claimed the match: seat {claim.seat} was silent where its "
+            f"message {claim.count} was owed")
 
 
 def floor_note(floor: FloorReached, abandoned: bool) -> str:
@@ -171,7 +184,8 @@ def judge(t: Transcript, places: Places | None = None, *, copy: int = 0,
     floor = core.ending.floor
     for event in events:
         if (floor is not None and core.signed and not t.torn and isinstance(event, PeerMisbehaved)
-                and event.seat in floor.blamed and _proof(core, event)):
+                and event.seat in floor.blamed and _proof(core, event)
+                and reason_code(event.reason) != "false_claim"):
             # Its misbehaviour ended the match below two live seats (protocol.md §7.7), and the
             # seat left signed that end: the verdict is the end's (a forfeit: valid; else
             # abandoned), blaming it.
@@ -288,6 +302,15 @@ def _ending(t: Transcript, core: MatchCore, places: Places, notes: tuple[str, ..
         if core.signed and after:
             notes += (f"{len(after)} vote(s) or welcome(s) after the result (sent before "
                       "their seat saw every END; nothing waited for them)",)
+        claim = core.ending.claim
+        if core.signed and not t.torn and claim is not None and not claim.contested:
+            held = (f"its messages 0..{claim.count - 1}" if claim.count else "none of its "
+                    "messages")
+            return Verdict(CLAIMED, "claimed", f"seat {claim.claimant} claimed the match: "
+                           f"seat {claim.seat} was silent past the timeouts where its message "
+                           f"{claim.count} was owed (seat {claim.claimant} held {held}), and "
+                           f"seat {claim.claimant} signed the end", (), messages=checked,
+                           winners=end.winners, final_digest=end.digest, notes=notes)
         if core.signed and not t.torn and floor is not None:
             blamed, at = _floor_blame(core, places)
             if not core.ending.abandoned:

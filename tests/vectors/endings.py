@@ -3,7 +3,7 @@ good, in a match that plays on and in one its leaving brings below two live seat
 
 from __future__ import annotations
 
-from protocol.messages import Kind, Message
+from protocol.messages import ClaimBody, Kind, Message
 from tests.vectors.making import Expect, Vector, VectorNetwork, finished, silence, valid
 
 
@@ -48,5 +48,81 @@ def leave_to_one(version: int) -> Vector:
         "seat 0.", net.file(0), Expect("abandoned", None, "left the match"))
 
 
+def claim(version: int) -> Vector:
+    net = VectorNetwork(3, tag=b"adversarial/claim", version=version)
+    _leave_at(net, 2, 20)
+    silence(net, 1, lambda m: m.seq >= 34)
+    net.run_with_timeouts()
+    assert net.cores[0].signed and net.cores[0].ending.claim is not None
+    return Vector(
+        "adversarial/claim",
+        "Seat 2 leaves for good after its 20th message; later seat 1 goes silent for good. "
+        "With two seats live nobody can vote, so once both timeouts passed seat 0 claims the "
+        "match: seat 1 is replaced where its message was owed, the match ends there (Dungeon "
+        "Raiders has no forfeit), and seat 0 signs it. Nobody is blamed. The file of seat 0.",
+        net.file(0), Expect("claimed", None, "claimed the match"))
+
+
+def false_claim(version: int) -> Vector:
+    net = VectorNetwork(3, tag=b"adversarial/false-claim", version=version)
+    _leave_at(net, 2, 20)
+    liar = net.seats[1]
+    original = liar.messages_to_send
+    done: list[Message] = []
+
+    def send() -> list[Message]:
+        core = liar.core
+        if not done and 2 in core.absent and core.expects(1) is Kind.COMMIT and (
+                core.feeds[1].next_seq == len(liar.sent)):
+            done.append(liar.sign_next(Kind.CLAIM, ClaimBody(0, core.cursor[0])))
+            return done[:]
+        return [] if done else original()
+    liar.messages_to_send = send  # type: ignore[method-assign]
+    net.run_with_timeouts()
+    assert done and net.cores[0].signed
+    return Vector(
+        "adversarial/false-claim",
+        "Seat 2 leaves for good after its 20th message. Then seat 1 claims the match of seat "
+        "0 where it owed a commitment itself (a false claim), and sends nothing more: it is "
+        "blamed and replaced, one seat is left and the match ends there; the false claim "
+        "still reads invalid. The file of seat 0.",
+        net.file(0), Expect("invalid", 1, "a false claim"))
+
+
+def crossed_claims() -> VectorNetwork:
+    """Three seats; seat 2 leaves for good, then the link between seats 0 and 1 goes down both
+    ways: each plays on alone until it waits for the other, times the other out and claims it;
+    then every message is delivered."""
+    net = VectorNetwork(3, tag=b"copies/claims-crossed", version=2)
+    _leave_at(net, 2, 20)
+    for _ in range(20000):
+        if all(2 in net.cores[p].absent for p in (0, 1)) and net.cores[0].expects(0) is not None:
+            break
+        net.pump(limit=1, partial=True)
+    cut = list(net.queue)
+    net.queue.clear()
+    for m in cut:
+        for p in (0, 1):
+            if m.seat == p or m.seat == 2:
+                net.deliver(p, m)
+    cut = [m for m in cut if m.seat != 2]
+    for _ in range(50):
+        out = [m for s in (0, 1) for m in net.seats[s].messages_to_send()]
+        for m in out:
+            net.deliver(m.seat, m)
+        cut += out
+    for seat in (0, 1):
+        net.run_clock(seat)
+        net.run_clock(seat)
+        for m in net.seats[seat].messages_to_send():
+            net.deliver(seat, m)
+            cut.append(m)
+    for m in cut:
+        net.deliver(1 - m.seat, m)
+    net.pump()
+    return net
+
+
 def ending_vectors(version: int) -> list[Vector]:
-    return [leave(version), leave_to_one(version)] if version >= 2 else []
+    return [leave(version), leave_to_one(version), claim(version),
+            false_claim(version)] if version >= 2 else []

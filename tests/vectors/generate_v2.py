@@ -71,7 +71,7 @@ from tests.campaign.liars import (
     plan_edit,
     recording,
 )
-from tests.vectors.endings import ending_vectors
+from tests.vectors.endings import crossed_claims, ending_vectors
 from tests.vectors.making import (
     Base,
     Expect,
@@ -91,15 +91,15 @@ from tests.vectors.making import (
 V2 = Path(__file__).parent / "v2"
 VERSION = 2
 GROUPS = ("honest", "adversarial", "faults", "tampered", "campaign", "copies")
-LATER = ("claimed", "abandoned")
+LATER: tuple[str, ...] = ()
 """Verdicts whose messages come with a later protocol change: no file can get them today."""
 UNREACHED = {
     "rule_broken": "every rule the verifier checks has a code of its own; this one is kept for "
                    "a reason the table does not name",
     "usage": "the command given no file or a bad option: no file to give, so no vector "
              "(`cryptcrawl verify` alone exits 2 and prints one line on standard error)",
-    "claimed": "comes with the claim messages of a later protocol change",
-    "abandoned": "comes with a later protocol change",
+    "claim_disputed": "needs a copy of the claimed seat holding its move that crossed the "
+                      "claim: tests/protocol/test_claim.py makes one",
 }
 """Reason codes no vector gets, with why (tests/vectors/v2/README.md)."""
 
@@ -155,6 +155,8 @@ WANT: dict[str, Want] = {
     "adversarial/reveal-on-silent-seat": w("invalid", 3, "unexpected_message"),
     "adversarial/leave": VALID,
     "adversarial/leave-to-one": w("abandoned", (), "abandoned"),
+    "adversarial/claim": w("claimed", (), "claimed"),
+    "adversarial/false-claim": w("invalid", 1, "false_claim"),
     "faults/partition-crash-settled": VALID,
     "faults/partition-cut-off-reclaim": VALID,
     # tampered: v1's changes
@@ -238,6 +240,9 @@ WANT: dict[str, Want] = {
     "copies/unreadable": w("unreadable", (), "not_a_match_file"),
     "copies/different-matches": w("usage", (), "different_matches"),
     "copies/split": w("split", (), "split"),
+    "copies/claims-crossed-seat0": w("claimed", (), "claimed"),
+    "copies/claims-crossed-seat1": w("claimed", (), "claimed"),
+    "copies/claims-crossed": w("abandoned", (), "abandoned"),
 }
 """The verdict, seats blamed and reason code each vector must get (the campaign's are a rule,
 :func:`campaign_problems`)."""
@@ -580,6 +585,16 @@ def copies(out: Vectors) -> None:
                    "seat 2 (its side finished another result).", split.file(2))
     out.together("copies/split", "The two sides' copies of copies/split-seat0: each valid alone, "
                  "over different results.", (a, b))
+    crossed = crossed_claims()
+    a = out.single("copies/claims-crossed-seat0", "Three seats; seat 2 leaves for good, then "
+                   "the link between seats 0 and 1 goes down both ways: each times the other "
+                   "out and claims its match. The file of seat 0 (claimed).", crossed.file(0))
+    b = out.single("copies/claims-crossed-seat1", "The same match as "
+                   "copies/claims-crossed-seat0: the file of seat 1 (claimed too).",
+                   crossed.file(1))
+    out.together("copies/claims-crossed", "The two claimants' copies of "
+                 "copies/claims-crossed-seat0: each claimed alone; together the claims cross.",
+                 (a, b))
 
 
 # --------------------------------------------------------------------------- verdicts
@@ -832,8 +847,7 @@ the directory stays well under 8 MB.
 
 ## Coverage
 
-Every verdict today's verifier gives has vectors; `claimed` (5) and `abandoned` (7) come with the
-messages of a later protocol change, so no file can get them yet. Vectors per verdict and reason
+Every verdict the verifier gives has vectors. Vectors per verdict and reason
 code (each vector's own verdict; a copy's report inside `copies` not counted):
 
 """

@@ -1,0 +1,111 @@
+"""What ends a seat's part in a match, or the match, before the game's own end (version 2,
+protocol.md §7.7): a LEAVE, a CLAIM, and the floor — a match plays on only while two seats are
+live.  The handlers of :class:`~protocol.match.MatchCore` for them (a mixin: they act on the
+core's seats, feeds and ending, as its other handlers do)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core import Over
+from protocol.events import MatchClaimed, SeatLeft
+from protocol.floor import below_floor, floor_reached, forfeit_result
+from protocol.messages import ClaimBody, Kind, Message
+
+if TYPE_CHECKING:
+    from protocol.match import MatchCore
+
+
+class Departures:
+    """LEAVE, CLAIM and the floor, for :class:`~protocol.match.MatchCore`."""
+
+    def __init__(self, core: MatchCore) -> None:
+        self._core = core
+
+    def leave(self, seat: int) -> None:
+        """``seat``'s LEAVE was taken (version 2, protocol.md §7.7)."""
+        core = self._core
+        core.seats.on_leave(seat, core.cursor[seat])
+        core.events.append(SeatLeft(seat, core.cursor[seat]))
+        core._unsettled = True
+
+    def claim(self, seat: int, message: Message, body: ClaimBody) -> bool:
+        """Live ``seat``'s CLAIM on the other live seat (version 2, protocol.md §7.7): it waits
+        until that seat's cursor is at the claimed count.  Past it, the two crossed; at it, the
+        claim is false unless the claimed seat owes a message and the claimant none, and a
+        message of the claimed seat held there crossed it.  Crossed, the match is abandoned
+        (the claimant replaced, nobody blamed); otherwise the claimed seat is replaced and the
+        match ends there (the floor).  After the end, or once the claimed seat was replaced, a
+        claim is stale."""
+        core = self._core
+        other, count = body.seat, body.count
+        if core.ending.ended or (0 <= other < core.n and other != seat
+                                 and not core.live(other)):
+            core.stale.append(message)
+            core._take(seat)
+            return True
+        if other == seat or other >= core.n:
+            core._misbehave(seat, f"a false claim: on seat {other}, not another seat of the "
+                            "match", message)
+            return False
+        if len(core.live_seats()) > 2 or core.cursor[other] < count:
+            return False  # (a replacement it saw, or messages of the other, not taken yet)
+        # Taken past the claimed point here: the two crossed.  At the point: a false claim is
+        # its claimant's fault, whatever else is held; otherwise a message of the claimed seat
+        # held there crossed it.
+        crossed = core.cursor[other] > count
+        if not crossed:
+            if core.expects(other) is None:
+                core._misbehave(seat, f"a false claim: seat {other} owed nothing at its "
+                                f"message {count}", message)
+                return False
+            if core.expects(seat, votes=False) is not None:
+                core._misbehave(seat, f"a false claim on seat {other}: it owed a message "
+                                "itself", message)
+                return False
+            crossed = len(core.feeds[other].messages) > count
+        core._take(seat)
+        claim = MatchClaimed(seat, other, count, crossed)
+        core.ending.claim = claim
+        core.events.append(claim)
+        if crossed:
+            core._replace(seat, f"its claim on seat {other} crossed seat {other}'s message "
+                          f"{count}", final=True, left=True, forfeit=False)
+        else:
+            core._replace(other, f"claimed by seat {seat}: silent where its message {count} "
+                          "was owed", final=True, left=True)
+        return True
+
+    def floor(self, seat: int, count: int, reason: str, *, forfeit: bool = True) -> None:
+        """Version 2 (:mod:`protocol.floor`): the replacement of ``seat`` that leaves fewer than
+        two live seats ends the match here, with the game's forfeit result or abandoned; the
+        END round begins at once.  From here a live seat's messages other than its END, the
+        keys it owes and votes are stale (sent before it saw the end; its core messages still
+        count as its head, which its END names), and no replaced seat reclaims."""
+        core = self._core
+        live = core.live_seats()
+        if core.ending.ended or core.ending.floor is not None or not below_floor(
+                core.version, live):
+            return
+        floor = floor_reached(seat, count, reason, core.seats.absent, live)
+        core.ending.floor = floor
+        core.events.append(floor)
+        core.seats.reclaims.clear()
+        core.seats.welcomed.clear()
+        over = forfeit_result(core.state, seat, core.seats.absent) if forfeit else None
+        if over is not None:
+            core._apply(over)
+        core._mark_due()
+        w = core.state.waiting
+        core.events.append(core.ending.reach(
+            w.outcome.winners if isinstance(w, Over) else (), core.public_digest(),
+            core.heads(), abandoned=over is None))
+        core.clock.owing = None
+        core._unsettled = True
+
+    def after_floor(self, seat: int, kind: Kind) -> bool:
+        """A live seat's message after the match ended at the floor (§7.7) that is stale: any
+        but its END, a vote, or a key release it may send."""
+        core = self._core
+        return (core.ending.floor is not None and kind not in (Kind.END, Kind.ABSENT)
+                and not (kind is Kind.KEY_RELEASE and core.accepts(seat, kind)))
