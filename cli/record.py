@@ -28,10 +28,12 @@ from protocol.match import (
     ChanceRedrawn,
     ChanceResolved,
     FloorReached,
+    MatchClaimed,
     MatchCore,
     PeerMisbehaved,
     PlayRevealed,
     RoundKeyReleased,
+    SeatLeft,
     SeatReclaimed,
     SeatReplaced,
 )
@@ -93,6 +95,11 @@ def export_json(path: str, out: TextIO) -> int:
                            "lying deliveries": list(e.bad)})
         elif isinstance(e, PeerMisbehaved):
             events.append({"type": "misbehaved", "seat": e.seat, "reason": e.reason})
+        elif isinstance(e, SeatLeft):
+            events.append({"type": "left", "seat": e.seat, "count": e.count})
+        elif isinstance(e, MatchClaimed):
+            events.append({"type": "claimed", "claimant": e.claimant, "seat": e.seat,
+                           "count": e.count, "crossed": e.contested})
         elif isinstance(e, FloorReached):
             events.append({"type": "floor", "seat": e.seat, "count": e.count,
                            "reason": e.reason, "blamed": list(e.blamed), "live": list(e.live),
@@ -161,6 +168,10 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
     if outcome is not None:
         view = core.state.public().view(0)
         out.write("\n" + "\n".join(ui.scoreboard(view, outcome, bots)) + "\n")
+    elif (claim := core.ending.claim) is not None and not claim.contested:
+        out.write(f"\n{names[claim.claimant]} claimed the match: {names[claim.seat]} stayed "
+                  "silent past the timeouts where its move was owed, with only two players "
+                  "left.\n")
     elif core.ending.abandoned and core.ending.floor is not None:
         floor = core.ending.floor
         out.write(f"\nThe match was abandoned: fewer than two players were left once "

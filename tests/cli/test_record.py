@@ -9,6 +9,8 @@ from benchmarks.scenario import raiders_network
 from protocol.transcript import file_start, frame
 from tests.cli.test_command import cryptcrawl
 
+VECTORS_V2 = Path(__file__).resolve().parents[1] / "vectors" / "v2"
+
 
 def _match(tmp_path: Path) -> Path:
     net = raiders_network(3, tag=b"record")
@@ -73,3 +75,19 @@ def test_replay_and_export_of_a_match_abandoned_below_two_seats(tmp_path: Path) 
         1, [1], [0], True)
     result = cryptcrawl("verify", str(path))
     assert result.returncode == 7 and "ABANDONED" in result.stdout
+
+
+def test_export_and_replay_of_a_claimed_match() -> None:
+    """A seat that left, and a claim, appear in the export as events of their own; replay ends
+    by saying who claimed the match (not that it was abandoned)."""
+    path = VECTORS_V2 / "adversarial" / "claim.crawl"
+    out = cryptcrawl("export", str(path))
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    [left] = [e for e in doc["events"] if e["type"] == "left"]
+    [claim] = [e for e in doc["events"] if e["type"] == "claimed"]
+    assert left["seat"] == 2 and (claim["claimant"], claim["seat"], claim["crossed"]) == (
+        0, 1, False)
+    replay = cryptcrawl("replay", str(path), stdin="")
+    assert replay.returncode == 0, replay.stderr
+    assert "claimed the match" in replay.stdout and "abandoned" not in replay.stdout
