@@ -1,7 +1,8 @@
 """What ends a seat's part in a match, or the match, before the game's own end (version 2,
 protocol.md §7.7): a LEAVE, a CLAIM, and the floor — a match plays on only while two seats are
-live.  The handlers of :class:`~protocol.match.MatchCore` for them (a mixin: they act on the
-core's seats, feeds and ending, as its other handlers do)."""
+live.  The core's handlers for them (:class:`~protocol.match.MatchCore` owns one
+:class:`Departures`, which acts on the core's seats, feeds and ending as its other handlers
+do)."""
 
 from __future__ import annotations
 
