@@ -355,9 +355,11 @@ class LocalSeat:
             return None
         other = live[1] if live[0] == seat else live[0]
         count = core.cursor[other]
+        # (A message of the other's held there that can never be taken — stuck — does not
+        # stop the claim: the claim then crosses it, and the match is abandoned.)
         if (core.clock.timed_out.get(other) != count
-                or len(core.feeds[other].messages) != count or core.expects(other) is None
-                or core.expects(seat, votes=False) is not None):
+                or (len(core.feeds[other].messages) != count and not core.stuck(other))
+                or core.expects(other) is None or core.expects(seat, votes=False) is not None):
             return None
         self._claimed = True
         return ClaimBody(other, count)

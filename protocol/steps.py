@@ -259,11 +259,12 @@ class Steps:
         if not self._commit_set_fits(step, body.commit_set,
                                      (seat, commitment) if direct else None):
             if message.version >= 2 and not any(
-                    s in self._seats.absent for s in current.seats if s != seat):
+                    s in self._seats.absent and s in current.commitments
+                    for s in current.seats if s != seat):
                 # Its heads matched: it vouched for the very COMMIT messages held here.  (A
                 # replaced seat's entry in the heads may name any version of its message:
-                # the revealer may hold another version of a forker's COMMIT than this peer,
-                # whose proof is on its way — then it waits, below.)
+                # when a replaced seat committed here, the revealer may hold another version
+                # of that forker's COMMIT, whose proof is on its way — then it waits, below.)
                 if direct:
                     raise Fault("its reveal does not open its commitment (the commitment set "
                                 "it signed names another)", message)
