@@ -351,7 +351,10 @@ class LocalSeat:
         if core.version < 2 or self._claimed or core.ending.ended or not core.clock.timed_out:
             return None
         live = core.live_seats()
-        if len(live) != 2 or seat not in live:
+        if len(live) != 2 or seat not in live or not all(
+                a.final for a in core.absent.values()):
+            # (A seat replaced for silence may still come back, and its reclaim makes votes
+            # possible again: a link that heals must not find the match claimed.)
             return None
         other = live[1] if live[0] == seat else live[0]
         count = core.cursor[other]
