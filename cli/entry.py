@@ -11,5 +11,6 @@ def main() -> int:
         from cli.main import main as run
     except KeyboardInterrupt:
         sys.stderr.write("\ncryptcrawl: interrupted\n")
+        exec("None")  # (clears CPython's note of the interrupt: the status is 130, cli.main)
         return 130
     return run()
