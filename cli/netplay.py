@@ -219,7 +219,8 @@ class NetGame:
                 self.say(*wrap_text(self.ui.reclaim_hint))
         elif isinstance(event, SeatLeft) and event.seat != self.seat:
             self.gone.add(event.seat)
-            self.say(f"{self.labels[event.seat]} left the match for good; a bot plays their "
+            self.say(f"{self.labels[event.seat]} resigned." if event.resigned else
+                     f"{self.labels[event.seat]} left the match for good; a bot plays their "
                      "seat.")
         elif isinstance(event, MatchClaimed):
             self.claimed = True

@@ -96,7 +96,8 @@ def export_json(path: str, out: TextIO) -> int:
         elif isinstance(e, PeerMisbehaved):
             events.append({"type": "misbehaved", "seat": e.seat, "reason": e.reason})
         elif isinstance(e, SeatLeft):
-            events.append({"type": "left", "seat": e.seat, "count": e.count})
+            events.append({"type": "resigned" if e.resigned else "left", "seat": e.seat,
+                           "count": e.count})
         elif isinstance(e, MatchClaimed):
             events.append({"type": "claimed", "claimant": e.claimant, "seat": e.seat,
                            "count": e.count, "crossed": e.contested})

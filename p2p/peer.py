@@ -259,15 +259,16 @@ class MatchPeer:
         self._pump_wanted = True
         self.wake.set()
 
-    async def leave(self, grace: float = 3.0) -> bool:
+    async def leave(self, grace: float = 3.0, *, resign: bool = False) -> bool:
         """Leave the match for good (protocol.md §7.7): the local seat sends the openings it
-        owes now, then its LEAVE; the others replace it where its next message is due, with no
-        timeout, and it never comes back.  Waits (at most ``grace`` seconds) until the LEAVE is
+        owes now, then its LEAVE (``resign``: its RESIGN, the game's resignation); the others
+        replace it where its next message is due, with no timeout, and it never comes back.
+        Waits (at most ``grace`` seconds) until the LEAVE is
         written to every link.  False if it could not be sent: a version 1 match, a match
         already over, or this seat's own messages still waiting to be taken (under a vote)."""
         if self.core.version < 2 or self.done.is_set():
             return False
-        self.local.leave()
+        self.local.leave(resign=resign)
         deadline = time.monotonic() + grace
         while not self.local.left:
             self._pump()
@@ -275,7 +276,7 @@ class MatchPeer:
                 break
             await asyncio.sleep(0.05)
         sent = self.local.sent
-        if not (self.local.left and sent and sent[-1].kind is Kind.LEAVE):
+        if not (self.local.left and sent and sent[-1].kind in (Kind.LEAVE, Kind.RESIGN)):
             return False  # (not out in time, or the match ended first: nothing to leave)
         self.store.finish()  # (nothing more to open: `resume` no longer offers the match)
         for link in list(self.links.values()):  # (bounded: the link may be stalled)

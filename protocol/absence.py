@@ -48,6 +48,9 @@ class Seats:
         # Version 2: live seat -> the count after its LEAVE, where it is replaced once a
         # message of its is due there.
         self.leaving: dict[int, int] = {}
+        self.resigning: set[int] = set()  # of those, the seats that resigned (a RESIGN)
+        # Replaced after a RESIGN: the game's resignation waits for the seat's next decision.
+        self.to_resign: set[int] = set()
 
     def live(self, seat: int) -> bool:
         return seat not in self.absent
@@ -61,6 +64,7 @@ class Seats:
         others, end."""
         self.absent[seat] = Absence(count, reason, final or left, left)
         self.leaving.pop(seat, None)
+        self.resigning.discard(seat)
         self.replaced_at[seat] = max(count, self.replaced_at.get(seat, -1))
         self.reclaims.pop(seat, None)
         self.welcomed.pop(seat, None)
@@ -69,13 +73,15 @@ class Seats:
 
     # ------------------------------------------------------------------ leaving
 
-    def on_leave(self, seat: int, count: int) -> None:
-        """``seat``'s LEAVE was taken, ``count`` its messages taken with it: live, it is
-        replaced where its next message is due (:meth:`leaver_due`); replaced already, it
+    def on_leave(self, seat: int, count: int, *, resign: bool = False) -> None:
+        """``seat``'s LEAVE (or RESIGN) was taken, ``count`` its messages taken with it: live,
+        it is replaced where its next message is due (:meth:`leaver_due`); replaced already, it
         never reclaims (its reclaim, if any, ends)."""
         absence = self.absent.get(seat)
         if absence is None:
             self.leaving[seat] = count
+            if resign:
+                self.resigning.add(seat)
             return
         self.absent[seat] = dataclasses.replace(absence, final=True, left=True)
         self.reclaims.pop(seat, None)

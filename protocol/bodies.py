@@ -69,6 +69,9 @@ class Kind(enum.IntEnum):
     CLAIM = 15
     """Version 2: with two seats live, the sender claims the match of the other, silent at a
     point past the timeouts (it ends the match)."""
+    RESIGN = 16
+    """Version 2: the sender resigns: the game's resignation rule applies where its next
+    message is due, and it leaves the match for good there, as with LEAVE."""
 
 
 # --- field checks -------------------------------------------------------------------------------
@@ -533,6 +536,21 @@ class LeaveBody:
 
 
 @dataclass(frozen=True)
+class ResignBody:
+    """``[]`` (version 2): the sender resigns (the game's rule) and leaves the match for good."""
+
+    KIND: ClassVar[Kind] = Kind.RESIGN
+
+    def as_body(self) -> tuple[Value, ...]:
+        return ()
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ResignBody:
+        _array(body, "RESIGN body", 0)
+        return cls()
+
+
+@dataclass(frozen=True)
 class ClaimBody:
     """``[seat, count]`` (version 2): the sender claims the match: ``seat``, the other live seat,
     has been silent past the timeouts where its message ``count`` is owed (the sender holds
@@ -563,7 +581,7 @@ absent-seat overlay).  In version 2 a message of these kinds carries heads; the 
 
 Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
         | ActBody | EndBody | SealKeyBody | DeliveryBody | KeyReleaseBody | AbsentBody
-        | ReclaimBody | WelcomeBody | LeaveBody | ClaimBody)
+        | ReclaimBody | WelcomeBody | LeaveBody | ClaimBody | ResignBody)
 
 _V1_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
     Kind.COMMIT: CommitBody.from_body,
@@ -585,7 +603,7 @@ _BODY_PARSERS: Final[dict[int, dict[Kind, Callable[[tuple[Value, ...]], Body]]]]
     2: {**_V1_PARSERS, Kind.REVEAL: RevealBody.from_body_v2,
         Kind.CHANCE_REVEAL: ChanceRevealBody.from_body_v2,
         Kind.DELIVERY: DeliveryBody.from_body_v2, Kind.LEAVE: LeaveBody.from_body,
-        Kind.CLAIM: ClaimBody.from_body},
+        Kind.CLAIM: ClaimBody.from_body, Kind.RESIGN: ResignBody.from_body},
 }
 
 

@@ -1,14 +1,14 @@
 """What ends a seat's part in a match, or the match, before the game's own end (version 2,
-protocol.md §7.7): a LEAVE, a CLAIM, and the floor — a match plays on only while two seats are
-live.  The core's handlers for them (:class:`~protocol.match.MatchCore` owns one
+protocol.md §7.7): a LEAVE, a RESIGN, a CLAIM, and the floor — a match plays on only while two
+seats are live.  The core's handlers for them (:class:`~protocol.match.MatchCore` owns one
 :class:`Departures`, which acts on the core's seats, feeds and ending as its other handlers
 do)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from engine.core import Over
+from engine.core import GameState, Over
 from protocol.events import MatchClaimed, SeatLeft
 from protocol.floor import below_floor, floor_reached, forfeit_result
 from protocol.messages import ClaimBody, Kind, Message
@@ -18,17 +18,31 @@ if TYPE_CHECKING:
 
 
 class Departures:
-    """LEAVE, CLAIM and the floor, for :class:`~protocol.match.MatchCore`."""
+    """LEAVE, RESIGN, CLAIM and the floor, for :class:`~protocol.match.MatchCore`."""
 
     def __init__(self, core: MatchCore) -> None:
         self._core = core
 
-    def leave(self, seat: int) -> None:
-        """``seat``'s LEAVE was taken (version 2, protocol.md §7.7)."""
+    def leave(self, seat: int, *, resign: bool = False) -> None:
+        """``seat``'s LEAVE (or RESIGN) was taken (version 2, protocol.md §7.7)."""
         core = self._core
-        core.seats.on_leave(seat, core.cursor[seat])
-        core.events.append(SeatLeft(seat, core.cursor[seat]))
+        resign = resign and core.live(seat)
+        core.seats.on_leave(seat, core.cursor[seat], resign=resign)
+        core.events.append(SeatLeft(seat, core.cursor[seat], resign))
         core._unsettled = True
+
+    def depart(self, seat: int) -> None:
+        """A live seat that left has a message due right after its LEAVE or RESIGN: it is
+        replaced for good there.  After a RESIGN the game's resignation rule applies at the
+        seat's first decision from there (its zombie's first), where every peer's state
+        changes at once (:meth:`~protocol.steps.Steps.resign_or_zombie`)."""
+        core = self._core
+        resigned = seat in core.seats.resigning
+        kind = "RESIGN" if resigned else "LEAVE"
+        core._replace(seat, f"{'resigned' if resigned else 'left the match'} (its {kind} is its "
+                      f"message {core.cursor[seat] - 1})", final=True, left=True)
+        if resigned:
+            core.seats.to_resign.add(seat)
 
     def claim(self, seat: int, message: Message, body: ClaimBody) -> bool:
         """Live ``seat``'s CLAIM on the other live seat (version 2, protocol.md §7.7): it waits
@@ -93,9 +107,12 @@ class Departures:
         core.events.append(floor)
         core.seats.reclaims.clear()
         core.seats.welcomed.clear()
-        over = forfeit_result(core.state, seat, core.seats.absent) if forfeit else None
-        if over is not None:
-            core._apply(over)
+        if isinstance(core.state.waiting, Over):  # (a RESIGN ended the game: its result)
+            over: GameState[Any] | None = core.state
+        else:
+            over = forfeit_result(core.state, seat, core.seats.absent) if forfeit else None
+            if over is not None:
+                core._apply(over)
         core._mark_due()
         w = core.state.waiting
         core.events.append(core.ending.reach(

@@ -87,11 +87,13 @@ class SeatReplaced:
 
 @dataclass(frozen=True)
 class SeatLeft:
-    """Version 2: ``seat`` signed a LEAVE after its message ``count - 1``: it leaves the match
-    for good, and its zombie plays from its next message due."""
+    """Version 2: ``seat`` signed a LEAVE (``resigned``: a RESIGN) after its message
+    ``count - 1``: it leaves the match for good (resigning first, by the game's rule, where the
+    game has one), and its zombie plays from its next message due."""
 
     seat: int
     count: int
+    resigned: bool = False
 
 
 @dataclass(frozen=True)

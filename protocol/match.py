@@ -76,6 +76,7 @@ from protocol.messages import (
     Kind,
     LeaveBody,
     Message,
+    ResignBody,
     RevealBody,
     SealKeyBody,
     WelcomeBody,
@@ -500,8 +501,10 @@ class MatchCore:
         kind = message.kind
         body = message.content
         seats, votes, chance = self.seats, self.votes, self.chance
-        if isinstance(body, LeaveBody) and seat in seats.absent and not self.ending.ended:
-            # (Replaced already: it will not reclaim; a reclaim it made ends.)
+        if isinstance(body, LeaveBody | ResignBody) and seat in seats.absent and (
+                not self.ending.ended):
+            # (Replaced already: it will not reclaim; a reclaim it made ends.  Its zombie plays
+            # on: a replaced seat's RESIGN is a LEAVE.)
             self._take(seat)
             self.departures.leave(seat)
             return True
@@ -525,12 +528,12 @@ class MatchCore:
             return False  # it voted a seat absent: what it sent next waits for the outcome
         if seat in seats.leaving:
             return False  # it left: replaced where its next message is due, which waits
-        if isinstance(body, LeaveBody):
+        if isinstance(body, LeaveBody | ResignBody):
             if self.ending.ended:  # (the match is over: there is nothing to leave)
                 self.stale.append(message)
             self._take(seat)
             if not self.ending.ended:
-                self.departures.leave(seat)
+                self.departures.leave(seat, resign=isinstance(body, ResignBody))
             return True
         if isinstance(body, ClaimBody):
             return self.departures.claim(seat, message, body)
@@ -737,8 +740,7 @@ class MatchCore:
                 continue
             leaver = self.seats.leaver_due(self.cursor.__getitem__, self.expects)
             if leaver is not None:
-                self._replace(leaver, f"left the match (its LEAVE is its message "
-                              f"{self.cursor[leaver] - 1})", final=True, left=True)
+                self.departures.depart(leaver)
                 continue
             complete = self.votes.complete() if self.votes.ballots else None
             if complete is not None:

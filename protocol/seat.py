@@ -31,6 +31,7 @@ from protocol.messages import (
     LeaveBody,
     Message,
     ReclaimBody,
+    ResignBody,
     RevealBody,
     WelcomeBody,
     sign_message,
@@ -80,6 +81,7 @@ class LocalSeat:
         # Version 2: the person leaves the match for good (:meth:`leave`); ``left`` once its
         # LEAVE is signed — it sends nothing more.
         self.leaving = False
+        self.resigning = False  # (leaving by a RESIGN)
         self.left = False
         self._claimed = False  # its CLAIM is signed (version 2: once)
         self._delivered: dict[str, dict[int, bytes]] = {}  # secrets its rounds were sent
@@ -97,7 +99,7 @@ class LocalSeat:
                 raise LocalProtocolError("the persisted feed is not this seat's, in order")
         self.sent = list(persisted)
         # (A seat that left sends nothing more, after a restart too.)
-        self.left = self.leaving = any(m.kind is Kind.LEAVE for m in persisted)
+        self.left = self.leaving = any(m.kind in (Kind.LEAVE, Kind.RESIGN) for m in persisted)
         self.pending_reveal = {}
         self._unopened = {}
         revealed = {m.content.step for m in persisted if isinstance(m.content, RevealBody)}
@@ -261,17 +263,19 @@ class LocalSeat:
 
     # ------------------------------------------------------------------ what to send
 
-    def leave(self) -> None:
+    def leave(self, *, resign: bool = False) -> None:
         """Leave the match for good (version 2, protocol.md §7.7): the seat first sends the
         openings it owes now — a REVEAL, a chance reveal, a delivery, a key release — so that
-        no commitment of its is left unopened where it could be, then its LEAVE, and nothing
-        after.  Its zombie plays on from its next message due."""
+        no commitment of its is left unopened where it could be, then its LEAVE (``resign``:
+        its RESIGN, the game's resignation), and nothing after.  Its zombie plays on from its
+        next message due."""
         if self.core.version < 2:
-            raise LocalProtocolError("a version 1 match has no LEAVE")
+            raise LocalProtocolError("a version 1 match has no LEAVE or RESIGN")
         self.leaving = True
+        self.resigning = self.resigning or resign
 
     def _leave_now(self) -> list[Message]:
-        """While leaving: the next opening the seat owes, else its LEAVE."""
+        """While leaving: the next opening the seat owes, else its LEAVE (or RESIGN)."""
         core, seat = self.core, self.seat
         if seat not in core.absent and not core.ending.ended:
             for r in core.knowledge.live():
@@ -290,6 +294,8 @@ class LocalSeat:
         self.left = True
         if core.ending.ended:
             return []  # (the match is over: nothing to leave)
+        if self.resigning:
+            return [self.sign_next(Kind.RESIGN, ResignBody())]
         return [self.sign_next(Kind.LEAVE, LeaveBody())]
 
     def messages_to_send(self) -> list[Message]:

@@ -13,7 +13,7 @@ match core applies what they return to the engine state (it alone changes the st
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -116,11 +116,30 @@ class Steps:
 
     # ------------------------------------------------------------------ settling
 
+    def resign(self, state: GameState[Any], seats: Iterable[int]) -> GameState[Any]:
+        """Version 2 (protocol.md §7.7): of ``seats``, those replaced after a RESIGN resign
+        here, at their first decision since — a point every peer reaches only with the seat
+        replaced, and where the state changes at once.  A game without a resignation rule
+        (or one that refuses it) leaves the seat to its zombie, noted."""
+        for seat in seats:
+            if seat not in self._seats.to_resign:
+                continue
+            self._seats.to_resign.discard(seat)
+            try:
+                state = state.resign(seat)
+            except EngineError as exc:
+                self._shortfalls.append(f"seat {seat} was not resigned ({exc}): its zombie "
+                                        "plays it")
+        return state
+
     def settle_turn(self, w: Turn) -> GameState[Any] | None:
         """A replaced seat's turn: the state after its zombie's action (None: a live seat's)."""
         if w.seat not in self._seats.absent:
             return None
         state = self._state()
+        resigned = self.resign(state, (w.seat,))
+        if resigned is not state:
+            return resigned
         action = zombie_action(state, w.seat, self._match_id, w.step)
         new_state = state.apply(w.seat, action)
         self._shortfalls.append(f"{w.step}: seat {w.seat} played by its zombie")
@@ -138,12 +157,17 @@ class Steps:
         deciders = self.deciders(step)
         if any(s not in step.reveals for s in deciders):
             return None
-        state = self._state()
+        state = self.resign(self._state(), sorted(step.seats - set(step.reveals)))
+        w2 = state.waiting
+        if not (isinstance(w2, Simultaneous) and w2.step == w.step):
+            self.current = None  # (the resignations ended the step, or the game)
+            return state
         # (Version 2: a seat replaced after its reveal was taken plays what it revealed — its
         # play is public and binding, and whether the replacement came before or after the
         # step applied must not change the step.)
+        step.seats = w2.seats
         actions = {s: state.parse_action(s, a) for s, (a, _) in step.reveals.items()
-                   if s in deciders or self._version >= 2}
+                   if s in deciders or (self._version >= 2 and s in step.seats)}
         for s in sorted(step.seats - set(actions)):
             actions[s] = zombie_action(state, s, self._match_id, w.step)
             self._shortfalls.append(f"{w.step}: seat {s} played by its zombie")

@@ -37,9 +37,10 @@ PHASES: Final = (CHANCE, DIGEST, SIMULTANEOUS, TURN, OVER)
 
 
 OVERLAY: Final = frozenset({Kind.SEAL_KEY, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.ABSENT,
-                            Kind.RECLAIM, Kind.WELCOME, Kind.LEAVE, Kind.CLAIM})
-"""The kinds of the overlay: owed in any phase (a LEAVE or a CLAIM is never owed: a seat sends
-one of its own accord, protocol.md §7.7)."""
+                            Kind.RECLAIM, Kind.WELCOME, Kind.LEAVE, Kind.CLAIM,
+                            Kind.RESIGN})
+"""The kinds of the overlay: owed in any phase (a LEAVE, a RESIGN or a CLAIM is never owed: a seat
+sends one of its own accord, protocol.md §7.7)."""
 
 
 @dataclass(frozen=True)

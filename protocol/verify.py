@@ -94,8 +94,9 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
             notes.append(f"seat {event.seat} was replaced by its zombie after its message "
                          f"{event.count}: {event.reason}")
         elif isinstance(event, SeatLeft):
-            notes.append(f"seat {event.seat} left the match for good (its LEAVE is its message "
-                         f"{event.count - 1})")
+            notes.append(f"seat {event.seat} {'resigned and ' if event.resigned else ''}left the "
+                         f"match for good (its {'RESIGN' if event.resigned else 'LEAVE'} is its "
+                         f"message {event.count - 1})")
         elif isinstance(event, MatchClaimed):
             notes.append(claim_note(event))
         elif isinstance(event, SeatReclaimed):

@@ -22,13 +22,14 @@ from tests.protocol import duel
 SLOW = PeerConfig(timeouts=(60.0, 60.0, 60.0, 60.0), linger=0.2)
 
 
-async def leave_after(messages: int, match: Match, seat: int) -> None:
-    """Once ``seat`` sent ``messages`` messages, it leaves for good and its peer stops."""
+async def leave_after(messages: int, match: Match, seat: int, *, resign: bool = False) -> None:
+    """Once ``seat`` sent ``messages`` messages, it leaves for good (``resign``: it resigns)
+    and its peer stops."""
     peer = match.peers[seat]
     deadline = time.monotonic() + 30
     while len(peer.local.sent) < messages and time.monotonic() < deadline:
         await asyncio.sleep(0.01)
-    assert await peer.leave(), "the LEAVE was not sent"
+    assert await peer.leave(resign=resign), "the LEAVE was not sent"
     match.task_of(peer).cancel()  # the process that left stops
 
 
@@ -69,3 +70,21 @@ async def test_a_leave_in_a_two_seat_match_ends_it_at_the_floor(tmp_path: Path) 
     v = verify(result.path.read_bytes())
     assert (v.verdict, v.blamed, v.exit_code) == (ABANDONED, (), 7), v
     assert any("left the match" in n for n in v.notes), v.notes
+
+
+@pytest.mark.asyncio
+async def test_a_resign_in_a_two_seat_match_loses_it(tmp_path: Path) -> None:
+    """RESIGN (protocol.md §7.7): the toy duel's resignation rule — the seat is out, the last
+    seat in wins — applies; the file reads valid, the other seat the winner."""
+    match = await start_match(tmp_path, 2, SLOW, game=duel.GAME, options={"forfeit": True})
+    try:
+        await match.wait_peers(2)
+        await leave_after(2, match, 1, resign=True)
+        result = await asyncio.wait_for(match.task_of(match.peers[0]), 30)
+    finally:
+        await match.cancel()
+    assert result.core.signed and not result.core.ending.abandoned
+    assert any(isinstance(e, SeatLeft) and e.resigned for e in result.core.events)
+    v = verify(result.path.read_bytes())
+    assert (v.verdict, v.blamed, v.winners) == (VALID, (), (0,)), v
+    assert any(n.startswith("seat 1 resigned and left") for n in v.notes), v.notes

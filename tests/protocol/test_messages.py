@@ -37,6 +37,7 @@ from protocol.messages import (
     LeaveBody,
     Message,
     ReclaimBody,
+    ResignBody,
     RevealBody,
     SealKeyBody,
     WelcomeBody,
@@ -75,9 +76,9 @@ VALID_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
     (Kind.RECLAIM, (17,), ReclaimBody),
     (Kind.WELCOME, (3, 17), WelcomeBody),
 ]
-# (These are version 1 messages; LEAVE and CLAIM are version 2's alone: tests/protocol/
-# test_leave.py, test_claim.py.)
-assert {kind for kind, _, _ in VALID_BODIES} == set(Kind) - {Kind.LEAVE, Kind.CLAIM}
+# (These are version 1 messages; LEAVE, CLAIM and RESIGN are version 2's alone: tests/protocol/
+# test_leave.py, test_claim.py, test_resign.py.)
+assert {kind for kind, _, _ in VALID_BODIES} == set(Kind) - {Kind.LEAVE, Kind.CLAIM, Kind.RESIGN}
 
 
 def make(kind: Kind = Kind.COMMIT, body: tuple[Value, ...] | None = None, *, seat: int = 2,
@@ -140,6 +141,7 @@ def test_kind_numbers_are_the_wire_format() -> None:
         "COMMIT": 1, "REVEAL": 2, "CHANCE_COMMIT": 3, "CHANCE_REVEAL": 4, "CHANCE_DIGEST": 5,
         "ACT": 6, "END": 7, "SEAL_KEY": 8, "DELIVERY": 9, "KEY_RELEASE": 10, "ABSENT": 11,
         "RECLAIM": 12, "WELCOME": 13, "LEAVE": 14, "CLAIM": 15,
+        "RESIGN": 16,
     }
 
 
@@ -193,7 +195,7 @@ BAD_ENVELOPES: list[tuple[str, Value, str]] = [
     ("long prev", fields(prev=bytes(33)), "prev is 33 bytes"),
     ("unknown kind", fields(kind=99), "unknown message kind 99"),
     ("kind 0", fields(kind=0), "unknown message kind 0"),
-    ("reserved kind 16", fields(kind=16), "unknown message kind 16"),
+    ("version 2's RESIGN in version 1", fields(kind=16, body=()), "not one of version 1"),
     ("version 2's LEAVE in version 1", fields(kind=14, body=()), "not one of version 1"),
     ("negative kind", fields(kind=-1), "kind -1 is out of range"),
     ("short state", fields(state=b""), "state is 0 bytes"),
@@ -325,9 +327,10 @@ def test_body_limits_are_inclusive() -> None:
 
 
 def test_check_body_refuses_unknown_kinds() -> None:
-    with pytest.raises(BadMessage, match="unknown message kind 16"):
-        check_body(16, ())
+    with pytest.raises(BadMessage, match="unknown message kind 99"):
+        check_body(99, ())
     check_body(14, (), 2)  # (LEAVE: version 2's)
+    check_body(16, (), 2)  # (RESIGN: version 2's)
     with pytest.raises(BadMessage, match="not one of version 1"):
         check_body(14, (), 1)
 
@@ -488,6 +491,7 @@ V2_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
     (Kind.CHANCE_REVEAL, ((("L1.R1", D2),), D1), ChanceRevealBody),
     (Kind.LEAVE, (), LeaveBody),
     (Kind.CLAIM, (1, 17), ClaimBody),
+    (Kind.RESIGN, (), ResignBody),
 ]
 
 

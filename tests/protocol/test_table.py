@@ -58,9 +58,9 @@ def test_the_overlay_is_owed_in_any_phase_and_the_rest_in_their_own() -> None:
     assert set(Kind) == CORE_KINDS | OVERLAY
     assert not CORE_KINDS & OVERLAY
     # Every kind a live seat can owe has a row (a RECLAIM is a replaced seat's own asking; a
-    # LEAVE or a CLAIM a seat's own act, never owed).
+    # LEAVE, a RESIGN or a CLAIM a seat's own act, never owed).
     assert {row.expect for row in TRANSITIONS} == set(Kind) - {Kind.RECLAIM, Kind.LEAVE,
-                                                                Kind.CLAIM}
+                                                                Kind.CLAIM, Kind.RESIGN}
     assert all(PHASE_ROWS[phase] for phase in PHASES)
 
 

@@ -1,5 +1,5 @@
 """Version 2 vectors of the endings a seat chooses (protocol.md §7.7): a seat that leaves for
-good, in a match that plays on and in one its leaving brings below two live seats."""
+good or resigns, in a match that plays on and in one its leaving brings below two live seats."""
 
 from __future__ import annotations
 
@@ -7,15 +7,15 @@ from protocol.messages import ClaimBody, Kind, Message
 from tests.vectors.making import Expect, Vector, VectorNetwork, finished, silence, valid
 
 
-def _leave_at(net: VectorNetwork, seat: int, sent: int) -> None:
-    """``seat`` leaves for good once it has sent ``sent`` messages (the openings it owes then
-    go first)."""
+def _leave_at(net: VectorNetwork, seat: int, sent: int, *, resign: bool = False) -> None:
+    """``seat`` leaves for good (``resign``: resigns) once it has sent ``sent`` messages (the
+    openings it owes then go first)."""
     local = net.seats[seat]
     original = local.messages_to_send
 
     def send() -> list[Message]:
         if len(local.sent) >= sent and not local.leaving:
-            local.leave()
+            local.leave(resign=resign)
         return original()
     local.messages_to_send = send  # type: ignore[method-assign]
 
@@ -32,6 +32,22 @@ def leave(version: int) -> Vector:
         "replaces it where its next message is due, with no timeout and no vote; its zombie "
         "plays on and nobody is blamed. The file of seat 0.",
         net.file(0), valid("seat 2 left the match for good", "seat 2 was replaced"))
+
+
+def resign(version: int) -> Vector:
+    net = VectorNetwork(3, tag=b"adversarial/resign", version=version)
+    _leave_at(net, 2, 20, resign=True)
+    net.pump()
+    finished(net, {2})
+    assert net.cores[0].absent[2].left
+    return Vector(
+        "adversarial/resign",
+        "Seat 2 resigns after its 20th message: it signs a RESIGN, a LEAVE that also resigns "
+        "the seat in the game at its next decision. Dungeon Raiders has no resignation rule, "
+        "so its zombie plays on, as after a LEAVE, and the file says so; nobody is blamed. The "
+        "file of seat 0.",
+        net.file(0), valid("seat 2 resigned and left the match for good",
+                           "seat 2 was not resigned"))
 
 
 def leave_to_one(version: int) -> Vector:
@@ -124,5 +140,5 @@ def crossed_claims() -> VectorNetwork:
 
 
 def ending_vectors(version: int) -> list[Vector]:
-    return [leave(version), leave_to_one(version), claim(version),
+    return [leave(version), resign(version), leave_to_one(version), claim(version),
             false_claim(version)] if version >= 2 else []

@@ -154,6 +154,7 @@ WANT: dict[str, Want] = {
     # "Findings".)
     "adversarial/reveal-on-silent-seat": w("invalid", 3, "unexpected_message"),
     "adversarial/leave": VALID,
+    "adversarial/resign": VALID,
     "adversarial/leave-to-one": w("abandoned", (), "abandoned"),
     "adversarial/claim": w("claimed", (), "claimed"),
     "adversarial/false-claim": w("invalid", 1, "false_claim"),
