@@ -71,6 +71,14 @@ class Seats:
         for welcomers in self.welcomed.values():
             welcomers.discard(seat)
 
+    def forfeited(self, seat: int) -> None:
+        """Replaced ``seat`` forfeited in the game (a game without zombies): its replacement is
+        for good — there is no seat left to reclaim."""
+        absence = self.absent[seat]
+        self.absent[seat] = dataclasses.replace(absence, final=True)
+        self.reclaims.pop(seat, None)
+        self.welcomed.pop(seat, None)
+
     # ------------------------------------------------------------------ leaving
 
     def on_leave(self, seat: int, count: int, *, resign: bool = False) -> None:

@@ -55,6 +55,12 @@ def is_free(state: GameState[Any], seat: int, action: Any) -> bool:
     return get_game(state.game).free_action(state, seat, action)
 
 
+def forfeits_replaced(state: GameState[Any]) -> bool:
+    """Does the game make a replaced seat forfeit at its first decision instead of playing it
+    by a zombie (``GameSpec.replaced == "forfeit"``: no zombie could open its sealed values)?"""
+    return get_game(state.game).replaced == "forfeit"
+
+
 def zombie_action(state: GameState[Any], seat: int, match_id: bytes, step: str) -> Any:
     """The decision every peer computes for a replaced seat: the game's zombie bot on the
     seat's public view, keyed by the match id and the step (public data only).  A zombie never

@@ -24,7 +24,7 @@ from protocol.crypto import commit_set_digest, play_commitment
 from protocol.errors import Fault, Mismatch
 from protocol.events import ActionTaken, Event, ForkSuspected, PlayCommitted, PlayRevealed
 from protocol.feed import Feed
-from protocol.game import zombie_action
+from protocol.game import forfeits_replaced, zombie_action
 from protocol.knowledge import KnowledgeRounds
 from protocol.messages import ActBody, CommitBody, Message, RevealBody
 
@@ -117,19 +117,29 @@ class Steps:
     # ------------------------------------------------------------------ settling
 
     def resign(self, state: GameState[Any], seats: Iterable[int]) -> GameState[Any]:
-        """Version 2 (protocol.md §7.7): of ``seats``, those replaced after a RESIGN resign
-        here, at their first decision since — a point every peer reaches only with the seat
-        replaced, and where the state changes at once.  A game without a resignation rule
-        (or one that refuses it) leaves the seat to its zombie, noted."""
+        """Version 2 (protocol.md §7.7): of ``seats`` (replaced seats at a decision), those
+        replaced after a RESIGN resign here, at their first decision since — a point every peer
+        reaches only with the seat replaced, and where the state changes at once.  A game
+        without a resignation rule (or one that refuses it) leaves the seat to its zombie,
+        noted.  In a game whose replaced seats forfeit (``GameSpec.replaced``), every other
+        replaced seat forfeits here instead, for good."""
         for seat in seats:
-            if seat not in self._seats.to_resign:
-                continue
-            self._seats.to_resign.discard(seat)
-            try:
-                state = state.resign(seat)
-            except EngineError as exc:
-                self._shortfalls.append(f"seat {seat} was not resigned ({exc}): its zombie "
-                                        "plays it")
+            if seat in self._seats.to_resign:
+                self._seats.to_resign.discard(seat)
+                try:
+                    state = state.resign(seat)
+                except EngineError as exc:
+                    self._shortfalls.append(f"seat {seat} was not resigned ({exc}): its zombie "
+                                            "plays it")
+            elif self._version >= 2 and forfeits_replaced(state):
+                try:
+                    state = state.forfeit(seat)
+                except EngineError as exc:  # (out already: nothing to forfeit)
+                    self._shortfalls.append(f"seat {seat} did not forfeit ({exc})")
+                    continue
+                self._seats.forfeited(seat)
+                self._shortfalls.append(f"seat {seat} forfeited where it was to decide: "
+                                        f"{state.game} has no zombie")
         return state
 
     def settle_turn(self, w: Turn) -> GameState[Any] | None:

@@ -2,7 +2,8 @@
 a simultaneous step ``s1``, another chance event, a step ``s2``, a turn of seat 0, the end.
 With the option ``forfeit`` the game has a forfeit result (a seat that forfeits is out; the
 last seat in wins); without it, it has none (``GameState.forfeit`` raises, as the default
-``resign`` does).  Its random bot is also its zombie."""
+``resign`` does).  Its random bot is also its zombie.  ``toy-duel-forfeit`` is the same game
+with forfeits and no zombie: a replaced seat forfeits (``GameSpec.replaced``)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from engine.games import register
 from engine.stream import sample_index
 
 GAME = "toy-duel"
+FORFEIT_GAME = "toy-duel-forfeit"
 
 
 @dataclass(frozen=True)
@@ -134,3 +136,18 @@ def new_duel(players: int = 2, forfeit: bool = False) -> Duel:
 register(GameSpec(name=GAME, title="Toy duel", players=(2, 3), variants=("basic",),
                   new=new_duel, from_position=Duel.from_position, engine_version="toy-duel/1",
                   bots={"random": RandomBot}))
+
+
+@dataclass(frozen=True)
+class ForfeitDuel(Duel):
+    game: ClassVar[str] = FORFEIT_GAME
+
+
+def new_forfeit_duel(players: int = 2) -> ForfeitDuel:
+    return ForfeitDuel(players, True)
+
+
+register(GameSpec(name=FORFEIT_GAME, title="Toy duel without zombies", players=(2, 3),
+                  variants=("basic",), new=new_forfeit_duel,
+                  from_position=ForfeitDuel.from_position, engine_version="toy-duel-forfeit/1",
+                  bots={"random": RandomBot}, replaced="forfeit"))
