@@ -23,6 +23,7 @@ from engine.core import GameState
 from engine.games import get_game
 from protocol.crypto import fingerprint
 from protocol.errors import BadMessage
+from protocol.events import MatchResumed, OfferMade, OfferSettled
 from protocol.match import (
     ActionTaken,
     ChanceRedrawn,
@@ -98,6 +99,14 @@ def export_json(path: str, out: TextIO) -> int:
         elif isinstance(e, SeatLeft):
             events.append({"type": "resigned" if e.resigned else "left", "seat": e.seat,
                            "count": e.count})
+        elif isinstance(e, OfferMade):
+            events.append({"type": "offer", "seat": e.seat, "seq": e.seq, "what": e.what})
+        elif isinstance(e, OfferSettled):
+            events.append({"type": "offer settled", "seat": e.seat, "seq": e.seq,
+                           "what": e.what, "agreed": e.agreed, "declined": list(e.declined),
+                           "why": e.why})
+        elif isinstance(e, MatchResumed):
+            events.append({"type": "resumed", "seat": e.seat})
         elif isinstance(e, MatchClaimed):
             events.append({"type": "claimed", "claimant": e.claimant, "seat": e.seat,
                            "count": e.count, "crossed": e.contested})

@@ -259,6 +259,26 @@ class MatchPeer:
         self._pump_wanted = True
         self.wake.set()
 
+    def offer(self, what: str) -> None:
+        """Offer every other live seat a draw or a pause (protocol.md §7.7): the OFFER goes
+        out where a message of this seat that drives the engine is next due, and the match
+        waits for every answer.  :class:`LocalProtocolError` for a version 1 match or an
+        unknown offer."""
+        self.local.offer(what)
+        self._pump_wanted = True
+        self.wake.set()
+
+    def resume(self) -> None:
+        """End an agreed pause (protocol.md §7.7): a RESUME goes out if the match is paused."""
+        self.local.resume()
+        self._pump_wanted = True
+        self.wake.set()
+
+    def answered(self) -> None:
+        """The person answered an offer (the seat's ``answering`` has a reply now)."""
+        self._pump_wanted = True
+        self.wake.set()
+
     async def leave(self, grace: float = 3.0, *, resign: bool = False) -> bool:
         """Leave the match for good (protocol.md §7.7): the local seat sends the openings it
         owes now, then its LEAVE (``resign``: its RESIGN, the game's resignation); the others

@@ -9,6 +9,7 @@ from typing import Any
 from engine.core import Chance as ChancePending
 from engine.core import GameState, Over, Turn, Visibility
 from protocol.absence import Seats
+from protocol.agreements import Agreements
 from protocol.chance import Chance
 from protocol.ending import Ending
 from protocol.errors import LocalProtocolError
@@ -34,7 +35,8 @@ class Admission:
 
     def __init__(self, *, state: Callable[[], GameState[Any]], chance: Chance,
                  knowledge: KnowledgeRounds, steps: Steps, seats: Seats, votes: Votes,
-                 owners: Mapping[type, Any], ending: Ending | None = None) -> None:
+                 owners: Mapping[type, Any], ending: Ending | None = None,
+                 agreements: Agreements | None = None) -> None:
         self._state = state
         self._chance = chance
         self._knowledge = knowledge
@@ -43,6 +45,7 @@ class Admission:
         self._votes = votes
         self._ending = ending  # (the floor, §7.7: the match ends below two live seats)
         self._owners = owners  # the mechanism each row of the table asks
+        self._agreements = agreements
 
     def expects(self, seat: int, *, votes: bool = True) -> Kind | None:
         """What ``seat`` owes next (None: nothing now), by the first row of
@@ -50,7 +53,7 @@ class Admission:
         if seat in self._seats.absent:
             return None
         ending = self._ending
-        if ending is not None and ending.floor is not None and ending.ended:
+        if ending is not None and ending.cut and ending.ended:
             # The floor (§7.7): a live seat owes the keys it must publish, then its END, and
             # nothing else (what it would owe besides is stale now).
             if self._knowledge.owes_release(seat):
@@ -59,7 +62,8 @@ class Admission:
         # With no round live, no seat reclaiming and no vote, no row of phase ``any`` can
         # apply (each asks for one of these): only the phase's own rows are looked at.
         quiet = (not self._seats.reclaims and not self._votes.ballots
-                 and not self._knowledge.live())
+                 and not self._knowledge.live()
+                 and (self._agreements is None or not self._agreements.offers))
         for row in (PHASE_ROWS if quiet else ROWS_IN)[self.phase()]:
             if (votes or row.expect is not Kind.ABSENT) and self.applies(row, seat):
                 return row.expect
@@ -86,7 +90,7 @@ class Admission:
         if kind is Kind.ABSENT:
             return True
         ending = self._ending
-        if (kind is Kind.END and ending is not None and ending.floor is not None
+        if (kind is Kind.END and ending is not None and ending.cut
                 and ending.owes(seat)):
             return True  # (the floor: whether a key is still owed may differ by arrival order)
         if kind is Kind.ACT and self.accepts(seat, Kind.COMMIT):

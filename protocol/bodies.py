@@ -72,6 +72,12 @@ class Kind(enum.IntEnum):
     RESIGN = 16
     """Version 2: the sender resigns: the game's resignation rule applies where its next
     message is due, and it leaves the match for good there, as with LEAVE."""
+    OFFER = 17
+    """Version 2: the sender offers a draw, or a pause, to every other live seat."""
+    ANSWER = 18
+    """Version 2: the sender accepts or declines a standing OFFER of another seat."""
+    RESUME = 19
+    """Version 2: the sender ends an agreed pause."""
 
 
 # --- field checks -------------------------------------------------------------------------------
@@ -550,6 +556,71 @@ class ResignBody:
         return cls()
 
 
+OFFERS: Final = ("draw", "pause")
+"""What an OFFER may offer (protocol.md §7.7)."""
+
+
+@dataclass(frozen=True)
+class OfferBody:
+    """``[what]`` (version 2): the sender offers ``what`` — ``"draw"`` or ``"pause"`` — to
+    every other live seat."""
+
+    KIND: ClassVar[Kind] = Kind.OFFER
+    what: str
+
+    def __post_init__(self) -> None:
+        if self.what not in OFFERS:
+            raise BadMessage(f"OFFER what must be one of {', '.join(OFFERS)}, not "
+                             f"{self.what!r:.40}")
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.what,)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> OfferBody:
+        (what,) = _array(body, "OFFER body", 1)
+        return cls(_text(what, "OFFER what", 16))
+
+
+@dataclass(frozen=True)
+class AnswerBody:
+    """``[seat, seq, yes]`` (version 2): the sender's answer to the OFFER that is seat
+    ``seat``'s message ``seq`` (its slot): ``yes`` 1 accepts it, 0 declines it."""
+
+    KIND: ClassVar[Kind] = Kind.ANSWER
+    seat: int
+    seq: int
+    yes: int
+
+    def __post_init__(self) -> None:
+        _int(self.seat, "ANSWER seat", 0, MAX_SEAT)
+        _int(self.seq, "ANSWER seq", 0)
+        _int(self.yes, "ANSWER yes", 0, 1)
+
+    def as_body(self) -> tuple[Value, ...]:
+        return (self.seat, self.seq, self.yes)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> AnswerBody:
+        seat, seq, yes = _array(body, "ANSWER body", 3)
+        return cls(seat, seq, yes)
+
+
+@dataclass(frozen=True)
+class ResumeBody:
+    """``[]`` (version 2): the sender ends the pause every live seat agreed to."""
+
+    KIND: ClassVar[Kind] = Kind.RESUME
+
+    def as_body(self) -> tuple[Value, ...]:
+        return ()
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> ResumeBody:
+        _array(body, "RESUME body", 0)
+        return cls()
+
+
 @dataclass(frozen=True)
 class ClaimBody:
     """``[seat, count]`` (version 2): the sender claims the match: ``seat``, the other live seat,
@@ -581,7 +652,8 @@ absent-seat overlay).  In version 2 a message of these kinds carries heads; the 
 
 Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
         | ActBody | EndBody | SealKeyBody | DeliveryBody | KeyReleaseBody | AbsentBody
-        | ReclaimBody | WelcomeBody | LeaveBody | ClaimBody | ResignBody)
+        | ReclaimBody | WelcomeBody | LeaveBody | ClaimBody | ResignBody | OfferBody
+        | AnswerBody | ResumeBody)
 
 _V1_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
     Kind.COMMIT: CommitBody.from_body,
@@ -603,7 +675,9 @@ _BODY_PARSERS: Final[dict[int, dict[Kind, Callable[[tuple[Value, ...]], Body]]]]
     2: {**_V1_PARSERS, Kind.REVEAL: RevealBody.from_body_v2,
         Kind.CHANCE_REVEAL: ChanceRevealBody.from_body_v2,
         Kind.DELIVERY: DeliveryBody.from_body_v2, Kind.LEAVE: LeaveBody.from_body,
-        Kind.CLAIM: ClaimBody.from_body, Kind.RESIGN: ResignBody.from_body},
+        Kind.CLAIM: ClaimBody.from_body, Kind.RESIGN: ResignBody.from_body,
+        Kind.OFFER: OfferBody.from_body, Kind.ANSWER: AnswerBody.from_body,
+        Kind.RESUME: ResumeBody.from_body},
 }
 
 

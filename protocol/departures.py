@@ -1,8 +1,9 @@
 """What ends a seat's part in a match, or the match, before the game's own end (version 2,
 protocol.md §7.7): a LEAVE, a RESIGN, a CLAIM, and the floor — a match plays on only while two
-seats are live.  The core's handlers for them (:class:`~protocol.match.MatchCore` owns one
-:class:`Departures`, which acts on the core's seats, feeds and ending as its other handlers
-do)."""
+seats are live — and the door to the other messages a seat sends of its own accord (the offers,
+answers and resumes of :mod:`protocol.agreements`).  The core's handlers for them
+(:class:`~protocol.match.MatchCore` owns one :class:`Departures`, which acts on the core's
+seats, feeds and ending as its other handlers do)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,17 @@ from typing import TYPE_CHECKING, Any
 from engine.core import GameState, Over
 from protocol.events import MatchClaimed, SeatLeft
 from protocol.floor import below_floor, floor_reached, forfeit_result
-from protocol.messages import ClaimBody, Kind, Message
+from protocol.messages import (
+    CORE_KINDS,
+    AnswerBody,
+    ClaimBody,
+    Kind,
+    LeaveBody,
+    Message,
+    OfferBody,
+    ResignBody,
+    ResumeBody,
+)
 
 if TYPE_CHECKING:
     from protocol.match import MatchCore
@@ -104,6 +115,7 @@ class Departures:
             return
         floor = floor_reached(seat, count, reason, core.seats.absent, live)
         core.ending.floor = floor
+        core.ending.cut = True
         core.events.append(floor)
         core.seats.reclaims.clear()
         core.seats.welcomed.clear()
@@ -121,9 +133,39 @@ class Departures:
         core.clock.owing = None
         core._unsettled = True
 
+    def own_accord(self, seat: int, message: Message) -> bool | None:
+        """Live ``seat``'s next message, if it is one a seat sends of its own accord — a LEAVE,
+        a RESIGN, a CLAIM, an OFFER, an ANSWER, a RESUME — or any message after the match ended
+        at the floor or by an agreed draw: handled here (True: taken or skipped; False: it
+        waits).  None: none of these (protocol.md §6.4 step 3)."""
+        core = self._core
+        body = message.content
+        if isinstance(body, LeaveBody | ResignBody):
+            if core.ending.ended:  # (the match is over: there is nothing to leave)
+                core.stale.append(message)
+            core._take(seat)
+            if not core.ending.ended:
+                self.leave(seat, resign=isinstance(body, ResignBody))
+            return True
+        if isinstance(body, ClaimBody):
+            return self.claim(seat, message, body)
+        if self.after_floor(seat, message.kind):
+            core.stale.append(message)
+            if message.kind in CORE_KINDS:
+                core.ending.core_head[seat] = message.hash  # (its END names it: §7.7)
+            core._take(seat)
+            return True
+        if isinstance(body, OfferBody):
+            return core.agreements.offer(seat, message)
+        if isinstance(body, AnswerBody):
+            return core.agreements.answer(seat, message)
+        if isinstance(body, ResumeBody):
+            return core.agreements.resume(seat, message)
+        return None
+
     def after_floor(self, seat: int, kind: Kind) -> bool:
         """A live seat's message after the match ended at the floor (§7.7) that is stale: any
         but its END, a vote, or a key release it may send."""
         core = self._core
-        return (core.ending.floor is not None and kind not in (Kind.END, Kind.ABSENT)
+        return ((core.ending.cut or core.ending.agreed) and kind not in (Kind.END, Kind.ABSENT)
                 and not (kind is Kind.KEY_RELEASE and core.accepts(seat, kind)))

@@ -6,7 +6,7 @@ is agreed."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from protocol.crypto import transcript_digest
 from protocol.errors import Fault
@@ -33,6 +33,13 @@ class Ending:
         self.floor: FloorReached | None = None
         # It ended so with no forfeit result: the END round signs the state it stopped in.
         self.abandoned = False
+        # Version 2: it ended where its live seats did not all lead it by their own messages —
+        # the floor, or a draw they agreed to (§7.7): what a live seat sent after it, before
+        # it saw the end, is stale, and each END's transcript is taken when the END is.
+        self.cut = False
+        # Version 2: every live seat agreed to a draw (§7.7): what a live seat sent after it,
+        # before it saw it, is stale; the END round signs the heads the agreement fixed.
+        self.agreed = False
         # Version 2: a CLAIM ended it (§7.7), or was contested (then it is abandoned).
         self.claim: MatchClaimed | None = None
 
@@ -50,7 +57,7 @@ class Ending:
         a matter of arrival order, and those after it are stale — so it is taken when the END
         is (the replaced seats' heads no longer move)."""
         assert self.final is not None
-        if self.floor is None:
+        if not self.cut:
             return self.final.transcript
         return transcript_digest(self._match_id, list(self.core_head))
 
@@ -59,20 +66,23 @@ class Ending:
         if body.final_state != self.final.digest or body.transcript != self.end_transcript():
             raise Fault("its END signs another final state or transcript than the match's (a "
                         "wrong claim of the result)", message)
-        if self.floor is not None:
+        if self.cut:
             self.final = dataclasses.replace(self.final, transcript=body.transcript)
         self.end_signatures[seat] = message
         return True
 
     def reach(self, winners: Iterable[int], digest: bytes,
-              heads: tuple[bytes, ...] | None = None, *, abandoned: bool = False) -> MatchEnded:
+              heads: tuple[bytes, ...] | None = None, *, abandoned: bool = False,
+              covered: Sequence[bytes] | None = None) -> MatchEnded:
         """The engine reached its end: the result every live seat now signs (``heads``: what
-        its END messages name, version 2; by default every seat's last consumed message)."""
+        its END messages name, version 2; by default every seat's last consumed message;
+        ``covered``: the heads its transcript digest covers, by default the same)."""
         self.ended = True
         self.abandoned = abandoned
         self.final_heads = tuple(self.core_head) if heads is None else heads
+        covered = list(self.core_head) if covered is None else list(covered)
         self.final = MatchEnded(tuple(sorted(winners)), digest,
-                                transcript_digest(self._match_id, list(self.core_head)),
+                                transcript_digest(self._match_id, covered),
                                 self.abandoned)
         return self.final
 

@@ -97,6 +97,37 @@ class SeatLeft:
 
 
 @dataclass(frozen=True)
+class OfferMade:
+    """Version 2: ``seat``'s OFFER (its message ``seq``) of ``what`` — a draw or a pause — was
+    taken where a message of its that drives the engine is due: every other live seat is
+    asked, and the match waits for their answers."""
+
+    seat: int
+    seq: int
+    what: str
+
+
+@dataclass(frozen=True)
+class OfferSettled:
+    """Version 2: ``seat``'s offer (its message ``seq``) of ``what`` was ``agreed`` by every
+    live seat asked, or declined by the seats ``declined``; neither: it lapsed (``why``)."""
+
+    seat: int
+    seq: int
+    what: str
+    agreed: bool
+    declined: tuple[int, ...] = ()
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class MatchResumed:
+    """Version 2: ``seat`` ended the agreed pause: the timers run again."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class MatchClaimed:
     """Version 2: ``claimant`` claimed the match of ``seat``, silent where its message ``count``
     was owed; with ``contested``, a message of ``seat`` at ``count`` was here when the claim was
@@ -204,6 +235,7 @@ class HeadsDisputed:
 
 Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionTaken
          | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatLeft | MatchClaimed
+         | OfferMade | OfferSettled | MatchResumed
          | SeatReclaimed
          | RoundKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned | ForkSuspected
          | HeadsDisputed | FloorReached)

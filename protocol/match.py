@@ -28,6 +28,7 @@ from engine.core import Chance as ChancePending
 from engine.core import GameState, Over, Simultaneous, Turn
 from protocol.absence import Absence, Seats
 from protocol.admission import Admission
+from protocol.agreements import Agreements
 from protocol.chance import Chance
 from protocol.crypto import replaced_head
 from protocol.departures import Departures
@@ -68,7 +69,6 @@ from protocol.messages import (
     ChanceCommitBody,
     ChanceDigestBody,
     ChanceRevealBody,
-    ClaimBody,
     CommitBody,
     DeliveryBody,
     EndBody,
@@ -165,12 +165,14 @@ class MatchCore:
         self.votes.silenced = self.settlement.silenced
         self.late = Late(feeds=self.feeds, cursor=self.cursor, votes=self.votes,
                          ending=self.ending, seats=self.seats)
+        self.agreements = Agreements(self)  # draws and pauses by agreement (§7.7)
         self.admission = Admission(
             state=lambda: self.state, chance=self.chance, knowledge=self.knowledge,
             steps=self.steps, seats=self.seats, votes=self.votes,
-            ending=self.ending, owners={
+            ending=self.ending, agreements=self.agreements, owners={
                 Seats: self.seats, Chance: self.chance, KnowledgeRounds: self.knowledge,
-                Steps: self.steps, Votes: self.votes, Ending: self.ending})
+                Steps: self.steps, Votes: self.votes, Ending: self.ending,
+                Agreements: self.agreements})
         self.departures = Departures(self)  # LEAVE, CLAIM and the floor (§7.7)
         self.knowledge.open_rounds(self.state)
 
@@ -429,7 +431,7 @@ class MatchCore:
                 return
 
     def _consume_pass(self) -> None:
-        if self.votes.index():
+        if self.votes.index() | self.agreements.index():
             self._unsettled = True
         if self._unsettled:  # (a fork proved or a vote read since: else nothing to settle)
             self._settle()
@@ -528,21 +530,11 @@ class MatchCore:
             return False  # it voted a seat absent: what it sent next waits for the outcome
         if seat in seats.leaving:
             return False  # it left: replaced where its next message is due, which waits
-        if isinstance(body, LeaveBody | ResignBody):
-            if self.ending.ended:  # (the match is over: there is nothing to leave)
-                self.stale.append(message)
-            self._take(seat)
-            if not self.ending.ended:
-                self.departures.leave(seat, resign=isinstance(body, ResignBody))
-            return True
-        if isinstance(body, ClaimBody):
-            return self.departures.claim(seat, message, body)
-        if self.departures.after_floor(seat, kind):
-            self.stale.append(message)
-            if kind in CORE_KINDS:
-                self.ending.core_head[seat] = message.hash  # (its END names it: §7.7)
-            self._take(seat)
-            return True
+        if self.agreements.holds(seat) or (kind is Kind.ACT and self.agreements.offers):
+            return False  # an offer stands: its offerer's later messages and actions wait
+        handled = self.departures.own_accord(seat, message)
+        if handled is not None:
+            return handled
         if self.knowledge.stale(seat, message.content):
             self.stale.append(message)
             self._take(seat)
@@ -747,15 +739,22 @@ class MatchCore:
                 seat, count = complete
                 self._replace(seat, f"absent: silent at its message {count}", final=False)
                 continue
+            if self.agreements.offers:
+                if self.agreements.settle():
+                    continue
+                return  # an offer stands: the engine waits for the answers
             w = self.state.waiting
             if isinstance(w, Over) or self.ending.abandoned:
                 if not self.ending.ended:
                     assert isinstance(w, Over)  # (an abandoned match ended at the floor)
                     self._mark_due()
-                    self.events.append(self.ending.reach(w.outcome.winners,
-                                                         self.public_digest(), self.heads()))
+                    drawn = self.agreements.draw_heads  # (an agreed draw fixed its heads)
+                    self.events.append(self.ending.reach(
+                        w.outcome.winners, self.public_digest(),
+                        self.heads() if drawn is None else drawn[1],
+                        covered=None if drawn is None else drawn[0]))
                 agreed = self.ending.agree(self.live_seats(), (
-                    self.knowledge.owes_release if self.ending.floor is None
+                    self.knowledge.owes_release if not self.ending.cut
                     else lambda _: False))  # (the floor: §7.7)
                 if agreed is not None:
                     self.events.append(agreed)

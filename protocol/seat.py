@@ -21,8 +21,11 @@ from protocol.events import Event, PrivateKnowledge
 from protocol.game import is_free
 from protocol.knowledge import KnowledgeRound, round_private
 from protocol.messages import (
+    CORE_KINDS,
+    OFFERS,
     AbsentBody,
     ActBody,
+    AnswerBody,
     ClaimBody,
     CommitBody,
     EndBody,
@@ -30,8 +33,10 @@ from protocol.messages import (
     Kind,
     LeaveBody,
     Message,
+    OfferBody,
     ReclaimBody,
     ResignBody,
+    ResumeBody,
     RevealBody,
     WelcomeBody,
     sign_message,
@@ -48,6 +53,11 @@ _OPENINGS = frozenset({Kind.REVEAL, Kind.CHANCE_REVEAL, Kind.DELIVERY, Kind.KEY_
 
 class _Unknown(Exception):
     pass
+
+
+def bot_answer(offerer: int, what: str) -> bool:
+    """How a bot answers an offer (protocol.md §7.7): it agrees to a pause, never to a draw."""
+    return what == "pause"
 
 
 class DecisionPending(Exception):
@@ -84,6 +94,12 @@ class LocalSeat:
         self.resigning = False  # (leaving by a RESIGN)
         self.left = False
         self._claimed = False  # its CLAIM is signed (version 2: once)
+        # Version 2 agreements (protocol.md §7.7): how this seat answers an offer — yes, no,
+        # or None while its person decides; an offer or a resume to send; offers answered.
+        self.answering: Callable[[int, str], bool | None] = bot_answer
+        self._offering: str | None = None
+        self._resuming = False
+        self._answered: set[tuple[int, int]] = set()
         self._delivered: dict[str, dict[int, bytes]] = {}  # secrets its rounds were sent
         self._rounds_seen = 0  # the core's rounds looked at so far (for _learn)
         self._mine: list[KnowledgeRound] = []  # its own rounds among them, not opened yet
@@ -115,6 +131,8 @@ class LocalSeat:
                     self._unopened[body.step] = body
             if isinstance(body, AbsentBody):
                 self._voted.add((body.seat, body.count))
+            if isinstance(body, AnswerBody):
+                self._answered.add((body.seat, body.seq))
         return list(persisted)
 
     def behind(self) -> bool:
@@ -274,6 +292,46 @@ class LocalSeat:
         self.leaving = True
         self.resigning = self.resigning or resign
 
+    def offer(self, what: str) -> None:
+        """Offer every other live seat a draw or a pause (version 2, protocol.md §7.7): the
+        OFFER goes out where a message of this seat that drives the engine is next due."""
+        if self.core.version < 2:
+            raise LocalProtocolError("a version 1 match has no offers")
+        if what not in OFFERS:
+            raise LocalProtocolError(f"one offers a {' or a '.join(OFFERS)}, not {what!r}")
+        self._offering = what
+
+    def resume(self) -> None:
+        """End an agreed pause (version 2): a RESUME goes out if the match is paused."""
+        self._resuming = True
+
+    def _agreement(self) -> Message | None:
+        """The ANSWER, OFFER or RESUME this seat sends now, if any."""
+        core, seat = self.core, self.seat
+        if core.version < 2 or core.ending.ended:
+            return None
+        agreements = core.agreements
+        for offer in sorted(agreements.offers.values(), key=lambda o: o.seat):
+            slot = (offer.seat, offer.seq)
+            if offer.seat == seat or slot in self._answered or seat in agreements.answers.get(
+                    slot, {}):
+                continue
+            yes = self.answering(offer.seat, offer.what)
+            if yes is None:
+                continue  # (its person decides)
+            self._answered.add(slot)
+            return self.sign_next(Kind.ANSWER, AnswerBody(offer.seat, offer.seq, int(yes)))
+        if (self._offering is not None and not agreements.holds(seat)
+                and core.cursor[seat] == core.feeds[seat].next_seq
+                and core.expects(seat, votes=False) in CORE_KINDS):
+            what, self._offering = self._offering, None
+            return self.sign_next(Kind.OFFER, OfferBody(what))
+        if self._resuming:
+            self._resuming = False
+            if agreements.paused:
+                return self.sign_next(Kind.RESUME, ResumeBody())
+        return None
+
     def _leave_now(self) -> list[Message]:
         """While leaving: the next opening the seat owes, else its LEAVE (or RESIGN)."""
         core, seat = self.core, self.seat
@@ -313,7 +371,10 @@ class LocalSeat:
             # else is sent, but votes still are — whether this peer holds another seat's
             # message, or timed it out, does not depend on where its own feed is taken.
             vote = self._vote() if seat not in core.absent else None
-            return [] if vote is None else self._cast(vote)
+            if vote is not None:
+                return self._cast(vote)
+            answer = self._agreement() if seat not in core.absent else None
+            return [] if answer is None else [answer]
         if seat in core.absent:
             # Replaced here, it still answers "present" for a seat whose message it holds:
             # the others may not have replaced it yet, and then its answer is the vote their
@@ -337,6 +398,9 @@ class LocalSeat:
                     r.id in self._prove or r.publish):
                 return [self.sign_next(Kind.KEY_RELEASE,
                                        KeyReleaseBody(r.id, self.round_private(r.id)))]
+        agreement = self._agreement()
+        if agreement is not None:
+            return [agreement]
         claim = self._claim()
         if claim is not None:
             return [self.sign_next(Kind.CLAIM, claim)]
@@ -429,6 +493,8 @@ class LocalSeat:
         w = core.state.waiting
         if expected is Kind.ABSENT:
             return None  # answered by _vote as soon as it can (its own timer, or it holds it)
+        if expected is Kind.ANSWER:
+            return None  # answered by _agreement once its person (or its bot) decides
         if expected is Kind.SEAL_KEY:
             return Kind.SEAL_KEY, round_bodies.key_body(core.knowledge, seat, self.secrets)
         if expected is Kind.KEY_RELEASE:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from protocol.absence import Seats
+from protocol.agreements import Agreements
 from protocol.chance import Chance
 from protocol.ending import Ending
 from protocol.knowledge import KnowledgeRounds
@@ -38,9 +39,9 @@ PHASES: Final = (CHANCE, DIGEST, SIMULTANEOUS, TURN, OVER)
 
 OVERLAY: Final = frozenset({Kind.SEAL_KEY, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.ABSENT,
                             Kind.RECLAIM, Kind.WELCOME, Kind.LEAVE, Kind.CLAIM,
-                            Kind.RESIGN})
-"""The kinds of the overlay: owed in any phase (a LEAVE, a RESIGN or a CLAIM is never owed: a seat
-sends one of its own accord, protocol.md §7.7)."""
+                            Kind.RESIGN, Kind.OFFER, Kind.ANSWER, Kind.RESUME})
+"""The kinds of the overlay: owed in any phase (a LEAVE, a RESIGN, a CLAIM, an OFFER or a RESUME is
+never owed: a seat sends one of its own accord, protocol.md §7.7)."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,10 @@ TRANSITIONS: Final = (
     Transition(OVER, "has not signed the result", Ending, Ending.owes, Kind.END,
                "when every live seat has signed the same final state and transcript: the "
                "result is agreed", gated=True),
+    Transition(ANY, "another live seat's offer (a draw or a pause) stands and it has not "
+               "answered it", Agreements, Agreements.owes_answer, Kind.ANSWER,
+               "when every live seat asked has answered: a decline ends the offer; an "
+               "agreement applies it (a draw ends the game, a pause stops every timer)"),
     Transition(ANY, "another live seat is needed at its cursor and some seat voted it absent "
                "there; it has not voted on that point", Votes, Votes.owes_vote, Kind.ABSENT,
                "when every other live seat voted absent: the seat is replaced; when one holds "

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from engine.core import Over
 from protocol.errors import BadMessage
+from protocol.events import MatchResumed, OfferSettled
 from protocol.match import (
     FloorReached,
     HeadsDisputed,
@@ -85,6 +86,18 @@ def record_numbers(data: bytes, records: int | None = None) -> dict[bytes, int]:
     return numbers
 
 
+def offer_note(event: OfferSettled) -> str:
+    """What a verdict says about a settled offer of a draw or a pause (protocol.md §7.7)."""
+    what = f"seat {event.seat} offered a {event.what} (its message {event.seq})"
+    if event.agreed:
+        return f"{what}: agreed by every live seat" + (
+            "; the game ends drawn" if event.what == "draw" else "; no timer ran until a resume")
+    if event.declined:
+        return f"{what}: declined by seat{'s' if len(event.declined) > 1 else ''} " + \
+            ", ".join(str(s) for s in event.declined)
+    return f"{what}: it lapsed ({event.why})"
+
+
 def match_notes(core: MatchCore) -> tuple[str, ...]:
     """What a verdict should say about absent seats, re-draws and unchecked private-knowledge
     rounds."""
@@ -99,6 +112,10 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
                          f"message {event.count - 1})")
         elif isinstance(event, MatchClaimed):
             notes.append(claim_note(event))
+        elif isinstance(event, OfferSettled):
+            notes.append(offer_note(event))
+        elif isinstance(event, MatchResumed):
+            notes.append(f"seat {event.seat} resumed the match (its pause ended)")
         elif isinstance(event, SeatReclaimed):
             notes.append(f"seat {event.seat} reclaimed its seat at step {event.step}")
         elif isinstance(event, FloorReached):

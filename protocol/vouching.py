@@ -75,7 +75,7 @@ class Vouching:
             # The heads when the match ended; before (an END that is not due yet) and at the
             # floor (§7.7: a live seat's entry is its feed up to its END), every seat's now.
             ending = self._ending
-            if ending.final_heads and ending.floor is None:
+            if ending.final_heads and not ending.cut:
                 return ending.final_heads
             return tuple(ending.core_head)
         return base

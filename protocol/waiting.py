@@ -33,6 +33,8 @@ class Waiting:
         they owe a vote that is not in hand (its next message may be, held up by a vote on
         it — then the vote it owes is what can decide); and, when no seat lacks a message it
         owes, the seats :meth:`stuck` on a message in hand that cannot be taken."""
+        if self.core.agreements.paused:
+            return ()  # (an agreed pause: no timer runs, §7.7)
         lacking = self.lacking()
         owing = set(lacking)
         if self.core.votes.ballots:
@@ -46,8 +48,10 @@ class Waiting:
         owed on a stuck seat must not make it look unstuck to the very seats that owe it."""
         core = self.core
         blocked = core.seats.blocked
+        held = core.agreements.holds
         return [s for s in core.live_seats() if s in blocked
-                or (core.expects(s, votes=False) is not None and core.next_message(s) is None)]
+                or (core.expects(s, votes=False) is not None and core.next_message(s) is None
+                    and not held(s))]
 
     def lacking_unvoted(self, lacking: list[int]) -> bool:
         """Does a seat of ``lacking`` lack a message it owes with no vote on it yet?  A seat

@@ -1,9 +1,10 @@
 """A small test game for two (or three) seats, registered at run time: a public chance event,
 a simultaneous step ``s1``, another chance event, a step ``s2``, a turn of seat 0, the end.
 With the option ``forfeit`` the game has a forfeit result (a seat that forfeits is out; the
-last seat in wins); without it, it has none (``GameState.forfeit`` raises, as the default
-``resign`` does).  Its random bot is also its zombie.  ``toy-duel-forfeit`` is the same game
-with forfeits and no zombie: a replaced seat forfeits (``GameSpec.replaced``)."""
+last seat in wins) and a draw by agreement; without it, it has neither (``GameState.forfeit``
+raises, as the default ``resign`` does).  Its random bot is also its zombie.
+``toy-duel-forfeit`` is the same game with forfeits and no zombie: a replaced seat forfeits
+(``GameSpec.replaced``)."""
 
 from __future__ import annotations
 
@@ -42,10 +43,15 @@ class Duel(GameState[str]):
     stage: int = 0
     out: frozenset[int] = frozenset()  # seats that forfeited
     record: tuple[str, ...] = ()
+    drawn: bool = False  # every live seat agreed to a draw (a game with forfeits has draws)
 
     @property
     def waiting(self) -> Waiting:
         left = [s for s in range(self.n) if s not in self.out]
+        if self.drawn:
+            return Over(Outcome(frozenset(left), tuple(
+                Standing(s, "drawn" if s in left else "lost", 0, 0) for s in range(self.n)),
+                "draw"))
         if len(left) <= 1 or self.stage >= 5:
             winners = frozenset(left if self.out else (0,))
             return Over(Outcome(winners, tuple(
@@ -102,6 +108,13 @@ class Duel(GameState[str]):
         return dataclasses.replace(self, out=self.out | {seat},
                                    record=(*self.record, f"{seat}:forfeit"))
 
+    def agree_draw(self) -> Duel:
+        if not self.forfeits:
+            return super().agree_draw()
+        if isinstance(self.waiting, Over):
+            raise IllegalActionError("the game is over")
+        return dataclasses.replace(self, drawn=True, record=(*self.record, "draw"))
+
     def parse_action(self, seat: int, text: str) -> str:
         if text not in ("x", "y"):
             raise InvalidActionError(f"no action {text!r}")
@@ -115,7 +128,8 @@ class Duel(GameState[str]):
         return (self, seat)
 
     def to_position(self, *, private: bool = True) -> Any:
-        return {"stage": self.stage, "out": sorted(self.out), "record": list(self.record)}
+        return {"stage": self.stage, "out": sorted(self.out), "record": list(self.record),
+                "drawn": self.drawn}
 
     @classmethod
     def from_position(cls, data: Any) -> Duel:

@@ -25,6 +25,7 @@ from protocol.messages import (
     SIGNATURE_DOMAINS,
     AbsentBody,
     ActBody,
+    AnswerBody,
     ChanceCommitBody,
     ChanceDigestBody,
     ChanceRevealBody,
@@ -36,8 +37,10 @@ from protocol.messages import (
     Kind,
     LeaveBody,
     Message,
+    OfferBody,
     ReclaimBody,
     ResignBody,
+    ResumeBody,
     RevealBody,
     SealKeyBody,
     WelcomeBody,
@@ -76,9 +79,10 @@ VALID_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
     (Kind.RECLAIM, (17,), ReclaimBody),
     (Kind.WELCOME, (3, 17), WelcomeBody),
 ]
-# (These are version 1 messages; LEAVE, CLAIM and RESIGN are version 2's alone: tests/protocol/
-# test_leave.py, test_claim.py, test_resign.py.)
-assert {kind for kind, _, _ in VALID_BODIES} == set(Kind) - {Kind.LEAVE, Kind.CLAIM, Kind.RESIGN}
+# (These are version 1 messages; LEAVE, CLAIM, RESIGN, OFFER, ANSWER and RESUME are version 2's
+# alone: tests/protocol/test_leave.py, test_claim.py, test_resign.py, test_agreements.py.)
+V2_ONLY = {Kind.LEAVE, Kind.CLAIM, Kind.RESIGN, Kind.OFFER, Kind.ANSWER, Kind.RESUME}
+assert {kind for kind, _, _ in VALID_BODIES} == set(Kind) - V2_ONLY
 
 
 def make(kind: Kind = Kind.COMMIT, body: tuple[Value, ...] | None = None, *, seat: int = 2,
@@ -141,7 +145,7 @@ def test_kind_numbers_are_the_wire_format() -> None:
         "COMMIT": 1, "REVEAL": 2, "CHANCE_COMMIT": 3, "CHANCE_REVEAL": 4, "CHANCE_DIGEST": 5,
         "ACT": 6, "END": 7, "SEAL_KEY": 8, "DELIVERY": 9, "KEY_RELEASE": 10, "ABSENT": 11,
         "RECLAIM": 12, "WELCOME": 13, "LEAVE": 14, "CLAIM": 15,
-        "RESIGN": 16,
+        "RESIGN": 16, "OFFER": 17, "ANSWER": 18, "RESUME": 19,
     }
 
 
@@ -492,6 +496,9 @@ V2_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
     (Kind.LEAVE, (), LeaveBody),
     (Kind.CLAIM, (1, 17), ClaimBody),
     (Kind.RESIGN, (), ResignBody),
+    (Kind.OFFER, ("draw",), OfferBody),
+    (Kind.ANSWER, (1, 17, 1), AnswerBody),
+    (Kind.RESUME, (), ResumeBody),
 ]
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from protocol.absence import Seats
+from protocol.agreements import Agreements
 from protocol.chance import Chance as ChanceMechanism
 from protocol.ending import Ending
 from protocol.events import ResultSigned
@@ -36,7 +37,7 @@ from protocol.votes import Votes
 from tests.protocol.toy import dealt, digested
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-MECHANISMS = {Seats, ChanceMechanism, KnowledgeRounds, Steps, Votes, Ending}
+MECHANISMS = {Seats, ChanceMechanism, KnowledgeRounds, Steps, Votes, Ending, Agreements}
 
 
 # --------------------------------------------------------------------------- the table as data
@@ -58,9 +59,9 @@ def test_the_overlay_is_owed_in_any_phase_and_the_rest_in_their_own() -> None:
     assert set(Kind) == CORE_KINDS | OVERLAY
     assert not CORE_KINDS & OVERLAY
     # Every kind a live seat can owe has a row (a RECLAIM is a replaced seat's own asking; a
-    # LEAVE, a RESIGN or a CLAIM a seat's own act, never owed).
-    assert {row.expect for row in TRANSITIONS} == set(Kind) - {Kind.RECLAIM, Kind.LEAVE,
-                                                                Kind.CLAIM, Kind.RESIGN}
+    # LEAVE, a RESIGN, a CLAIM, an OFFER or a RESUME a seat's own act, never owed).
+    assert {row.expect for row in TRANSITIONS} == set(Kind) - {
+        Kind.RECLAIM, Kind.LEAVE, Kind.CLAIM, Kind.RESIGN, Kind.OFFER, Kind.RESUME}
     assert all(PHASE_ROWS[phase] for phase in PHASES)
 
 

@@ -3,6 +3,8 @@ good or resigns, in a match that plays on and in one its leaving brings below tw
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from protocol.messages import ClaimBody, Kind, Message
 from tests.vectors.making import Expect, Vector, VectorNetwork, finished, silence, valid
 
@@ -48,6 +50,51 @@ def resign(version: int) -> Vector:
         "file of seat 0.",
         net.file(0), valid("seat 2 resigned and left the match for good",
                            "seat 2 was not resigned"))
+
+
+def _at(net: VectorNetwork, seat: int, sent: int, act: Callable[[], None]) -> None:
+    """``act`` once ``seat`` has sent ``sent`` messages."""
+    local = net.seats[seat]
+    original = local.messages_to_send
+    done: list[bool] = []
+
+    def send() -> list[Message]:
+        if len(local.sent) >= sent and not done:
+            done.append(True)
+            act()
+        return original()
+    local.messages_to_send = send  # type: ignore[method-assign]
+
+
+def pause(version: int) -> Vector:
+    net = VectorNetwork(3, tag=b"adversarial/pause", version=version)
+    for local in net.seats:
+        local.answering = lambda offerer, what: True
+    _at(net, 0, 20, lambda: net.seats[0].offer("pause"))
+    _at(net, 2, 40, net.seats[2].resume)
+    net.pump()
+    finished(net, set())
+    return Vector(
+        "adversarial/pause",
+        "Seat 0 offers a pause after its 20th message, where its next play is due; the match "
+        "waits until seats 1 and 2 answer, both accept, and no timer runs until seat 2 "
+        "resumes the match after its 40th message. The file of seat 0.",
+        net.file(0), valid("seat 0 offered a pause", "seat 2 resumed the match"))
+
+
+def draw_refused(version: int) -> Vector:
+    net = VectorNetwork(3, tag=b"adversarial/draw-refused", version=version)
+    for local in net.seats:
+        local.answering = lambda offerer, what: True
+    _at(net, 1, 15, lambda: net.seats[1].offer("draw"))
+    net.pump()
+    finished(net, set())
+    return Vector(
+        "adversarial/draw-refused",
+        "Seat 1 offers a draw after its 15th message and seats 0 and 2 accept; but Dungeon "
+        "Raiders has no draw by agreement, so the offer is declined, as the file notes, and "
+        "play goes on to the end. The file of seat 0.",
+        net.file(0), valid("seat 1 offered a draw", "no draw by agreement"))
 
 
 def leave_to_one(version: int) -> Vector:
@@ -140,5 +187,5 @@ def crossed_claims() -> VectorNetwork:
 
 
 def ending_vectors(version: int) -> list[Vector]:
-    return [leave(version), resign(version), leave_to_one(version), claim(version),
-            false_claim(version)] if version >= 2 else []
+    return [leave(version), resign(version), pause(version), draw_refused(version),
+            leave_to_one(version), claim(version), false_claim(version)] if version >= 2 else []

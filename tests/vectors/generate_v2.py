@@ -155,6 +155,8 @@ WANT: dict[str, Want] = {
     "adversarial/reveal-on-silent-seat": w("invalid", 3, "unexpected_message"),
     "adversarial/leave": VALID,
     "adversarial/resign": VALID,
+    "adversarial/pause": VALID,
+    "adversarial/draw-refused": VALID,
     "adversarial/leave-to-one": w("abandoned", (), "abandoned"),
     "adversarial/claim": w("claimed", (), "claimed"),
     "adversarial/false-claim": w("invalid", 1, "false_claim"),
