@@ -22,9 +22,10 @@ from cli.play import Console, InputClosed, LeftGame, in_reader
 from cli.plugin import GameUI, Seating
 from cli.seats import SeatWatch
 from cli.text import YOU, seat_letter, wrap_text
-from engine.core import GameState, IllegalActionError, InvalidActionError, Over
+from engine.core import EngineError, GameState, IllegalActionError, InvalidActionError, Over
 from p2p.lobby import LobbyError
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
+from protocol.events import MatchResumed, OfferMade, OfferSettled
 from protocol.header import DEFAULT_TIMEOUTS
 from protocol.match import (
     ActionTaken,
@@ -38,6 +39,13 @@ from protocol.match import (
     SeatReplaced,
     SeatsOverdue,
 )
+
+TABLE_HELP = """\
+At the table (every game)
+  pause              offer the others a pause: once all agree, no clock runs
+  resume             end a pause
+  draw               offer the others a draw (in a game that has one)
+  accept / decline   answer an offer of a pause or a draw"""
 
 
 @dataclass(frozen=True)
@@ -117,6 +125,12 @@ class NetGame:
         self.watch = SeatWatch()
         self.gone: set[int] = set()  # seats that left for good (shown when their LEAVE came)
         self.claimed = False  # a CLAIM ended the match (shown as such, not as the floor)
+        # Draws and pauses by agreement (protocol.md §7.7): the offers standing to this seat
+        # (offerer -> what) and the person's answers to them (offerer -> yes).
+        self.offers_to_me: dict[int, str] = {}
+        self.my_answers: dict[int, bool] = {}
+        self.choosing = False  # the line-mode prompt of a decision is up
+        self.asking: asyncio.Future[None] | None = None  # the line-mode prompt of an answer
 
     # ------------------------------------------------------------------ views
 
@@ -195,6 +209,8 @@ class NetGame:
             self.say(f"  seat {seat_letter(i)} {self.labels[i]:<20} key "
                      f"{fingerprint(seat.key)}")
         self.say(*wrap_text(f"{self.plugin.no_dealer} {self.options.bots_where}".rstrip()))
+        if self.human:
+            peer.local.answering = lambda offerer, what: self.my_answers.get(offerer)
         self._show_progress()  # (a resumed match: its stage and its latest result)
 
     # ------------------------------------------------------------------ events
@@ -225,6 +241,8 @@ class NetGame:
         elif isinstance(event, MatchClaimed):
             self.claimed = True
             self.say(*wrap_text(self._claim_words(event)))
+        elif isinstance(event, OfferMade | OfferSettled | MatchResumed):
+            self._on_agreement(event)
         elif isinstance(event, SeatReclaimed):
             who = "You are" if event.seat == self.seat and self.human else (
                 f"{self.labels[event.seat]} is")
@@ -242,6 +260,84 @@ class NetGame:
                      "replaced): the match ends here, by the game's forfeit where it has one, "
                      "else abandoned.")
         self._show_progress()
+
+    # ------------------------------------------------------------------ agreements
+
+    @property
+    def answer_keys(self) -> str:
+        """How the person answers an offer."""
+        return "type accept or decline"
+
+    def offer(self, what: str) -> str:
+        """Offer the others a draw or a pause (protocol.md §7.7); what to tell the person."""
+        peer = self.peer
+        if peer is None or peer.core.ending.ended:
+            return "The match is over."
+        if peer.core.version < 2:
+            return "This match's protocol version has no offers."
+        if what == "pause" and peer.core.agreements.paused:
+            peer.resume()
+            return "You resumed the match."
+        if what == "draw":
+            try:
+                peer.core.state.agree_draw()
+            except EngineError as exc:
+                return f"No draw: {exc}."
+        if peer.core.agreements.holds(peer.seat):
+            return "Your offer stands already: waiting for the answers."
+        peer.offer(what)
+        return (f"You offer a {what}; it goes out when your move is due, and the match waits "
+                "for every answer.")
+
+    def answer_offers(self, yes: bool) -> str:
+        """The person's answer to every offer standing to them."""
+        if not self.offers_to_me or self.peer is None:
+            return "Nobody is offering anything."
+        for offerer in self.offers_to_me:
+            self.my_answers[offerer] = yes
+        self.offers_to_me.clear()
+        self.peer.answered()
+        return "You accepted." if yes else "You declined."
+
+    def _on_agreement(self, event: OfferMade | OfferSettled | MatchResumed) -> None:
+        me = self.seat if self.human else None
+        if isinstance(event, MatchResumed):
+            who = "You" if event.seat == me else self.labels[event.seat]
+            self.say(f"{who} resumed the match: the clocks run again.")
+            return
+        who = "You" if event.seat == me else self.labels[event.seat]
+        if isinstance(event, OfferMade):
+            if event.seat == me:
+                self.say(f"You offer a {event.what}; waiting for every answer.")
+            elif self.human:
+                self.offers_to_me[event.seat] = event.what
+                self.my_answers.pop(event.seat, None)
+                self.say(f"{who} offers a {event.what}: {self.answer_keys}.")
+                self._ask_offer()
+            else:
+                self.say(f"{who} offers a {event.what}.")
+            return
+        self.offers_to_me.pop(event.seat, None)
+        if event.agreed:
+            self.say(f"{who} offered a {event.what}; everyone agreed. " + (
+                "The game ends drawn." if event.what == "draw" else
+                "The match is paused: no clock runs until someone resumes it."))
+        elif event.declined:
+            names = ", ".join("you" if s == me else self.labels[s] for s in event.declined)
+            self.say(f"{who} offered a {event.what}; declined by {names}. Play goes on.")
+        else:
+            self.say(f"{who} offered a {event.what}; no {event.what} ({event.why}).")
+
+    def _ask_offer(self) -> None:
+        """Line mode: with no prompt up, ask for the answer at once (the match waits)."""
+        if self.choosing or not self.offers_to_me:
+            return
+
+        async def ask() -> None:
+            with contextlib.suppress(InputClosed, OSError):
+                text = await in_reader(self.console.ask, "accept? [y/N] ")
+                self.say(self.answer_offers(text.strip().lower() in ("y", "yes", "accept")))
+        self.asking = asyncio.ensure_future(ask())
 
     def _claim_words(self, claim: MatchClaimed) -> str:
         """What a CLAIM that ended the match says (protocol.md §7.7)."""
@@ -267,6 +363,7 @@ class NetGame:
     # ------------------------------------------------------------------ your decisions
 
     async def choose(self, state: GameState[Any], seat: int) -> str:
+        self.choosing = True
         try:
             return await in_reader(self._choose_blocking, state, seat)
         except OSError as exc:  # the output went away while the prompt was shown
@@ -277,6 +374,8 @@ class NetGame:
                 await self.leave_for_good()
             self.stop_game(exc)
             raise
+        finally:
+            self.choosing = False
 
     async def leave_for_good(self) -> None:
         """Send this seat's LEAVE (after the openings it owes) before the match stops here."""
@@ -297,6 +396,7 @@ class NetGame:
                 continue
             if word in ("?", "h", "help"):
                 self.say(*ui.line_help.splitlines())
+                self.say(*TABLE_HELP.splitlines())
                 self.say(*ui.choices_lines(state, seat, view))
                 continue
             if word == "rules":
@@ -306,6 +406,12 @@ class NetGame:
             if word in ("look", "l", "table"):
                 self.say(*ui.table(view))
                 self.say(*ui.choices_lines(state, seat, view))
+                continue
+            if word in ("pause", "resume", "draw"):
+                self.say(self.offer("pause" if word == "resume" else word))
+                continue
+            if word in ("accept", "decline"):
+                self.say(self.answer_offers(word == "accept"))
                 continue
             if word in ("q", "quit", "exit"):
                 if self.options.local:

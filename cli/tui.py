@@ -32,8 +32,9 @@ from cli.text import join_words, seat_letter
 from engine.core import GameState, IllegalActionError, InvalidActionError, Simultaneous, Turn
 from engine.games import get_game
 
-PLAY_HINTS = ("Enter lock in", "Esc drop", "PgUp/PgDn log", "? help", "q leave")
-FRAME_KEYS = ("q", "y", "n", "r", "l", "s", "backspace")
+PLAY_HINTS = ("Enter lock in", "Esc drop", "PgUp/PgDn log", "? help", "P pause", "D draw",
+              "q leave")
+FRAME_KEYS = ("q", "y", "n", "r", "l", "s", "P", "D", "backspace")
 
 
 def hint_rows(items: tuple[str, ...] | list[str], width: int) -> list[StyledLine]:
@@ -181,6 +182,12 @@ class FullScreenGame(NetGame):
                               "resume later.", "class:warn")]
             return [plain(f" Leave the match? {self.options.leaving.capitalize()}. y: leave, "
                           "any other key: stay.", "class:warn")]
+        if self.offers_to_me:
+            offers = "; ".join(f"{self.labels[s]} offers a {w}"
+                               for s, w in sorted(self.offers_to_me.items()))
+            return [plain(f" {offers}: y accept, n decline.", "class:warn")]
+        if self.peer is not None and self.peer.core.agreements.paused:
+            return [plain(" Paused by agreement: no clock runs. P resumes.", "class:warn")]
         step, awaited = self._waiting()
         if self._my_move():
             left = max(0, int(self._turn_timeout([self.seat])
@@ -231,6 +238,8 @@ class FullScreenGame(NetGame):
                 return hint_rows(("l leave for good", "s step away", "any other key stay"),
                                  width)
             return hint_rows(("y leave", "any other key stay"), width)
+        if self.offers_to_me:
+            return hint_rows(("y accept", "n decline"), width)
         model = self.model.hints if self.model is not None and self._my_move() else ()
         return hint_rows((*self.kind.key_hints, *model, *PLAY_HINTS), width)
 
@@ -259,7 +268,11 @@ class FullScreenGame(NetGame):
             elif not self.options.local and k == "l":
                 self._leave_for_good()
             return
-        if k == "q":
+        if self.offers_to_me and k in ("y", "n"):
+            self.say(self.answer_offers(k == "y"))  # (in the log, where the offer came)
+        elif k in ("P", "D"):
+            self.say(self.offer("pause" if k == "P" else "draw"))
+        elif k == "q":
             self.confirm_quit = True
         elif k == "enter":
             self._lock()
@@ -373,6 +386,17 @@ class FullScreenGame(NetGame):
         if self.task is not None:
             self.task.cancel()
         self.screen.exit()
+
+    @property
+    def answer_keys(self) -> str:
+        return super().answer_keys if self.line_mode else "y accept, n decline"
+
+    def _ask_offer(self) -> None:
+        if self.line_mode:
+            super()._ask_offer()
+            return
+        self.screen.bell()
+        self.screen.invalidate()
 
     async def choose(self, state: GameState[Any], seat: int) -> str:
         if self.line_mode:

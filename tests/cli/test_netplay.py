@@ -46,3 +46,56 @@ def test_a_person_plays_a_whole_match_from_standard_input(tmp_path: Path) -> Non
     check = cryptcrawl("verify", "--json", str(_match_file(result.stdout)))
     assert check.returncode == 0, check.stdout
     assert '"status": "valid"' in check.stdout
+
+
+def test_a_person_offers_a_pause_and_a_draw_from_the_prompt(tmp_path: Path) -> None:
+    """``pause`` offers the bots a pause (they agree: no clock runs), ``draw`` is refused
+    (Dungeon Raiders has no draw by agreement), ``help`` lists the table's commands, and the
+    file notes the pause (protocol.md §7.7)."""
+    lines = "\n".join(["help", "pause", "draw", "accept"] + [
+        "play 5", "play 4", "play 3", "play 2", "play 1", "play sword", "play key",
+        "play torch", "play crystal", "resume"] * 40) + "\n"
+    result = cryptcrawl("play", "--players", "3", "--seed", "t", "--name", "Ana",
+                        "--data-dir", str(tmp_path / "data"), "--timeouts", "30,30,30,20",
+                        stdin=lines, timeout=180)
+    assert result.returncode == 0, result.stderr[-2000:]
+    out = result.stdout
+    assert "accept / decline" in out  # (the help)
+    assert "You offer a pause" in out
+    assert "everyone agreed. The match is paused" in out
+    assert "No draw: raiders has no draw by agreement." in out
+    assert "Nobody is offering anything." in out
+    assert "resumed the match" in out
+    assert "Final scores" in out
+    check = cryptcrawl("verify", "--json", str(_match_file(out)))
+    assert check.returncode == 0, check.stdout
+    assert "offered a pause" in check.stdout
+
+
+def test_an_offer_to_a_person_waits_for_their_answer() -> None:
+    """Another seat's offer is shown with how to answer; the seat's answer is the person's
+    (None — the match waits — until they give it), and it reaches the peer."""
+    import io
+    from types import SimpleNamespace
+
+    from cli.netplay import NetGame, NetOptions
+    from cli.play import Console
+    from protocol.events import OfferMade, OfferSettled
+
+    out = io.StringIO()
+    game = NetGame(NetOptions(players=3, bots=2), Console(io.StringIO(), out))
+    woken: list[bool] = []
+    local = SimpleNamespace(answering=None)
+    game.peer = SimpleNamespace(seat=0, local=local,  # type: ignore[assignment]
+                                answered=lambda: woken.append(True))
+    game.labels = ("you", "Bea", "Cy")
+    game.choosing = True  # (the prompt of a decision is up: answered there)
+    local.answering = lambda offerer, what: game.my_answers.get(offerer)
+    game._on_agreement(OfferMade(1, 7, "draw"))
+    assert "Bea offers a draw: type accept or decline." in out.getvalue()
+    assert local.answering(1, "draw") is None and game.offers_to_me == {1: "draw"}
+    assert game.answer_offers(False) == "You declined."
+    assert local.answering(1, "draw") is False and woken == [True]
+    game._on_agreement(OfferSettled(1, 7, "draw", False, (0,)))
+    assert "Bea offered a draw; declined by you. Play goes on." in out.getvalue()
+    assert game.answer_offers(True) == "Nobody is offering anything."

@@ -18,7 +18,8 @@ import pytest
 from tests.cli.test_command import ROOT, cryptcrawl
 
 
-def _play_on_a_pty(argv: list[str], *, no_color: bool = False) -> str:
+def _play_on_a_pty(argv: list[str], *, no_color: bool = False,
+                   first: tuple[bytes, ...] = ()) -> str:
     """Run ``python -m cli ARGV`` on an 80x24 pseudo-terminal, pressing game keys (each one
     selects a card, Enter locks it in) until the match is over, then leave the end screen
     (which offers the rematch); the screen bytes."""
@@ -36,6 +37,7 @@ def _play_on_a_pty(argv: list[str], *, no_color: bool = False) -> str:
     out = b""
     keys = [b"5", b"\r", b"4", b"\r", b"3", b"\r", b"2", b"\r", b"1", b"\r", b"s", b"\r",
             b"k", b"\r", b"c", b"\r", b"T", b"\r"]
+    pending = list(first)  # (pressed once the first move is asked for)
     sent = 0
     answered = False
     deadline = time.monotonic() + 150
@@ -55,7 +57,9 @@ def _play_on_a_pty(argv: list[str], *, no_color: bool = False) -> str:
                     os.write(fd, b"q")
                     answered = True
                 continue
-            key = keys[sent % len(keys)]
+            if pending and b"YOUR MOVE" not in out:
+                continue
+            key = pending.pop(0) if pending else keys[sent % len(keys)]
             try:
                 os.write(fd, key)
             except OSError:
@@ -92,6 +96,21 @@ def test_full_screen_game_with_keys_to_the_end(tmp_path: Path, no_color: bool) -
     _check_screens(text, tmp_path, no_color=no_color)
     assert "r rematch (the same seats, a new match)" in text  # offered on the end screen
     assert "Rematch:" not in text  # (not asked again in line mode)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
+def test_p_offers_a_pause_and_d_a_draw_on_the_full_screen(tmp_path: Path) -> None:
+    """P offers the bots a pause (they agree: the status line says so, no clock runs), P again
+    resumes, D offers a draw (Dungeon Raiders has none: the reason shows), and the file notes
+    the pause (protocol.md §7.7)."""
+    text = _play_on_a_pty(["play", "--players", "3", "--data-dir", str(tmp_path),
+                           "--timeouts", "30,30,30,20"], first=(b"P", b"D", b"P"))
+    for shown in ("Paused by agreement", "No draw: raiders has no draw", "You resumed"):
+        assert shown in text, shown
+    _check_screens(text, tmp_path)
+    [file] = (tmp_path / "matches").glob("*.crawl")
+    check = cryptcrawl("verify", str(file))
+    assert "offered a pause" in check.stdout and "resumed the match" in check.stdout, check.stdout
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
