@@ -51,14 +51,17 @@ async def test_an_agreed_draw_ends_a_two_seat_match_drawn(tmp_path: Path) -> Non
 
 
 @pytest.mark.asyncio
-async def test_an_agreed_pause_stops_the_timers_until_a_seat_resumes(tmp_path: Path) -> None:
-    """Timeouts of 0.3 s: a seat that thinks 2 s in a pause is not voted out."""
-    match = await start_match(tmp_path, 3, QUICK)
+@pytest.mark.parametrize(("players", "game", "after"), [(3, "raiders", 6), (2, duel.GAME, 2)])
+async def test_an_agreed_pause_stops_the_timers_until_a_seat_resumes(
+        tmp_path: Path, players: int, game: str, after: int) -> None:
+    """Timeouts of 0.3 s: a seat silent 2 s in a pause is neither voted out nor claimed."""
+    options = {"forfeit": True} if game == duel.GAME else None
+    match = await start_match(tmp_path, players, QUICK, game=game, options=options)
     try:
-        await match.wait_peers(3)
+        await match.wait_peers(players)
         for peer in match.peers.values():
             peer.local.answering = lambda offerer, what: what == "pause"
-        await sent_at_least(match, 0, 6)
+        await sent_at_least(match, 0, after)
         match.peers[0].offer("pause")
         deadline = time.monotonic() + 20
         while not all(p.core.agreements.paused for p in match.peers.values()):
@@ -73,9 +76,9 @@ async def test_an_agreed_pause_stops_the_timers_until_a_seat_resumes(tmp_path: P
         assert all(not p.core.absent for p in match.peers.values())
         assert not any(p.core.signed for p in match.peers.values())
         silent.messages_to_send = speak  # type: ignore[method-assign]
-        match.peers[2].resume()
+        match.peers[players - 1].resume()
         results = await asyncio.wait_for(asyncio.gather(
-            *(match.task_of(match.peers[s]) for s in range(3))), 60)
+            *(match.task_of(match.peers[s]) for s in range(players))), 60)
     finally:
         await match.cancel()
     for result in results:
