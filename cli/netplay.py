@@ -371,16 +371,28 @@ class NetGame:
             raise
         except (LeftGame, InputClosed) as exc:
             if isinstance(exc, LeftGame) and exc.for_good:
-                await self.leave_for_good()
+                await self.leave_for_good(resign=exc.resign)
             self.stop_game(exc)
             raise
         finally:
             self.choosing = False
 
-    async def leave_for_good(self) -> None:
-        """Send this seat's LEAVE (after the openings it owes) before the match stops here."""
-        if self.peer is not None and not await self.peer.leave():
+    async def leave_for_good(self, *, resign: bool = False) -> None:
+        """Send this seat's LEAVE — or RESIGN — (after the openings it owes) before the match
+        stops here."""
+        if self.peer is not None and not await self.peer.leave(resign=resign):
             self.say("Could not sign your leaving now; the timeouts will replace your seat.")
+
+    def can_resign(self) -> bool:
+        """Does this game have a resignation rule for this seat now (protocol.md §7.7)?"""
+        peer = self.peer
+        if peer is None or peer.core.version < 2 or peer.core.ending.ended:
+            return False
+        try:
+            peer.core.state.resign(peer.seat)
+        except EngineError:
+            return False
+        return True
 
     def _choose_blocking(self, state: GameState[Any], seat: int) -> str:
         ui = self.plugin
@@ -419,8 +431,15 @@ class NetGame:
                                         ).lower() in ("y", "yes"):
                         raise LeftGame(self.options.left)
                     continue
-                self.say(*wrap_text(f"Leave the match? {self.options.quit_choices}."))
-                answer = self.console.ask("leave for good, step away or stay? [l/s/N] ").lower()
+                resign = self.can_resign()
+                self.say(*wrap_text(f"Leave the match? {self.options.quit_choices}"
+                                    + ("; r: resign (you lose, as the game rules)."
+                                       if resign else ".")))
+                answer = self.console.ask(
+                    "leave for good, step away, resign or stay? [l/s/r/N] " if resign else
+                    "leave for good, step away or stay? [l/s/N] ").lower()
+                if resign and answer in ("r", "resign"):
+                    raise LeftGame("You resigned.", resign=True)
                 if answer in ("l", "leave"):
                     raise LeftGame(self.options.left_for_good, for_good=True)
                 if answer in ("s", "step", "away"):

@@ -44,12 +44,15 @@ from engine.sim import Dealer, bot_key
 
 class LeftGame(Exception):
     """The player chose to leave; ``code`` is the exit status; ``for_good``: they left a LAN
-    match for good (a LEAVE is sent first: a bot plays the seat, and it cannot come back)."""
+    match for good (a LEAVE is sent first: a bot plays the seat, and it cannot come back);
+    ``resign``: they resigned (a RESIGN instead: the game's resignation, then the same)."""
 
-    def __init__(self, message: str, code: int = 0, *, for_good: bool = False) -> None:
+    def __init__(self, message: str, code: int = 0, *, for_good: bool = False,
+                 resign: bool = False) -> None:
         super().__init__(message)
         self.code = code
-        self.for_good = for_good
+        self.for_good = for_good or resign
+        self.resign = resign
 
 
 class InputClosed(EOFError):

@@ -179,7 +179,8 @@ class FullScreenGame(NetGame):
         if self.confirm_quit:
             if not self.options.local:
                 return [plain(" Leave? l: for good, a bot takes your seat. s: step away, "
-                              "resume later.", "class:warn")]
+                              "resume later." + (" r: resign." if self.can_resign() else ""),
+                              "class:warn")]
             return [plain(f" Leave the match? {self.options.leaving.capitalize()}. y: leave, "
                           "any other key: stay.", "class:warn")]
         if self.offers_to_me:
@@ -235,8 +236,9 @@ class FullScreenGame(NetGame):
             return hint_rows([*items, "q leave", "PgUp/PgDn scroll"], width)
         if self.confirm_quit:
             if not self.options.local:
-                return hint_rows(("l leave for good", "s step away", "any other key stay"),
-                                 width)
+                return hint_rows(("l leave for good", "s step away",
+                                  *(("r resign",) if self.can_resign() else ()),
+                                  "any other key stay"), width)
             return hint_rows(("y leave", "any other key stay"), width)
         if self.offers_to_me:
             return hint_rows(("y accept", "n decline"), width)
@@ -267,6 +269,8 @@ class FullScreenGame(NetGame):
                 self._leave(self.options.left)
             elif not self.options.local and k == "l":
                 self._leave_for_good()
+            elif not self.options.local and k == "r" and self.can_resign():
+                self._leave_for_good(resign=True)
             return
         if self.offers_to_me and k in ("y", "n"):
             self.say(self.answer_offers(k == "y"))  # (in the log, where the offer came)
@@ -366,18 +370,18 @@ class FullScreenGame(NetGame):
         ui.add_done_callback(restore)
         return ui
 
-    def _leave_for_good(self) -> None:
-        """Send this seat's LEAVE (protocol.md §7.7), then leave the screen."""
+    def _leave_for_good(self, *, resign: bool = False) -> None:
+        """Send this seat's LEAVE or RESIGN (protocol.md §7.7), then leave the screen."""
         if self._leaving is not None:
             return
 
         async def go() -> None:
             try:
-                await self.leave_for_good()
+                await self.leave_for_good(resign=resign)
             finally:
-                self._leave(self.options.left_for_good)
+                self._leave("You resigned." if resign else self.options.left_for_good)
 
-        self.screen.message = "Leaving the match for good..."
+        self.screen.message = "Resigning..." if resign else "Leaving the match for good..."
         self._leaving = asyncio.ensure_future(go())
 
     def _leave(self, why: str = "You left the game.", code: int = 0) -> None:

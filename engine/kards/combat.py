@@ -290,9 +290,12 @@ def check_end(s: KardsState) -> None:
     elif s.mode == "arena":
         teams = {c.team for c in playing}
         if len(teams) == 1:
-            (team,) = teams
-            finish(s, _team_seats(s, team), _team_name(s, team) + " is the last standing",
-                   "lost")
+            last_standing(s, teams.pop())
+
+
+def last_standing(s: KardsState, team: int) -> None:
+    """Arena: ``team`` is the only one left — it wins."""
+    finish(s, _team_seats(s, team), _team_name(s, team) + " is the last standing", "lost")
 
 
 def _team_seats(s: KardsState, team: int) -> frozenset[int]:

@@ -460,6 +460,20 @@ class KardsState(GameState[Action]):
         settle(new)
         return new
 
+    def forfeit(self, seat: Seat) -> KardsState:
+        """A forfeit (a seat replaced where the match cannot go on, or caught cheating): its
+        resignation — and in Arena, once that leaves one team, the team wins at once, even in
+        the set-up, where a resignation waits for the set-up's end (protocol.md §7.7: the match
+        ends where the forfeit is made)."""
+        new = self.resign(seat)
+        if new.outcome is None and new.mode == "arena":
+            teams = {c.team for c in new.chars if not new.resigned[c.seat]}
+            if len(teams) == 1:
+                from engine.kards.combat import last_standing
+
+                last_standing(new, teams.pop())
+        return new
+
     def agree_draw(self) -> KardsState:
         """Arena: a draw among the teams still in play (as at the round cap).  The campaign
         has no drawn result."""

@@ -137,3 +137,39 @@ def test_a_person_who_leaves_a_lan_match_for_good_is_not_waited_for(
     assert time.monotonic() - left_at < 30, "the joiners waited out a timeout"
     resume = cryptcrawl("resume", "--data-dir", str(tmp_path / "h"))
     assert resume.returncode != 0 and "no interrupted match" in resume.stdout + resume.stderr
+
+
+def test_a_person_who_resigns_a_two_seat_lan_match_loses_it(
+        tmp_path: Path, processes: list[subprocess.Popen[str]]) -> None:
+    """Line mode at a two-seat Dungeons of Kards table: `q`, then `r` (resign). The host's peer
+    signs a RESIGN and stops; the joiner's match ends at once with the game's result — the
+    resigner loses — and its file says so (protocol.md §7.7)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    name = f"R{os.getpid()}"
+    host = subprocess.Popen(
+        [sys.executable, "-m", "cli", "host", "--game", "kards", "--data-dir",
+         str(tmp_path / "h"), "--players", "2", "--bots", "0", "--interface", "127.0.0.1",
+         "--yes", "--table-name", name, "--name", "Hal", "--timeouts", "30,30,30,30"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT, env=env)
+    processes.append(host)
+    assert host.stdin is not None
+    host.stdin.write("q\nr\n")  # at the first decision: resign
+    host.stdin.flush()
+    joiner = subprocess.Popen(
+        [sys.executable, "-m", "cli", "join", name, "--data-dir", str(tmp_path / "j"),
+         "--interface", "127.0.0.1", "--bot", "random", "--name", "Joe", "--wait", "8"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    processes.append(joiner)
+    out, err = host.communicate(timeout=120)
+    assert host.returncode == 0, out[-1500:] + err
+    assert "r: resign" in out and "You resigned." in out, out[-1500:]
+    jout, jerr = joiner.communicate(timeout=60)
+    assert joiner.returncode == 0, jout[-1500:] + jerr
+    assert "Hal resigned." in jout, jout[-2000:]
+    path = re.findall(r"The match file: (\S+)", jout)[-1]
+    check = cryptcrawl("verify", "--json", path)
+    assert check.returncode == 0 and '"status": "valid"' in check.stdout, check.stdout
+    assert "seat 0 resigned and left the match for good" in check.stdout, check.stdout
+    assert '"winners": [\n    1\n  ]' in check.stdout or '"winners": [1]' in check.stdout, (
+        check.stdout)

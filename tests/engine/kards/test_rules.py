@@ -677,6 +677,17 @@ def test_resigning_during_the_set_up() -> None:
     assert state.is_over and state.waiting.outcome.winners == {1}  # type: ignore
 
 
+def test_a_forfeit_in_the_set_up_ends_a_two_sided_arena_at_once() -> None:
+    """The protocol's floor (protocol.md §7.7) asks the forfeit where the match ends: with one
+    team left, it wins then, not after the set-up."""
+    state = roll(new_game(2), "0").forfeit(0)
+    assert state.is_over and state.waiting.outcome.winners == {1}  # type: ignore
+    assert [st.status for st in state.waiting.outcome.standings] == [  # type: ignore
+        "resigned", "winner"]
+    three = roll(new_game(3), "0").forfeit(0)  # a free-for-all of three: the others play on
+    assert not three.is_over
+
+
 # ---------------------------------------------------------------------- the orange deck
 
 
