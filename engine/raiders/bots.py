@@ -104,6 +104,36 @@ class HeuristicBot:
         cards = [a for a in legal if a.kind == "play"]
         if PEEK in legal and self._wants_peek(view):
             return PEEK
+        values = self._values(view, stream, cards)
+        best: list[Action] = []
+        best_value = float("-inf")
+        for action, v in zip(cards, values, strict=True):
+            if v > best_value + 1e-9:
+                best, best_value = [action], v
+            elif abs(v - best_value) <= 1e-9:
+                best.append(action)
+        if self.margin > 0:
+            # Not always the best card: bots that all play their best card in the same
+            # position play the same card (45% of rooms among four of them), which wastes a
+            # shared chest and lets a person predict them.  One time in three (by default) a
+            # card close to the best is played instead (docs/engine.md §11).  Exact arithmetic
+            # on the values and the stream: every peer computes the same choice.
+            near = [a for a, v in zip(cards, values, strict=True)
+                    if a not in best and v >= best_value - self.margin - 1e-9]
+            if near and stream.below(self.mix_den) < self.mix_num:
+                return near[stream.below(len(near))]
+        return best[stream.below(len(best))]
+
+    def best_value(self, view: RaidersView, key: bytes) -> float:
+        """What this seat expects from its best card in the current room (the valuation
+        :meth:`choose` plays by; 0 with no card to play) — for analysis, never for play."""
+        cards = [a for a in view.legal if a.kind == "play"]
+        return max(self._values(view, HashStream(key), cards)) if cards else 0.0
+
+    def _values(self, view: RaidersView, stream: HashStream,
+                cards: Sequence[Action]) -> list[float]:
+        """Each card's value: its average gain over sampled plays of the seats whose cards
+        are unknown, less what spending it costs in the rooms ahead."""
         current = view.row[view.room - 1].card
         me = view.seat
         n = view.players
@@ -146,27 +176,7 @@ class HeuristicBot:
                     total += self._gain(view, current, plays, follow)
             return total / len(scenarios) - self._card_cost(view, card)
 
-        best: list[Action] = []
-        best_value = float("-inf")
-        values = []
-        for action in cards:
-            v = value_of(action.card)
-            values.append(v)
-            if v > best_value + 1e-9:
-                best, best_value = [action], v
-            elif abs(v - best_value) <= 1e-9:
-                best.append(action)
-        if self.margin > 0:
-            # Not always the best card: bots that all play their best card in the same
-            # position play the same card (45% of rooms among four of them), which wastes a
-            # shared chest and lets a person predict them.  One time in three (by default) a
-            # card close to the best is played instead (docs/engine.md §11).  Exact arithmetic
-            # on the values and the stream: every peer computes the same choice.
-            near = [a for a, v in zip(cards, values, strict=True)
-                    if a not in best and v >= best_value - self.margin - 1e-9]
-            if near and stream.below(self.mix_den) < self.mix_num:
-                return near[stream.below(len(near))]
-        return best[stream.below(len(best))]
+        return [value_of(action.card) for action in cards]
 
     def _best_followup(self, view: RaidersView, current: str, plays: list[str],
                        follow: list[str]) -> float:
