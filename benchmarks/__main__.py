@@ -17,6 +17,7 @@ BENCHMARKS = {
     "matches": "benchmarks.matches_listing",
     "kards-balance": "benchmarks.kards_balance",
     "deck": "benchmarks.deck",
+    "abort-edge": "benchmarks.abort_edge",
 }
 
 
