@@ -181,3 +181,14 @@ def test_an_offer_round_trips_and_is_checked() -> None:
         AnswerBody.from_body((1, 2, 2))
 
 
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_copy_of_a_drawn_match_agrees(players: int) -> None:
+    from protocol.copies import verify_copies
+    net = duel_network(b"draw-copies", forfeit=True, players=players)
+    answers(net, yes=True)
+    offer_after(net, 1, 3)
+    net.pump()
+    v = verify_copies([net.match_file(p) for p in range(players)])
+    assert (v.verdict, v.winners) == (VALID, tuple(range(players))), v
