@@ -280,7 +280,7 @@ class NetGame:
             return "You resumed the match."
         if what == "draw":
             try:
-                peer.core.state.agree_draw()
+                peer.local.decision_state().agree_draw()
             except EngineError as exc:
                 return f"No draw: {exc}."
         if peer.core.agreements.holds(peer.seat):
@@ -382,6 +382,16 @@ class NetGame:
         stops here."""
         if self.peer is not None and not await self.peer.leave(resign=resign):
             self.say("Could not sign your leaving now; the timeouts will replace your seat.")
+
+    def can_draw(self) -> bool:
+        """Does this game have a draw by agreement now (protocol.md §7.7)?"""
+        if self.peer is None:
+            return False
+        try:
+            self.peer.local.decision_state().agree_draw()
+        except EngineError:
+            return False
+        return True
 
     def can_resign(self) -> bool:
         """Does this game have a resignation rule for this seat now (protocol.md §7.7)?"""

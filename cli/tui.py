@@ -32,8 +32,7 @@ from cli.text import join_words, seat_letter
 from engine.core import GameState, IllegalActionError, InvalidActionError, Simultaneous, Turn
 from engine.games import get_game
 
-PLAY_HINTS = ("Enter lock in", "Esc drop", "PgUp/PgDn log", "? help", "P pause", "D draw",
-              "q leave")
+PLAY_HINTS = ("Enter lock in", "Esc drop", "PgUp/PgDn log", "? help", "P pause", "q leave")
 FRAME_KEYS = ("q", "y", "n", "r", "l", "s", "P", "D", "backspace")
 
 
@@ -243,7 +242,8 @@ class FullScreenGame(NetGame):
         if self.offers_to_me:
             return hint_rows(("y accept", "n decline"), width)
         model = self.model.hints if self.model is not None and self._my_move() else ()
-        return hint_rows((*self.kind.key_hints, *model, *PLAY_HINTS), width)
+        frame = (*PLAY_HINTS[:-1], "D draw", PLAY_HINTS[-1]) if self.can_draw() else PLAY_HINTS
+        return hint_rows((*self.kind.key_hints, *model, *frame), width)
 
     def _help(self) -> str:
         ui = self.ui or make_ui(self.game, self.options.players, dict(self.options.options))

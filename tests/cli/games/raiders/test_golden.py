@@ -572,8 +572,15 @@ class _Local:
         return self.table.state
 
 
+class _Agreements:
+    paused = False  # (no pause agreed: protocol.md §7.7)
+
+
 class _Core:
-    """What the full screen reads of the match core: the timeout each seat is owed under."""
+    """What the full screen reads of the match core: the timeout each seat is owed under, and
+    whether a pause is agreed."""
+
+    agreements = _Agreements()
 
     def turn_timeout(self, seat: int) -> float:
         return 90.0  # (a normal decision at the normal speed)
