@@ -286,8 +286,7 @@ class NetGame:
         if peer.core.agreements.holds(peer.seat):
             return "Your offer stands already: waiting for the answers."
         peer.offer(what)
-        return (f"You offer a {what}; it goes out when your move is due, and the match waits "
-                "for every answer.")
+        return f"You offer a {what} (it goes out when your move is due)."
 
     def answer_offers(self, yes: bool) -> str:
         """The person's answer to every offer standing to them."""
@@ -308,7 +307,8 @@ class NetGame:
         who = "You" if event.seat == me else self.labels[event.seat]
         if isinstance(event, OfferMade):
             if event.seat == me:
-                self.say(f"You offer a {event.what}; waiting for every answer.")
+                self.say(f"Your offer of a {event.what} is out; the match waits for every "
+                         "answer.")
             elif self.human:
                 self.offers_to_me[event.seat] = event.what
                 self.my_answers.pop(event.seat, None)

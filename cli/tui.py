@@ -242,7 +242,10 @@ class FullScreenGame(NetGame):
         if self.offers_to_me:
             return hint_rows(("y accept", "n decline"), width)
         model = self.model.hints if self.model is not None and self._my_move() else ()
-        frame = (*PLAY_HINTS[:-1], "D draw", PLAY_HINTS[-1]) if self.can_draw() else PLAY_HINTS
+        paused = self.peer is not None and self.peer.core.agreements.paused
+        frame = tuple("P resume" if paused and h == "P pause" else h for h in PLAY_HINTS)
+        if self.can_draw():
+            frame = (*frame[:-1], "D draw", frame[-1])
         return hint_rows((*self.kind.key_hints, *model, *frame), width)
 
     def _help(self) -> str:
