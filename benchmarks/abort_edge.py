@@ -51,11 +51,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmarks.scenario import raiders_network
-from engine.core import ChanceEvent, GameState, Over, Simultaneous, Visibility
+from engine.core import Chance, GameState, Over, Simultaneous, Turn, Visibility
 from engine.games import get_game
 from engine.raiders.bots import HeuristicBot, make_bot
-from engine.sim import Dealer, bot_key, play_out
-from engine.stream import HashStream, derive_key
+from engine.sim import Dealer, _serve_knowledge, bot_key
+from engine.stream import HashStream, derive_key, stream_key
 from protocol.game import zombie_action
 from protocol.match import LocalSeat, MatchCore
 
@@ -79,23 +79,12 @@ class Context:
     crash_at: int = -1  # (crash mode) the decision at which the seat crashes
     decisions: int = 0
 
-
-class RedrawDealer(Dealer):
-    """The seed's outcomes; an event withheld k times gives the outcome of a k-th re-draw (a
-    fresh draw nobody could foresee, as the protocol's new id gives)."""
-
-    def __init__(self, seed: bytes, ctx: Context) -> None:
-        super().__init__(seed)
-        self.ctx = ctx
-        self._again: dict[int, Dealer] = {}
-
-    def choose(self, event: ChanceEvent) -> str:
-        times = (self.ctx.redrawn or {}).get(event.id, 0)
-        if not times:
-            return super().choose(event)
-        again = self._again.setdefault(times, Dealer(derive_key(b"redraw", self.seed,
-                                                                str(times))))
-        return again.choose(event)
+    def outcome(self, event: Any) -> str:
+        """The seed's outcome of ``event``; withheld k times, the outcome of a k-th re-draw
+        (a fresh draw nobody could foresee, as the protocol's new id gives)."""
+        times = (self.redrawn or {}).get(event.id, 0)
+        seed = self.seed if not times else derive_key(b"redraw", self.seed, str(times))
+        return Dealer(seed).choose(event)
 
 
 class Cheater:
@@ -154,13 +143,12 @@ class Cheater:
         seat = self.ctx.seat
         view = state.view(seat)
         me = view.seats[seat]
-        value = me.coins - wound_cost * me.wounds - (60.0 if me.eliminated else 0.0)
+        value = float(me.coins - wound_cost * me.wounds - (60.0 if me.eliminated else 0.0))
         w = state.waiting
         if not _early_room(w):
             return value
         event = w.event  # type: ignore[union-attr]
-        outcomes: Sequence[str] = (
-            (Dealer(self.ctx.seed).choose(event),) if room is None else event.outcomes)
+        outcomes: Sequence[str] = (self.ctx.outcome(event),) if room is None else event.outcomes
         total = 0.0
         for card in outcomes:
             turned = state.apply_chance(event.id, card)
@@ -169,7 +157,7 @@ class Cheater:
                 continue
             total += self.judge.best_value(turned.view(seat),
                                            bot_key(self.ctx.seed, f"value/{event.id}", seat, 0))
-        return value + total / len(outcomes)
+        return float(value + total / len(outcomes))
 
 
 def _early_room(w: Any) -> bool:
@@ -186,15 +174,42 @@ def play(seed: bytes, players: int, mode: str, tau: float = 0.0,
     match_id = derive_key(b"abort-edge/match", seed)
     bots: list[Any] = [make_bot("heuristic") for _ in range(players - 1)]
     bots.append(Cheater(ctx, match_id))
-
-    def on_state(state: GameState[Any]) -> None:
-        ctx.state = state
-
-    run = play_out(spec.new(players=players), bots, RedrawDealer(seed, ctx), record=False,
-                   on_state=on_state)
-    w = run.state.waiting
+    w = _play(spec.new(players=players), bots, seed, ctx).waiting
     assert isinstance(w, Over)
     return w.outcome.share(seat), ctx.withholds
+
+
+def _play(state: GameState[Any], bots: Sequence[Any], seed: bytes,
+          ctx: Context) -> GameState[Any]:
+    """engine.sim.play_out's loop, one seat at a time (so the last to decide sees the others'
+    plays applied), its chance outcomes from :meth:`Context.outcome`."""
+    dealer = Dealer(seed)  # (what a look with the torch shows: the room as first drawn)
+    prefixes = [stream_key(b"cryptcrawl/bot/v1",
+                           derive_key(b"cryptcrawl/bot-seed", seed, str(s)))
+                for s in range(len(bots))]
+    free = get_game(state.game).free_action
+    while True:
+        w = state.waiting
+        if isinstance(w, Over):
+            return state
+        if isinstance(w, Chance):
+            state = state.apply_chance(w.event.id, ctx.outcome(w.event))
+            continue
+        assert isinstance(w, Simultaneous | Turn), w
+        step_key = stream_key(w.step)
+        for seat in sorted(w.pending):
+            attempt = 0
+            while True:
+                ctx.state = state
+                key = prefixes[seat] + step_key + bytes((seat, attempt & 0xFF))
+                action = bots[seat].choose(state.view(seat), key)
+                is_free = free(state, seat, action)
+                state = state.apply(seat, action)
+                if state.knowledge_requests():
+                    state = _serve_knowledge(state, dealer, None)
+                if not is_free:
+                    break
+                attempt += 1
 
 
 def _pair_task(args: tuple[bytes, int, str, float, int]) -> tuple[float, int]:

@@ -18,7 +18,7 @@ from tests.p2p.conftest import Match, start_match
 from tests.protocol import duel
 
 SLOW = PeerConfig(timeouts=(60.0, 60.0, 60.0, 60.0), linger=0.2)
-QUICK = PeerConfig(timeouts=(0.3, 0.3, 0.3, 0.3), linger=0.2)
+QUICK = PeerConfig(timeouts=(1.0, 1.0, 1.0, 1.0), linger=0.2)
 
 
 async def sent_at_least(match: Match, seat: int, messages: int) -> None:
@@ -54,7 +54,8 @@ async def test_an_agreed_draw_ends_a_two_seat_match_drawn(tmp_path: Path) -> Non
 @pytest.mark.parametrize(("players", "game", "after"), [(3, "raiders", 6), (2, duel.GAME, 2)])
 async def test_an_agreed_pause_stops_the_timers_until_a_seat_resumes(
         tmp_path: Path, players: int, game: str, after: int) -> None:
-    """Timeouts of 0.3 s: a seat silent 2 s in a pause is neither voted out nor claimed."""
+    """Timeouts of 1 s: a seat silent 4 s in a pause (twice both timeouts) is neither voted
+    out nor claimed."""
     options = {"forfeit": True} if game == duel.GAME else None
     match = await start_match(tmp_path, players, QUICK, game=game, options=options)
     try:
@@ -72,7 +73,7 @@ async def test_an_agreed_pause_stops_the_timers_until_a_seat_resumes(
         silent = match.peers[1].local
         speak = silent.messages_to_send
         silent.messages_to_send = list  # type: ignore[assignment,method-assign]
-        await asyncio.sleep(2.0)  # (silent far past every timeout: nobody is voted out)
+        await asyncio.sleep(4.0)  # (silent far past every timeout: nobody is voted out)
         assert all(not p.core.absent for p in match.peers.values())
         assert not any(p.core.signed for p in match.peers.values())
         silent.messages_to_send = speak  # type: ignore[method-assign]
