@@ -82,10 +82,7 @@ def test_the_draw_applies_in_the_same_state_in_any_arrival_order(order: int) -> 
     net = duel_network(b"draw-order", forfeit=True, players=3)
     answers(net, yes=True)
     offer_after(net, 1, 2 + order)
-    while net.queue:  # (what is in flight first: a scrambled pump has inboxes of its own)
-        message = net.queue.pop(0)
-        for peer in range(3):
-            net.deliver(peer, message)
+    net.land_in_flight()  # (what is in flight first: a scrambled pump has inboxes of its own)
     net.pump(scramble=b"draw%d" % order)
     digests = {net.cores[p].public_digest() for p in range(3)}
     assert len(digests) == 1 and all(drawn(c) and c.signed for c in net.cores)

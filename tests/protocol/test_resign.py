@@ -64,10 +64,7 @@ def test_every_peer_applies_the_resignation_at_the_same_point_in_any_arrival_ord
         order: int) -> None:
     net = duel_network(b"resign-order", forfeit=True, players=3)
     resign_after(net, 1, 2 + order)
-    while net.queue:  # (what is in flight first: a scrambled pump has inboxes of its own)
-        message = net.queue.pop(0)
-        for peer in range(3):
-            net.deliver(peer, message)
+    net.land_in_flight()  # (what is in flight first: a scrambled pump has inboxes of its own)
     net.pump(scramble=b"resign%d" % order)
     assert len({net.cores[p].public_digest() for p in (0, 2)}) == 1
     assert net.cores[0].absent[1].count == net.cores[2].absent[1].count

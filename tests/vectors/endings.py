@@ -9,17 +9,24 @@ from protocol.messages import ClaimBody, Kind, Message
 from tests.vectors.making import Expect, Vector, VectorNetwork, finished, silence, valid
 
 
+def _at(net: VectorNetwork, seat: int, sent: int, act: Callable[[], None]) -> None:
+    """``act`` once ``seat`` has sent ``sent`` messages."""
+    local = net.seats[seat]
+    original = local.messages_to_send
+    done: list[bool] = []
+
+    def send() -> list[Message]:
+        if len(local.sent) >= sent and not done:
+            done.append(True)
+            act()
+        return original()
+    local.messages_to_send = send  # type: ignore[method-assign]
+
+
 def _leave_at(net: VectorNetwork, seat: int, sent: int, *, resign: bool = False) -> None:
     """``seat`` leaves for good (``resign``: resigns) once it has sent ``sent`` messages (the
     openings it owes then go first)."""
-    local = net.seats[seat]
-    original = local.messages_to_send
-
-    def send() -> list[Message]:
-        if len(local.sent) >= sent and not local.leaving:
-            local.leave(resign=resign)
-        return original()
-    local.messages_to_send = send  # type: ignore[method-assign]
+    _at(net, seat, sent, lambda: net.seats[seat].leave(resign=resign))
 
 
 def leave(version: int) -> Vector:
@@ -50,20 +57,6 @@ def resign(version: int) -> Vector:
         "file of seat 0.",
         net.file(0), valid("seat 2 resigned and left the match for good",
                            "seat 2 was not resigned"))
-
-
-def _at(net: VectorNetwork, seat: int, sent: int, act: Callable[[], None]) -> None:
-    """``act`` once ``seat`` has sent ``sent`` messages."""
-    local = net.seats[seat]
-    original = local.messages_to_send
-    done: list[bool] = []
-
-    def send() -> list[Message]:
-        if len(local.sent) >= sent and not done:
-            done.append(True)
-            act()
-        return original()
-    local.messages_to_send = send  # type: ignore[method-assign]
 
 
 def pause(version: int) -> Vector:
