@@ -12,33 +12,21 @@ import pytest
 
 from p2p.peer import MatchPeer, PeerConfig
 from protocol.match import FloorReached
-from protocol.messages import Kind, Message, RevealBody
+from protocol.messages import Kind, RevealBody
 from protocol.verdicts import ABANDONED
 from protocol.verify import verify
 from tests.p2p.conftest import start_match
+from tests.p2p.test_two_seat_endings import rewrite_first
 
 CONFIG = PeerConfig(timeouts=(1.0, 1.0, 1.0, 1.0), linger=0.2)
 
 
 def cheat_once_seat_2_is_gone(peer: MatchPeer) -> None:
     """``peer``'s first REVEAL after seat 2 was replaced carries a salt that opens nothing."""
-    local = peer.local
-    original = local.messages_to_send
-    done: list[bool] = []
-
-    def send() -> list[Message]:
-        out = []
-        for message in original():
-            body = message.content
-            if not done and isinstance(body, RevealBody) and 2 in local.core.absent:
-                done.append(True)
-                local.sent.pop()
-                message = local.sign_next(Kind.REVEAL, RevealBody(
-                    body.step, body.action, bytes(b ^ 0xFF for b in body.salt),
-                    body.commit_set, body.chance, body.chance_set))
-            out.append(message)
-        return out
-    local.messages_to_send = send  # type: ignore[method-assign]
+    rewrite_first(peer, lambda m: isinstance(m.content, RevealBody) and 2 in peer.core.absent,
+                  lambda m: (Kind.REVEAL, RevealBody(
+                      m.content.step, m.content.action, bytes(b ^ 0xFF for b in m.content.salt),
+                      m.content.commit_set, m.content.chance, m.content.chance_set)))
 
 
 @pytest.mark.asyncio
