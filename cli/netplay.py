@@ -277,7 +277,7 @@ class NetGame:
             return "This match's protocol version has no offers."
         if what == "pause" and peer.core.agreements.paused:
             peer.resume()
-            return "You resumed the match."
+            return "Resuming the match..."
         if what == "draw":
             try:
                 peer.local.decision_state().agree_draw()
