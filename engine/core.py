@@ -633,6 +633,9 @@ class GameSpec:
     free_action: Callable[[GameState[Any], Seat, Any], bool] = _never_free
     options: tuple[OptionSpec, ...] = ()
     replaced: str = "zombie"  # what a replaced seat becomes: "zombie" or "forfeit"
+    # Does a seat that forfeited stay in play (its zombie, or its player back, plays its
+    # cards; it cannot win)?  Otherwise the forfeit takes it out of the game for good.
+    forfeit_plays_on: bool = False
     # The bot that plays for people unless they choose one ("": the first bot not "random").
     default_bot: str = ""
 

@@ -18,6 +18,7 @@ SPEC = GameSpec(
     zombie=zombie_bot,
     engine_version="raiders/1",
     free_action=is_free,
+    forfeit_plays_on=True,
 )
 
 __all__ = [

@@ -38,6 +38,7 @@ from engine.raiders.cards import (
     ROOMS_PER_LEVEL,
 )
 from engine.raiders.resolve import NO_CARD, Resolution
+from engine.raiders.scoring import score
 from engine.raiders.state import (
     NO_KNOWLEDGE,
     VARIANTS,
@@ -46,7 +47,6 @@ from engine.raiders.state import (
     Player,
     RaidersState,
     make_state,
-    score,
 )
 
 FORMAT = 1
@@ -134,6 +134,8 @@ def to_position(state: RaidersState, *, private: bool = True) -> dict[str, Any]:
         "turn": state.turn,
         "last": resolution_to_json(state.last) if state.last else None,
     }
+    if state.forfeited:  # (written only when a seat forfeited: a position without is as before)
+        data["forfeited"] = [s for s in range(state.n) if state.forfeited >> s & 1]
     if private:
         priv: dict[str, Any] = {}
         for s, k in enumerate(state.knowledge):
@@ -470,14 +472,23 @@ def from_position(data: Any) -> RaidersState:
         knowledge[s] = Knowledge(pending, tuple(sorted(owed)),
                                  tuple(sorted((str(e), str(c)) for e, c in seen.items())))
 
+    forfeited = 0
+    raw_forfeited = data.get("forfeited") or []
+    if not isinstance(raw_forfeited, list):
+        raise _fail("'forfeited' is a list of seats")
+    for s in raw_forfeited:
+        if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < n or (
+                forfeited >> s & 1):
+            raise _fail(f"'forfeited' names seat {s!r:.20} twice or out of range")
+        forfeited |= 1 << s
     last = data.get("last")
     state = make_state(
         n=n, tactical=tactical, phase=phase, players=tuple(players), supply=supply,
         level=level, level_cards=level_cards, layout=layout, row=tuple(row), room=room,
         rooms=rooms, plays=tuple(plays), followups=tuple(followups), map=map_holder, turn=turn,
         peeks=tuple(peeks), last=resolution_from_json(last) if last else None,
-        outcome=score(n, tuple(players)) if phase is Phase.OVER else None,
-        knowledge=tuple(knowledge),
+        outcome=score(n, tuple(players), forfeited) if phase is Phase.OVER else None,
+        knowledge=tuple(knowledge), forfeited=forfeited,
     )
     if deciding and not tactical:
         w = state.waiting

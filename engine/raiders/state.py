@@ -36,7 +36,6 @@ from engine.core import (
     Over,
     Seat,
     Simultaneous,
-    Standing,
     Turn,
     Visibility,
     Waiting,
@@ -62,6 +61,7 @@ from engine.raiders.cards import (
     Category,
 )
 from engine.raiders.resolve import NO_CARD, Resolution, _resolve_room, map_value
+from engine.raiders.scoring import score
 
 VARIANTS: Final = ("basic", "tactical")
 
@@ -157,7 +157,7 @@ def _new_chance(fields: tuple[ChanceEvent]) -> Chance:
 _FIELDS: Final = (
     "n", "tactical", "phase", "players", "supply", "level", "level_cards", "layout", "row",
     "room", "rooms", "plays", "followups", "map", "turn", "peeks", "last", "outcome",
-    "knowledge",
+    "knowledge", "forfeited",
 )
 _ALL_SEATS: Final = {n: frozenset(range(n)) for n in PLAYER_COUNTS}
 def _legal_for(key: int) -> tuple[Action, ...]:
@@ -234,6 +234,7 @@ class RaidersState(GameState[Action]):
     last: Resolution | None  # the latest room resolution
     outcome: Outcome | None
     knowledge: tuple[Knowledge, ...]  # private, per seat
+    forfeited: int  # bit s: seat s forfeited (its zombie plays on; it cannot win)
     _waiting: Waiting | None  # caches (not part of the value)
     _legal: dict[int, tuple[Action, ...]] | None
 
@@ -742,7 +743,7 @@ class RaidersState(GameState[Action]):
         self.layout = ""
         self.row = (NO_CARD,) * ROOMS_PER_LEVEL
         self.room = 0
-        self.outcome = score(self.n, self.players)
+        self.outcome = score(self.n, self.players, self.forfeited)
         return self
 
     # ------------------------------------------------------------------ chance
@@ -896,6 +897,23 @@ class RaidersState(GameState[Action]):
         new.knowledge = (NO_KNOWLEDGE,) * self.n
         return new
 
+    # ------------------------------------------------------------------ endings
+
+    def forfeit(self, seat: Seat) -> RaidersState:
+        """The seat forfeits (protocol.md §7.7: it withheld an opening, or the match fell below
+        two live seats).  Raiders has no resignation, and a seat cannot leave the table without
+        changing every later room for the others, so the seat stays in play — its zombie plays
+        its cards — but it cannot win: final scoring ranks it out (docs/rules/raiders.md)."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
+            raise IllegalActionError(f"there is no seat {seat!r:.20}")
+        if self.outcome is not None:
+            raise IllegalActionError("the game is over")
+        if self.forfeited >> seat & 1:
+            raise IllegalActionError(f"seat {seat} has already forfeited")
+        new = self._copy()
+        new.forfeited = self.forfeited | 1 << seat
+        return new
+
     # ------------------------------------------------------------------ views and positions
 
     def view(self, seat: Seat) -> Any:
@@ -927,47 +945,6 @@ def _tuple4(values: list[int]) -> tuple[int, int, int, int]:
     return (values[0], values[1], values[2], values[3])
 
 
-# ---------------------------------------------------------------------- scoring
-
-
-def score(n: int, players: tuple[Player, ...]) -> Outcome:
-    """Final scoring (rules reference §3.5 with rulings 15–17)."""
-    survivors = [s for s, p in enumerate(players) if not p.eliminated]
-    fainted: set[int] = set()
-    if survivors:
-        top = max(players[s].wounds for s in survivors)
-        at_top = [s for s in survivors if players[s].wounds == top]
-        if len(at_top) < len(survivors):  # the all-equal exception looks at survivors only
-            if n >= 4 or len(at_top) == 1:
-                fainted = set(at_top)
-    contenders = [s for s in survivors if s not in fainted]
-    winners: frozenset[int] = frozenset()
-    if contenders:
-        best = max((players[s].coins, -players[s].wounds) for s in contenders)
-        winners = frozenset(s for s in contenders
-                            if (players[s].coins, -players[s].wounds) == best)
-    standings = []
-    for s, p in enumerate(players):
-        if p.eliminated:
-            status = "eliminated"
-        elif s in fainted:
-            status = "fainted"
-        elif s in winners:
-            status = "winner"
-        else:
-            status = "lost"
-        standings.append(Standing(s, status, p.coins, -p.wounds,
-                                  f"{p.coins} coins, {p.wounds} wounds"))
-    if not survivors:
-        reason = "the Medusa eliminated everyone: nobody wins"
-    elif len(winners) > 1:
-        reason = "shared win: " + ", ".join(f"seat {s}" for s in sorted(winners))
-    else:
-        (w,) = winners
-        reason = f"seat {w} wins with {players[w].coins} coins"
-    return Outcome(winners, tuple(standings), reason)
-
-
 # ---------------------------------------------------------------------- construction
 
 
@@ -997,6 +974,7 @@ def new_game(players: int = 4, variant: str = "basic") -> RaidersState:
         last=None,
         outcome=None,
         knowledge=(NO_KNOWLEDGE,) * players,
+        forfeited=0,
     )
 
 
@@ -1039,6 +1017,7 @@ def _copy_state(old: RaidersState) -> RaidersState:
     new.last = old.last
     new.outcome = old.outcome
     new.knowledge = old.knowledge
+    new.forfeited = old.forfeited
     new._waiting = None
     new._legal = None
     return new
