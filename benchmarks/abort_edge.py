@@ -23,20 +23,29 @@ resolved (coins, less wounds weighted as the bot weighs them), plus the value of
 in the next room (averaged over the room's possible cards for a re-draw).  τ is swept; the
 largest edge is reported, with τ and the mode (silence or LEAVE) that gave it.
 
-**Not modelled** (each would let the cheater gain more, so the edge here is a lower bound):
-withholding a chance secret outside an early turn (the last revealer of any chance event sees
-its outcome: a level's face-up rooms, the level card, the characters); a torch user's earlier
-look.  Withholding costs the cheater no step but the one withheld (it rejoins at once).
+**Not modelled** (each would let the cheater gain more before the rule, so the edge there is a
+lower bound): withholding a chance secret outside an early turn (the last revealer of any chance
+event sees its outcome: a level's face-up rooms, the level card, the characters); a torch user's
+earlier look.  Before the rule, withholding costs the cheater no step but the one withheld (it
+rejoins at once).  Under the rule all of these forfeit alike.
+
+**The rule** (``edge_after``; protocol.md §7.7, "Withholding forfeits"): a seat replaced while
+it withholds an opening it could know the result of forfeits — in Raiders its zombie plays on
+and it cannot win, so its share of that game is 0.  The sweep is run again under the rule, τ
+now including "never" (τ = ∞): the best response, which knows that withholding forfeits.
 
 **honest_crash_cost** is measured on the protocol itself (the in-process mesh of
 :mod:`protocol.local`, ``--crash-games`` matches): seat C's peer crashes after a random number
 of its messages and restarts from its match file within the silence timeout (nobody votes it
 out); the cost is C's win share in the same match without the crash minus its share with it.
-``honest_late_crash_cost`` is the model's cost of a crash past the silence timeout: its zombie
-plays one room, then it rejoins.
-
-The default rules have no remedy yet: ``edge_after`` and ``ci95_after`` are null until a rule
-that takes the edge away is built (issue 26, part 2).  Last line: one JSON object.
+No rule acts on such a crash (it is never replaced), so its figure is the same before and after.
+``honest_outage_cost_before``/``_after`` are the same on the protocol for a crash that lasts
+past both timeouts (C's peer stops after a random number of its messages; the others vote it
+out and its zombie plays; then it restarts from its file and reclaims), without and with the
+rule; ``outage_forfeits_after`` counts those that forfeited.  Every peer plays the heuristic
+bot here too; each game's cost is −1, 0 or +1 (or a shared part), so the means are noisy.
+``honest_late_crash_cost_model`` is the model's cost of a crash past the timeout before the
+rule (its zombie plays one room, then it rejoins).  Last line: one JSON object.
 """
 
 from __future__ import annotations
@@ -45,7 +54,7 @@ import argparse
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -56,11 +65,14 @@ from engine.games import get_game
 from engine.raiders.bots import HeuristicBot, make_bot
 from engine.sim import Dealer, _serve_knowledge, bot_key
 from engine.stream import HashStream, derive_key, stream_key
+from protocol.absence import Seats
 from protocol.game import zombie_action
+from protocol.local import Network, bot_decider
 from protocol.match import LocalSeat, MatchCore
 
 BOOTSTRAP = 2000
 TAUS = (0.0, 1.0, 2.0, 4.0)
+NEVER = float("inf")  # τ past every value: the cheater never withholds
 MODES = ("silence", "leave")
 
 
@@ -72,6 +84,8 @@ class Context:
     mode: str  # "honest", "silence", "leave", "crash" (past the silence timeout)
     tau: float
     seed: bytes
+    rule: str = "before"  # "after": withholding forfeits (protocol.md §7.7)
+    forfeited: bool = False
     state: GameState[Any] | None = None
     redrawn: dict[str, int] | None = None  # event id -> times it was drawn again
     gone: bool = False  # left for good: its zombie plays the rest
@@ -131,8 +145,9 @@ class Cheater:
                 redrawn = ctx.redrawn if ctx.redrawn is not None else {}
                 redrawn[w.event.id] = redrawn.get(w.event.id, 0) + 1  # type: ignore[union-attr]
                 ctx.redrawn = redrawn
-            if ctx.mode == "leave":
-                ctx.gone = True
+            if ctx.mode == "leave" or ctx.rule == "after":
+                ctx.gone = True  # (after: it forfeited — no reclaim, its zombie plays on)
+            ctx.forfeited = ctx.rule == "after"
             return zombie
         return own
 
@@ -166,17 +181,19 @@ def _early_room(w: Any) -> bool:
 
 
 def play(seed: bytes, players: int, mode: str, tau: float = 0.0,
-         crash_at: int = -1) -> tuple[float, int]:
-    """One game; C's win share and how often it withheld."""
+         crash_at: int = -1, rule: str = "before") -> tuple[float, int]:
+    """One game; C's win share and how often it withheld.  Under the ``after`` rule a seat
+    that withholds forfeits: its zombie plays the rest (the rooms stay the same for the
+    others, as Raiders' forfeit keeps the seat in play) and its share is 0."""
     spec = get_game("raiders")
     seat = players - 1
-    ctx = Context(seat, mode, tau, seed, crash_at=crash_at)
+    ctx = Context(seat, mode, tau, seed, rule, crash_at=crash_at)
     match_id = derive_key(b"abort-edge/match", seed)
     bots: list[Any] = [make_bot("heuristic") for _ in range(players - 1)]
     bots.append(Cheater(ctx, match_id))
     w = _play(spec.new(players=players), bots, seed, ctx).waiting
     assert isinstance(w, Over)
-    return w.outcome.share(seat), ctx.withholds
+    return (0.0 if ctx.forfeited else w.outcome.share(seat)), ctx.withholds
 
 
 def _play(state: GameState[Any], bots: Sequence[Any], seed: bytes,
@@ -212,9 +229,9 @@ def _play(state: GameState[Any], bots: Sequence[Any], seed: bytes,
                 attempt += 1
 
 
-def _pair_task(args: tuple[bytes, int, str, float, int]) -> tuple[float, int]:
-    seed, players, mode, tau, crash_at = args
-    return play(seed, players, mode, tau, crash_at)
+def _pair_task(args: tuple[bytes, int, str, float, int, str]) -> tuple[float, int]:
+    seed, players, mode, tau, crash_at, rule = args
+    return play(seed, players, mode, tau, crash_at, rule)
 
 
 def protocol_crash_cost(args: tuple[int, str, int]) -> float:
@@ -223,9 +240,9 @@ def protocol_crash_cost(args: tuple[int, str, int]) -> float:
     players, seed, i = args
     tag = f"abort-edge/crash/{seed}/{i}".encode()
     seat = players - 1
-    calm = raiders_network(players, tag=tag)
+    calm = raiders_network(players, tag=tag, deciders=_heuristic(players))
     calm.pump()
-    net = raiders_network(players, tag=tag)
+    net = raiders_network(players, tag=tag, deciders=_heuristic(players))
     target = 1 + HashStream(tag).below(80)
     while len(net.seats[seat].sent) < target and not net.cores[seat].ending.ended:
         net.pump(limit=1, partial=True)
@@ -242,10 +259,97 @@ def protocol_crash_cost(args: tuple[int, str, int]) -> float:
     return _share(calm.cores[0], seat) - _share(net.cores[0], seat)
 
 
+def protocol_late_crash_cost(args: tuple[int, str, int, str]) -> tuple[float, bool]:
+    """Seat C's share lost to a crash that lasts past both timeouts, on the protocol: after a
+    random number of its messages C's peer stops; the others time it out, vote, and replace it
+    (its zombie plays); then it restarts from its match file, catches up, and reclaims its
+    seat.  With ``rule`` "before", the match runs without the rule that a withholder forfeits
+    (the protocol as it was: :meth:`Seats.withheld` does nothing).  Returns the cost and
+    whether C forfeited."""
+    players, seed, i, rule = args
+    tag = f"abort-edge/late/{seed}/{i}".encode()
+    seat = players - 1
+    saved = Seats.withheld
+    if rule == "before":
+        Seats.withheld = lambda self, seat, what: None  # type: ignore[method-assign]
+    try:
+        calm = raiders_network(players, tag=tag, deciders=_heuristic(players))
+        calm.pump()
+        net = raiders_network(players, tag=tag, deciders=_heuristic(players))
+        target = 1 + HashStream(tag).below(80)
+        while len(net.seats[seat].sent) < target and not net.cores[seat].ending.ended:
+            net.pump(limit=1, partial=True)
+        net.land_in_flight()
+        net.crash(seat)
+        others = [j for j in range(players) if j != seat]
+
+        def replaced() -> bool:
+            return all(seat in net.cores[j].absent or net.cores[j].ending.ended
+                       for j in others)
+        for _ in range(6):  # (each: the others wait on C, then both timeouts pass)
+            if _pump_until(net, replaced):
+                break
+            for j in others:  # past the turn timeout, then past the silence timeout
+                net.run_clock(j)
+            _pump_until(net, replaced)
+            for j in others:
+                net.run_clock(j)
+        old = net.seats[seat]
+        core = MatchCore(net.header)  # the restarted peer, from what it holds
+        for message in net.log:
+            core.receive(message)
+        local = LocalSeat(core, seat, old.key, hashlib.sha256(tag + b"seed%d" % seat).digest(),
+                          old.decide)
+        net.cores[seat], net.seats[seat] = core, local
+        net.crashed.discard(seat)
+        net.queue.extend(local.restore(list(old.sent)))
+        net.run_with_timeouts(limit=12)
+        forfeited = seat in net.cores[0].seats.withholders
+        return _share(calm.cores[0], seat) - _share(net.cores[0], seat), forfeited
+    finally:
+        Seats.withheld = saved  # type: ignore[method-assign]
+
+
+def _heuristic(players: int) -> list[Callable[[GameState[Any], int], str]]:
+    """Every seat's peer decides by the heuristic bot (the model's bot), keyed per seat."""
+    return [bot_decider(b"bot%d" % s, "heuristic") for s in range(players)]
+
+
+def _pump_until(net: Network, done: Callable[[], bool], limit: int = 50_000) -> bool:
+    """Deliver one message at a time until ``done()`` or nothing moves."""
+    for _ in range(limit):
+        if done():
+            return True
+        sent = len(net.log)
+        net.pump(limit=1, partial=True)
+        if len(net.log) == sent and not net.queue:
+            return done()
+    return done()
+
+
 def _share(core: MatchCore, seat: int) -> float:
     w = core.state.waiting
     assert core.signed and isinstance(w, Over)
     return w.outcome.share(seat)
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / max(1, len(xs))
+
+
+def _crashes(pool: ProcessPoolExecutor, players: int, seed: str, games: int) -> dict[str, Any]:
+    """The protocol's figures: crashes restarted within the silence timeout, and outages past
+    both timeouts without and with the rule."""
+    costs = list(pool.map(protocol_crash_cost, [(players, seed, i) for i in range(games)]))
+    outages = {rule: list(pool.map(protocol_late_crash_cost, [
+        (players, seed, i, rule) for i in range(games)])) for rule in ("before", "after")}
+    return {
+        # A crash restarted within the silence timeout is never replaced: no rule acts on it.
+        "honest_crash_cost": _mean(costs), "honest_crash_cost_before": _mean(costs),
+        "honest_crash_cost_after": _mean(costs), "crash_games": len(costs),
+        "honest_outage_cost_before": _mean([c for c, _ in outages["before"]]),
+        "honest_outage_cost_after": _mean([c for c, _ in outages["after"]]),
+        "outage_forfeits_after": sum(f for _, f in outages["after"])}
 
 
 def bootstrap(diffs: Sequence[float], label: str) -> tuple[float, float]:
@@ -269,6 +373,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--crash-games", type=int, default=40)
     parser.add_argument("--seed", default="abort-edge")
+    parser.add_argument("--crashes-only", action="store_true",
+                        help="measure only the crashes and outages on the protocol (minutes, "
+                        "not the model's paired games)")
     args = parser.parse_args(argv)
     if not 3 <= args.players <= 5 or args.games < 2:
         parser.error("--players is 3 to 5 and --games at least 2")
@@ -279,42 +386,61 @@ def main(argv: list[str]) -> int:
     sweep = seeds[:max(2, min(args.sweep_games, args.games))]
     crash_points = [1 + HashStream(derive_key(b"abort-edge/crash", s)).below(40)
                     for s in seeds]
+    if args.crashes_only:
+        with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+            report = _crashes(pool, args.players, args.seed, args.crash_games)
+        print(json.dumps({"benchmark": "abort-edge", "players": args.players, **report,
+                          "seconds": round(time.monotonic() - began, 1)}))
+        return 0
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-        def shares(mode: str, tau: float, games: Sequence[bytes],
+        def shares(mode: str, tau: float, games: Sequence[bytes], rule: str = "before",
                    crash: Sequence[int] | None = None) -> list[tuple[float, int]]:
-            tasks = [(s, args.players, mode, tau, crash[i] if crash else -1)
+            tasks = [(s, args.players, mode, tau, crash[i] if crash else -1, rule)
                      for i, s in enumerate(games)]
             return list(pool.map(_pair_task, tasks, chunksize=8))
 
         honest = [share for share, _ in shares("honest", 0.0, seeds)]
-        runs: list[dict[str, Any]] = []
-        for mode in MODES:
-            for tau in taus:
-                got = shares(mode, tau, sweep)
-                diffs = [c - h for (c, _), h in zip(got, honest, strict=False)]
-                runs.append({"mode": mode, "tau": tau, "games": len(got),
-                             "edge": sum(diffs) / len(diffs),
-                             "withholds_per_game": sum(w for _, w in got) / len(got)})
-                print(json.dumps(runs[-1]), flush=True)
-        best = max(runs, key=lambda r: r["edge"])
-        got = shares(best["mode"], best["tau"], seeds)
-        diffs = [c - h for (c, _), h in zip(got, honest, strict=True)]
-        late = shares("crash", 0.0, seeds, crash_points)
+        result: dict[str, Any] = {}
+        for rule in ("before", "after"):
+            # After: a best response knows that withholding forfeits, so it never withholds
+            # (τ = ∞, "never"); the finite τ show what withholding would cost it.
+            runs: list[dict[str, Any]] = []
+            for mode in MODES:
+                for tau in [*taus, *([NEVER] if rule == "after" else [])]:
+                    got = shares(mode, tau, sweep, rule)
+                    diffs = [c - h for (c, _), h in zip(got, honest, strict=False)]
+                    runs.append({"rule": rule, "mode": mode,
+                                 "tau": "never" if tau == NEVER else tau, "games": len(got),
+                                 "edge": sum(diffs) / len(diffs),
+                                 "withholds_per_game": sum(w for _, w in got) / len(got)})
+                    print(json.dumps(runs[-1]), flush=True)
+            # (A tie goes to "never": a τ whose sweep games happened to cost nothing is no
+            # better a response than not withholding.)
+            best = max(runs, key=lambda r: (r["edge"], r["tau"] == "never"))
+            tau = NEVER if best["tau"] == "never" else float(best["tau"])
+            got = shares(best["mode"], tau, seeds, rule)
+            diffs = [c - h for (c, _), h in zip(got, honest, strict=True)]
+            result[rule] = {"sweep": runs, "best_mode": best["mode"], "best_tau": best["tau"],
+                            "withholds_per_game": sum(w for _, w in got) / len(got),
+                            "edge": sum(diffs) / len(diffs),
+                            "ci95": list(bootstrap(diffs, rule))}
+        late = shares("crash", 0.0, seeds, "before", crash_points)
         late_diffs = [c - h for (c, _), h in zip(late, honest, strict=True)]
-        crash_costs = list(pool.map(protocol_crash_cost, [
-            (args.players, args.seed, i) for i in range(args.crash_games)]))
-    edge = sum(diffs) / len(diffs)
+        crashes = _crashes(pool, args.players, args.seed, args.crash_games)
+    before, after = result["before"], result["after"]
     print(json.dumps({
         "benchmark": "abort-edge", "players": args.players, "games": len(seeds),
-        "sweep_games": len(sweep), "taus": taus, "sweep": runs,
-        "best_mode": best["mode"], "best_tau": best["tau"],
-        "withholds_per_game": sum(w for _, w in got) / len(got),
-        "honest_win_share": sum(honest) / len(honest),
-        "edge_before": edge, "ci95_before": list(bootstrap(diffs, "before")),
-        "edge_after": None, "ci95_after": None,
-        "honest_crash_cost": sum(crash_costs) / max(1, len(crash_costs)),
-        "crash_games": len(crash_costs),
-        "honest_late_crash_cost": -sum(late_diffs) / len(late_diffs),
-        "honest_late_crash_ci95": [-x for x in reversed(bootstrap(late_diffs, "late"))],
+        "sweep_games": len(sweep), "taus": taus,
+        "sweep": before["sweep"], "sweep_after": after["sweep"],
+        "best_mode": before["best_mode"], "best_tau": before["best_tau"],
+        "withholds_per_game": before["withholds_per_game"],
+        "best_mode_after": after["best_mode"], "best_tau_after": after["best_tau"],
+        "withholds_per_game_after": after["withholds_per_game"],
+        "honest_win_share": _mean(honest),
+        "edge_before": before["edge"], "ci95_before": before["ci95"],
+        "edge_after": after["edge"], "ci95_after": after["ci95"],
+        **crashes,
+        "honest_late_crash_cost_model": -_mean(late_diffs),
+        "honest_late_crash_ci95_model": [-x for x in reversed(bootstrap(late_diffs, "late"))],
         "seconds": round(time.monotonic() - began, 1)}))
     return 0

@@ -34,6 +34,7 @@ from protocol.match import (
     MatchClaimed,
     PeerMisbehaved,
     PrivateKnowledge,
+    SeatForfeited,
     SeatLeft,
     SeatReclaimed,
     SeatReplaced,
@@ -238,6 +239,11 @@ class NetGame:
             self.say(f"{self.labels[event.seat]} resigned." if event.resigned else
                      f"{self.labels[event.seat]} left the match for good; a bot plays their "
                      "seat.")
+        elif isinstance(event, SeatForfeited):
+            who = "You" if event.seat == self.seat and self.human else self.labels[event.seat]
+            self.say(*wrap_text(f"{who} forfeited: held back {event.withheld} after the "
+                                "others' were out, so cannot win this match (a bot or the "
+                                "player may still play the seat)."))
         elif isinstance(event, MatchClaimed):
             self.claimed = True
             self.say(*wrap_text(self._claim_words(event)))

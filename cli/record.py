@@ -34,6 +34,7 @@ from protocol.match import (
     PeerMisbehaved,
     PlayRevealed,
     RoundKeyReleased,
+    SeatForfeited,
     SeatLeft,
     SeatReclaimed,
     SeatReplaced,
@@ -89,6 +90,8 @@ def export_json(path: str, out: TextIO) -> int:
                            "reason": e.reason})
         elif isinstance(e, SeatReclaimed):
             events.append({"type": "reclaimed", "seat": e.seat, "step": e.step})
+        elif isinstance(e, SeatForfeited):
+            events.append({"type": "forfeited", "seat": e.seat, "withheld": e.withheld})
         elif isinstance(e, ChanceRedrawn):
             events.append({"type": "redrawn", "event": e.event, "as": e.new_id})
         elif isinstance(e, RoundKeyReleased):

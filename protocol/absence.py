@@ -37,9 +37,16 @@ class StepFirsts(Protocol):
 class Seats:
     """Live, replaced, blocked and reclaiming seats."""
 
-    def __init__(self, n: int, emit: Callable[[Event], None]) -> None:
+    def __init__(self, n: int, emit: Callable[[Event], None], *,
+                 withholding_forfeits: bool = False) -> None:
         self.n = n
         self._emit = emit
+        # Version 2 (protocol.md §7.7, "Withholding forfeits"): a replaced seat that withheld an
+        # opening whose result it could know -> what it withheld; it forfeits at its first
+        # decision from then on.
+        self._withholding_forfeits = withholding_forfeits
+        self.to_forfeit: dict[int, str] = {}
+        self.withholders: set[int] = set()  # every seat ever found withholding
         self.absent: dict[int, Absence] = {}
         self.blocked: dict[int, PeerMisbehaved] = {}
         self.reclaims: dict[int, int] = {}  # replaced seat -> since, its RECLAIM consumed
@@ -72,12 +79,24 @@ class Seats:
             welcomers.discard(seat)
 
     def forfeited(self, seat: int) -> None:
-        """Replaced ``seat`` forfeited in the game (a game without zombies): its replacement is
-        for good — there is no seat left to reclaim."""
-        absence = self.absent[seat]
+        """Replaced ``seat`` forfeited in the game, which took it out: its replacement is for
+        good — there is no seat left to reclaim."""
+        absence = self.absent.get(seat)
+        if absence is None:
+            return  # (live: it forfeited at a decision after it rejoined; it plays no more)
         self.absent[seat] = dataclasses.replace(absence, final=True)
         self.reclaims.pop(seat, None)
         self.welcomed.pop(seat, None)
+
+    def withheld(self, seat: int, what: str) -> None:
+        """Replaced ``seat`` withheld ``what`` (an opening whose result it could know: a REVEAL
+        after committing, or a chance secret every other contributor had revealed or a round
+        had shown it): in version 2 it forfeits at its first decision from here — live again
+        by then or not (:meth:`protocol.steps.Steps.resign`)."""
+        if not self._withholding_forfeits or seat in self.withholders:
+            return
+        self.withholders.add(seat)
+        self.to_forfeit[seat] = what
 
     # ------------------------------------------------------------------ leaving
 

@@ -75,6 +75,11 @@ class Chance:
         # Outcomes resolved while some commitment was not covered by a digest round: (event,
         # contributors), since the last digest round (a version 1 verdict disputes with them).
         self.uncovered: list[tuple[str, tuple[int, ...]]] = []
+        # Re-draws whose commitments are not closed yet: new id -> (the dead id, the seats
+        # whose lost secrets made it, the engine id); once closed, ``judge`` (version 2) says
+        # which of those seats withheld (protocol.md §7.7, "Withholding forfeits").
+        self.redrawn_for: dict[str, tuple[str, tuple[int, ...], str]] = {}
+        self.judge: Callable[[str, str, tuple[int, ...], str], None] | None = None
 
     # ------------------------------------------------------------------ where chance stands
 
@@ -263,6 +268,9 @@ class Chance:
         for event_id, by_seat in self.commitments.items():
             if event_id not in self.closed and live <= set(by_seat):
                 self.closed.add(event_id)
+                lost = self.redrawn_for.pop(event_id, None)
+                if lost is not None and self.judge is not None:
+                    self.judge(event_id, *lost)
 
     def use_published(self, seat: int) -> None:
         """A replaced seat's secrets that its private-knowledge receiver published count as
@@ -276,7 +284,9 @@ class Chance:
 
     def redraw_lost(self, recoverable: Callable[[int, str], bool]) -> None:
         """Draw again every unresolved event a replaced seat contributed to and whose secret
-        is neither revealed nor on its way (``recoverable``: a round's key will publish it)."""
+        is neither revealed nor on its way (``recoverable``: a round's key will publish it).
+        Whether a seat that lost its secret so withheld it is judged once the re-draw's
+        commitments close (``judge``, :mod:`protocol.withholding`)."""
         engine_ids = {a: e for e, a in self.alias.items()}
         for event_id, by_seat in list(self.commitments.items()):
             if event_id in self.resolved:
@@ -299,6 +309,7 @@ class Chance:
             self._shortfalls.append(f"{engine_id} drawn again as {new_id} (seat "
                                     + ", ".join(str(s) for s in lost) + " left with its secret)")
             self._emit(ChanceRedrawn(engine_id, new_id))
+            self.redrawn_for[new_id] = (event_id, tuple(lost), engine_id)
 
 
 # ---------------------------------------------------------------------- the local seat's bodies

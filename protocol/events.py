@@ -97,6 +97,15 @@ class SeatLeft:
 
 
 @dataclass(frozen=True)
+class SeatForfeited:
+    """Version 2: ``seat`` withheld an opening whose result it could know (``withheld``: what)
+    and forfeited by the game's rule where it was next to decide (protocol.md §7.7)."""
+
+    seat: int
+    withheld: str
+
+
+@dataclass(frozen=True)
 class OfferMade:
     """Version 2: ``seat``'s OFFER (its message ``seq``) of ``what`` — a draw or a pause — was
     taken where a message of its that drives the engine is due: every other live seat is
@@ -235,6 +244,7 @@ class HeadsDisputed:
 
 Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionTaken
          | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatLeft | MatchClaimed
+         | SeatForfeited
          | OfferMade | OfferSettled | MatchResumed
          | SeatReclaimed
          | RoundKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned | ForkSuspected

@@ -61,6 +61,12 @@ def forfeits_replaced(state: GameState[Any]) -> bool:
     return get_game(state.game).replaced == "forfeit"
 
 
+def forfeit_plays_on(state: GameState[Any]) -> bool:
+    """Does a seat that forfeited stay in play (``GameSpec.forfeit_plays_on``: Raiders), so
+    that it may still reclaim its seat?"""
+    return get_game(state.game).forfeit_plays_on
+
+
 def zombie_action(state: GameState[Any], seat: int, match_id: bytes, step: str) -> Any:
     """The decision every peer computes for a replaced seat: the game's zombie bot on the
     seat's public view, keyed by the match id and the step (public data only).  A zombie never

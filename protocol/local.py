@@ -62,13 +62,18 @@ def make_header(n: int, game: MeshGame, tag: bytes = b"", *,
 
 def random_decider(seed: bytes) -> Callable[[GameState[Any], int], str]:
     """The game's random bot, keyed by ``seed``."""
+    return bot_decider(seed, "random")
+
+
+def bot_decider(seed: bytes, name: str) -> Callable[[GameState[Any], int], str]:
+    """The game's bot ``name``, keyed by ``seed``."""
     bots: dict[str, Any] = {}
     attempts: dict[tuple[str, int], int] = {}
 
     def decide(state: GameState[Any], seat: int) -> str:
         bot = bots.get(state.game)
         if bot is None:
-            bot = bots[state.game] = get_game(state.game).bots["random"]()
+            bot = bots[state.game] = get_game(state.game).bots[name]()
         step = state.waiting.step  # type: ignore[union-attr]
         n = attempts.get((step, seat), 0)
         attempts[(step, seat)] = n + 1

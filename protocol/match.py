@@ -50,6 +50,7 @@ from protocol.events import (
     PrivateKnowledge,
     ResultSigned,
     RoundKeyReleased,
+    SeatForfeited,
     SeatLeft,
     SeatReclaimed,
     SeatReplaced,
@@ -100,6 +101,7 @@ from protocol.votes import Votes
 from protocol.vouching import Vouching
 from protocol.wait import MatchConfig, WaitClock
 from protocol.waiting import Waiting
+from protocol.withholding import Withholding
 
 NO_STATE: Final = bytes(32)
 
@@ -140,7 +142,7 @@ class MatchCore:
         emit = self.events.append
         self.waiting = Waiting(self)
         self.clock = WaitClock(self.config, lambda seats: max(map(self.turn_timeout, seats)))
-        self.seats = Seats(self.n, emit)
+        self.seats = Seats(self.n, emit, withholding_forfeits=self.version >= 2)
         self.forks = Forks()
         self.ending = Ending(self.match_id, self.n)
         self.chance = Chance(match_id=self.match_id, keys=self.keys, seats=self.seats,
@@ -149,6 +151,8 @@ class MatchCore:
         self.knowledge = KnowledgeRounds(match_id=self.match_id, keys=self.keys,
                                          seats=self.seats, chance=self.chance, emit=emit,
                                          naming=self.naming)
+        self.chance.judge = Withholding(seats=self.seats, chance=self.chance,
+                                        knowledge=self.knowledge, feeds=self.feeds).judge
         self.steps = Steps(match_id=self.match_id, keys=self.keys, seats=self.seats,
                            chance=self.chance, knowledge=self.knowledge,
                            state=lambda: self.state, step_state=lambda: self.step_state,
@@ -789,7 +793,8 @@ __all__ = [
     "MatchClaimed",
     "MatchConfig", "MatchCore",
     "MatchEnded", "PeerMisbehaved", "PlayCommitted", "PlayRevealed", "PrivateKnowledge",
-    "ResultSigned", "RoundKeyReleased", "SeatLeft", "SeatReclaimed", "SeatReplaced", "SeatTimedOut",
+    "ResultSigned", "RoundKeyReleased", "SeatForfeited", "SeatLeft", "SeatReclaimed",
+    "SeatReplaced", "SeatTimedOut",
     "SeatsOverdue", "Transition", "describe_transitions", "game_state_for", "new_game_state",
     "zombie_action",
 ]

@@ -22,9 +22,16 @@ from protocol.absence import Seats
 from protocol.chance import Chance
 from protocol.crypto import commit_set_digest, play_commitment
 from protocol.errors import Fault, Mismatch
-from protocol.events import ActionTaken, Event, ForkSuspected, PlayCommitted, PlayRevealed
+from protocol.events import (
+    ActionTaken,
+    Event,
+    ForkSuspected,
+    PlayCommitted,
+    PlayRevealed,
+    SeatForfeited,
+)
 from protocol.feed import Feed
-from protocol.game import forfeits_replaced, zombie_action
+from protocol.game import forfeit_plays_on, forfeits_replaced, zombie_action
 from protocol.knowledge import KnowledgeRounds
 from protocol.messages import ActBody, CommitBody, Message, RevealBody
 
@@ -122,9 +129,26 @@ class Steps:
         reaches only with the seat replaced, and where the state changes at once.  A game
         without a resignation rule (or one that refuses it) leaves the seat to its zombie,
         noted.  In a game whose replaced seats forfeit (``GameSpec.replaced``), every other
-        replaced seat forfeits here instead, for good."""
+        replaced seat forfeits here instead, for good.  A seat found withholding (version 2,
+        :mod:`protocol.withholding`) forfeits here, replaced or live again — for good unless
+        the game keeps a forfeited seat in play (``GameSpec.forfeit_plays_on``)."""
         for seat in seats:
-            if seat in self._seats.to_resign:
+            withheld = self._seats.to_forfeit.pop(seat, None)
+            if withheld is not None:
+                self._seats.to_resign.discard(seat)
+                try:
+                    state = state.forfeit(seat)
+                except EngineError as exc:
+                    self._shortfalls.append(f"seat {seat} did not forfeit ({exc})")
+                    continue
+                if not forfeit_plays_on(state):
+                    self._seats.forfeited(seat)
+                self._shortfalls.append(f"seat {seat} forfeited where it was to decide: it "
+                                        f"withheld {withheld}")
+                self._emit(SeatForfeited(seat, withheld))
+            elif seat not in self._seats.absent:
+                continue  # (a live seat: only a withholder's forfeit applies to it)
+            elif seat in self._seats.to_resign:
                 self._seats.to_resign.discard(seat)
                 try:
                     state = state.resign(seat)
@@ -143,8 +167,13 @@ class Steps:
         return state
 
     def settle_turn(self, w: Turn) -> GameState[Any] | None:
-        """A replaced seat's turn: the state after its zombie's action (None: a live seat's)."""
+        """A replaced seat's turn: the state after its zombie's action (None: a live seat's,
+        unless it owes a withholder's forfeit: the state after it)."""
         if w.seat not in self._seats.absent:
+            if w.seat in self._seats.to_forfeit:
+                state = self._state()
+                forfeited = self.resign(state, (w.seat,))
+                return forfeited if forfeited is not state else None
             return None
         state = self._state()
         resigned = self.resign(state, (w.seat,))
@@ -167,7 +196,11 @@ class Steps:
         deciders = self.deciders(step)
         if any(s not in step.reveals for s in deciders):
             return None
-        state = self.resign(self._state(), sorted(step.seats - set(step.reveals)))
+        for s in sorted(step.seats - set(step.reveals)):
+            if s in step.commitments:  # committed, replaced before its reveal was taken
+                self._seats.withheld(s, f"its REVEAL of {step.name}")
+        state = self.resign(self._state(), sorted(
+            (step.seats - set(step.reveals)) | (step.seats & set(self._seats.to_forfeit))))
         w2 = state.waiting
         if not (isinstance(w2, Simultaneous) and w2.step == w.step):
             self.current = None  # (the resignations ended the step, or the game)

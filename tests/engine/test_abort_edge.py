@@ -27,6 +27,26 @@ def test_a_cheater_that_always_withholds_leaves_once_or_stays_silent_often() -> 
     assert silent > 5  # (every room it decides last in)
 
 
+def test_under_the_rule_a_withholder_forfeits_its_game() -> None:
+    share, withholds = abort_edge.play(SEED, 4, "silence", tau=-1e9, rule="after")
+    assert withholds == 1 and share == 0.0  # (forfeited at once: its zombie plays the rest)
+    assert abort_edge.play(SEED, 4, "leave", tau=-1e9, rule="after") == (0.0, 1)
+
+
+def test_under_the_rule_the_best_response_never_withholds() -> None:
+    honest = abort_edge.play(SEED, 4, "honest")
+    for mode in abort_edge.MODES:
+        assert abort_edge.play(SEED, 4, mode, tau=abort_edge.NEVER, rule="after") == honest
+
+
+def test_an_outage_past_the_timeouts_is_reclaimed_and_forfeits_only_under_the_rule() -> None:
+    # Outage 1 of seed "abort-edge" falls between the seat's commitment and its reveal.
+    _, forfeited = abort_edge.protocol_late_crash_cost((4, "abort-edge", 1, "after"))
+    assert forfeited
+    _, forfeited_before = abort_edge.protocol_late_crash_cost((4, "abort-edge", 1, "before"))
+    assert not forfeited_before
+
+
 def test_a_crash_restarted_within_the_silence_timeout_costs_nothing() -> None:
     assert abort_edge.protocol_crash_cost((4, "test", 0)) == 0.0
 
@@ -45,6 +65,9 @@ def test_the_report_carries_every_figure() -> None:
                                 "--workers", "1"]) == 0
     last = json.loads(out.getvalue().splitlines()[-1])
     for key in ("edge_before", "edge_after", "ci95_before", "ci95_after", "honest_crash_cost",
-                "seconds", "best_mode", "best_tau"):
+                "honest_crash_cost_before", "honest_crash_cost_after", "seconds", "best_mode",
+                "best_tau", "honest_outage_cost_before", "honest_outage_cost_after"):
         assert key in last, key
     assert len(last["ci95_before"]) == 2 and last["honest_crash_cost"] == 0.0
+    assert last["best_tau_after"] == "never" and last["edge_after"] == 0.0
+    assert last["ci95_after"] == [0.0, 0.0]

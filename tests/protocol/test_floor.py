@@ -133,14 +133,18 @@ def test_version_1_keeps_the_old_rule() -> None:
 
 
 def test_a_three_seat_match_with_one_seat_replaced_plays_on() -> None:
-    """Two live seats are enough: one cheat in a three-seat duel is replaced by its zombie."""
+    """Two live seats are enough: one cheat in a three-seat duel is replaced, and the other two
+    play on to the end.  Its reveal did not open the play it had committed to, so it withheld
+    that play: it forfeits where the step settles (protocol.md §7.7), and the toy duel's
+    forfeit names the result."""
     net = duel_network(b"floor-three", forfeit=True, players=3)
     bad_reveal(net, 2)
     net.pump()
     assert not floors(net, 0)
     core = net.cores[0]
     assert isinstance(core.state.waiting, Over) and set(core.end_signatures) == {0, 1}
-    assert core.state.waiting.outcome.reason == "duel"  # played to its end, nobody forfeited
+    assert 2 in core.seats.withholders
+    assert core.state.waiting.outcome.reason == "forfeit"
 
 
 @pytest.mark.parametrize(("cheat", "culprit"), [("reveal", 0), ("reveal", 1), ("act", 0)])

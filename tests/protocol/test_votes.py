@@ -80,7 +80,9 @@ def test_three_seats_that_time_each_other_out_at_once_play_on() -> None:
     needed two.  Nobody owed anything, no timer ran, and the match waited for good (seen as an
     intermittent hang of tests/adversary/test_faults.py::test_stalls_of_several_seconds).  Now
     the dead end is broken: seat 1, the lowest whose own vote shows it sent the message it was
-    voted out at, is kept, and the old rules replace seat 2, which reclaims."""
+    voted out at, is kept, and the old rules replace seat 2, which reclaims.  (Seat 2 had held
+    back its secret of a face-up room every other seat had revealed: it withheld, and forfeits
+    — Raiders keeps it in play: tests/protocol/test_withholding.py.)"""
     net = crossed()
     for i, core in enumerate(net.cores):
         votes = {(t, v): b for (t, _), ballot in core.ballots.items() for v, b in ballot.items()}

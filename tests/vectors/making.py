@@ -426,12 +426,16 @@ def replaced_silent(version: int) -> Vector:
     net.run_with_timeouts()
     assert withheld
     finished(net, {2})
+    forfeit = ("; it withheld the play it had committed to, so it forfeits where the step "
+               "settles (protocol.md §7.7) and cannot win") if version >= 2 else ""
     return Vector(
         "adversarial/replaced-seat",
         "Seat 2 stops sending at its first reveal of level 2 (its commitment is out). After "
-        "both timeouts seats 0 and 1 vote it absent; its zombie plays the rest, seats 0 and 1 "
-        "sign the result. The file of seat 0.",
-        net.file(0), valid("seat 2 was replaced by its zombie", "played by its zombie"))
+        f"both timeouts seats 0 and 1 vote it absent{forfeit}; its zombie plays the rest, "
+        "seats 0 and 1 sign the result. The file of seat 0.",
+        net.file(0), valid("seat 2 was replaced by its zombie", "played by its zombie",
+                           *(["seat 2 forfeited where it was to decide: it withheld its "
+                              "REVEAL"] if version >= 2 else [])))
 
 
 def _hidden_reveal(net: Network) -> Callable[[Message], bool]:
@@ -450,12 +454,17 @@ def redraw(version: int) -> Vector:
     net.run_with_timeouts()
     assert withheld
     finished(net, {3})
+    forfeit = (" Every other secret of the room it withheld was revealed first, so it "
+               "withheld: it forfeits at its next decision (protocol.md §7.7) and cannot "
+               "win.") if version >= 2 else ""
     return Vector(
         "adversarial/redraw",
         "Seat 3 stops sending when it owes its secret for a face-down room being turned. It is "
         "voted absent; every hidden event it committed to and never revealed is drawn again "
-        "under a new id from the three seats left. The file of seat 0.",
-        net.file(0), valid("seat 3 was replaced", "drawn again", "drawn without seat 3"))
+        f"under a new id from the three seats left.{forfeit} The file of seat 0.",
+        net.file(0), valid("seat 3 was replaced", "drawn again", "drawn without seat 3",
+                           *(["seat 3 forfeited where it was to decide: it withheld its "
+                              "secret"] if version >= 2 else [])))
 
 
 def false_absence(version: int, variant: str) -> Vector:
