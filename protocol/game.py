@@ -62,7 +62,7 @@ def forfeits_replaced(state: GameState[Any]) -> bool:
 
 
 def forfeit_plays_on(state: GameState[Any]) -> bool:
-    """Does a seat that forfeited stay in play (``GameSpec.forfeit_plays_on``: Raiders), so
+    """Does a seat that forfeited stay in play (``GameSpec.forfeit_plays_on``), so
     that it may still reclaim its seat?"""
     return get_game(state.game).forfeit_plays_on
 

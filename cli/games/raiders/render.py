@@ -393,7 +393,7 @@ def render_totals(view: RaidersView, labels: Sequence[str]) -> list[str]:
 # --------------------------------------------------------------------------- the end
 
 
-_ORDER = {"winner": 0, "lost": 1, "fainted": 2, "eliminated": 3}
+ORDER = {"winner": 0, "lost": 1, "fainted": 2, "eliminated": 3, "forfeited": 4}
 
 
 def render_scoreboard(view: RaidersView, outcome: Outcome, labels: Sequence[str], *,
@@ -409,7 +409,7 @@ def _scoreboard(view: RaidersView, outcome: Outcome, labels: Sequence[str], *, n
                 bots: Mapping[int, Sequence[tuple[str, str]]]) -> list[str]:
     seats = {sv.seat: sv for sv in view.seats}
     standings = sorted(outcome.standings, key=lambda st: (
-        _ORDER.get(st.status, 9), -seats[st.seat].coins, seats[st.seat].wounds, st.seat))
+        ORDER.get(st.status, 9), -seats[st.seat].coins, seats[st.seat].wounds, st.seat))
     width = max(5, *(len(seat_name(s, labels, name)) for s in seats))
     lines = ["Final scores", f"  {'seat':<{width}} {'character':<9} coins wounds  result"]
     for st in standings:
@@ -424,6 +424,11 @@ def _scoreboard(view: RaidersView, outcome: Outcome, labels: Sequence[str], *, n
         else:
             lines.append("Nobody wins.")
         return lines
+    forfeited = [st.seat for st in outcome.standings if st.status == "forfeited"]
+    if forfeited:
+        subject, _ = _subject(forfeited, labels)
+        lines.append(f"{subject[0].upper()}{subject[1:]} forfeited for holding back a card or "
+                     "a secret, and cannot win.")
     fainted = [st.seat for st in outcome.standings if st.status == "fainted"]
     if fainted:
         subject, singular = _subject(fainted, labels)

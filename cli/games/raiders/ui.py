@@ -25,7 +25,7 @@ KEYS = {"1": "play 1", "2": "play 2", "3": "play 3", "4": "play 4", "5": "play 5
         "k": "play key", "s": "play sword", "c": "play crystal", "t": "torch",
         "T": "play torch"}
 DEALING = ("setup", "level", "deal")  # phases before a level's rooms are on the table
-ORDER = {"winner": 0, "lost": 1, "fainted": 2, "eliminated": 3}
+ORDER = render.ORDER
 LOOK = "torch"  # the free action: a look at the face-down rooms
 
 

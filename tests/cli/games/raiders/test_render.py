@@ -277,7 +277,7 @@ def _final_view(coins: tuple[int, ...], wounds: tuple[int, ...],
 
 
 def _outcome(statuses: str, winners: tuple[int, ...]) -> Outcome:
-    words = {"W": "winner", "L": "lost", "F": "fainted", "E": "eliminated"}
+    words = {"W": "winner", "L": "lost", "F": "fainted", "E": "eliminated", "X": "forfeited"}
     return Outcome(frozenset(winners),
                    tuple(Standing(s, words[c], 0, 0) for s, c in enumerate(statuses)), "")
 
@@ -313,6 +313,21 @@ Final scores
   B     Wizard       12      2  eliminated
   C     Thief         3      5  eliminated
 Nobody wins: the Medusa eliminated everyone.
+""")
+
+
+def test_scoreboard_a_forfeited_seat_is_listed_last_and_said_to_have_forfeited() -> None:
+    view = _final_view((20, 12, 3), (1, 2, 5))
+    assert render.render_scoreboard(view, _outcome("XWF", (1,)), text.seat_labels(3, 0)) == \
+        lines("""
+Final scores
+  seat  character coins wounds  result
+  B     Wizard       12      2  winner
+  C     Thief         3      5  fainted
+  A you Explorer     20      1  forfeited
+You forfeited for holding back a card or a secret, and cannot win.
+C faints with the most wounds and cannot win.
+B wins with 12 coins.
 """)
 
 
