@@ -7,7 +7,8 @@ early turn (the next room is face down and turned as soon as the room resolves) 
 secret of that next room too.  It can then withhold its REVEAL — go silent, or LEAVE.  Its
 committed play is void (its zombie plays the room instead) and the next room is drawn again
 without it.  Silent, it reclaims its seat and plays on from the next room; after a LEAVE its
-zombie plays the rest.
+zombie plays the rest.  (That is the protocol without the rule that a withholder forfeits; with
+it, either way it forfeits: ``edge_after``.)
 
 **Paired games.**  Each game is played twice from the same seed — the same characters, rooms
 and bot streams: once with seat C (the last seat, the last to reveal) honest, once with C
@@ -348,7 +349,11 @@ def _crashes(pool: ProcessPoolExecutor, players: int, seed: str, games: int) -> 
         "honest_crash_cost": _mean(costs), "honest_crash_cost_before": _mean(costs),
         "honest_crash_cost_after": _mean(costs), "crash_games": len(costs),
         "honest_outage_cost_before": _mean([c for c, _ in outages["before"]]),
+        "honest_outage_ci95_before": list(bootstrap([c for c, _ in outages["before"]],
+                                                    "outage-before")),
         "honest_outage_cost_after": _mean([c for c, _ in outages["after"]]),
+        "honest_outage_ci95_after": list(bootstrap([c for c, _ in outages["after"]],
+                                                   "outage-after")),
         "outage_forfeits_after": sum(f for _, f in outages["after"])}
 
 

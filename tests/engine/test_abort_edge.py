@@ -39,8 +39,8 @@ def test_under_the_rule_the_best_response_never_withholds() -> None:
         assert abort_edge.play(SEED, 4, mode, tau=abort_edge.NEVER, rule="after") == honest
 
 
-def test_an_outage_past_the_timeouts_is_reclaimed_and_forfeits_only_under_the_rule() -> None:
-    # Outage 1 of seed "abort-edge" falls between the seat's commitment and its reveal.
+def test_a_crash_past_the_timeouts_at_a_withholding_point_forfeits_only_under_the_rule() -> None:
+    # Crash 1 of seed "abort-edge" comes before an opening the others made first.
     _, forfeited = abort_edge.protocol_late_crash_cost((4, "abort-edge", 1, "after"))
     assert forfeited
     _, forfeited_before = abort_edge.protocol_late_crash_cost((4, "abort-edge", 1, "before"))
