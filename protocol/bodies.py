@@ -22,7 +22,7 @@ MAX_SEAT: Final = 7
 
 MAX_STEP: Final = 64
 """Longest step name, in characters (the engine's names look like ``L2.R3.play``)."""
-MAX_ACTION: Final = 32
+MAX_ACTION: Final = 1024  # bytes of UTF-8: a Paper Dungeons plan, a Twister move with pick-ups
 """Longest action, in characters (the engine's notation, such as ``play 4``)."""
 MAX_EVENT_ID: Final = 64
 MAX_BATCH: Final = 64
@@ -116,6 +116,15 @@ def _text(value: object, what: str, longest: int) -> str:
     return value
 
 
+def _action(value: object, what: str) -> str:
+    """An action: the engine's notation, 1 to :data:`MAX_ACTION` bytes of UTF-8."""
+    text = _text(value, what, MAX_ACTION)
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_ACTION:
+        raise BadMessage(f"{what} is {size} bytes, over the {MAX_ACTION}-byte cap")
+    return text
+
+
 def _array(value: object, what: str, length: int | None = None) -> tuple[Value, ...]:
     if not isinstance(value, tuple):
         raise BadMessage(f"{what} must be an array, not {type(value).__name__}")
@@ -173,7 +182,7 @@ class RevealBody:
 
     def __post_init__(self) -> None:
         _text(self.step, "REVEAL step", MAX_STEP)
-        _text(self.action, "REVEAL action", MAX_ACTION)
+        _action(self.action, "REVEAL action")
         _sized(self.salt, "REVEAL salt", DIGEST_SIZE)
         _sized(self.commit_set, "REVEAL commit set", DIGEST_SIZE)
         if self.chance != ():
@@ -325,7 +334,7 @@ class ActBody:
 
     def __post_init__(self) -> None:
         _text(self.step, "ACT step", MAX_STEP)
-        _text(self.action, "ACT action", MAX_ACTION)
+        _action(self.action, "ACT action")
 
     def as_body(self) -> tuple[Value, ...]:
         return (self.step, self.action)

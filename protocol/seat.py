@@ -517,15 +517,11 @@ class LocalSeat:
             return Kind.CHANCE_DIGEST, chance_bodies.digest_body(core.chance)
         if expected is Kind.ACT:
             assert isinstance(w, Turn)
-            action = self.decide(self.decision_state(), seat)
+            action, _ = self._decided(seat)
             return Kind.ACT, ActBody(w.step, action)
         if expected is Kind.COMMIT:
             assert isinstance(w, Simultaneous)
-            action = self.decide(self.decision_state(), seat)
-            try:
-                parsed = core.state.parse_action(seat, action)
-            except EngineError as exc:
-                raise LocalProtocolError(f"the local seat chose an illegal action: {exc}") from exc
+            action, parsed = self._decided(seat)
             if is_free(core.state, seat, parsed):
                 return Kind.ACT, ActBody(w.step, action)
             salt = self.secrets.salt_for(w.step)
@@ -547,6 +543,17 @@ class LocalSeat:
             action, salt = opened or self._reopen(self._unopened.pop(w.step))
             return self._reveal_body(w.step, action, salt, None)
         return None
+
+    def _decided(self, seat: int) -> tuple[str, Any]:
+        """The local decision, in the engine's canonical notation (one action, one string:
+        protocol.md §7.1), and parsed."""
+        core = self.core
+        action = self.decide(self.decision_state(), seat)
+        try:
+            parsed = core.state.parse_action(seat, action)
+        except EngineError as exc:
+            raise LocalProtocolError(f"the local seat chose an illegal action: {exc}") from exc
+        return core.state.format_action(parsed), parsed
 
     def _reveal_body(self, step_name: str, action: str, salt: bytes,
                      direct: bytes | None) -> tuple[Kind, RevealBody]:

@@ -294,6 +294,7 @@ class Steps:
             new_state = state.apply(seat, action)
         except EngineError as exc:
             raise Fault(f"illegal action {body.action!r}: {exc}", message) from None
+        self._check_notation(state, action, body.action, message)
         w = state.waiting
         if isinstance(w, Simultaneous) and not isinstance(new_state.waiting, Simultaneous):
             raise Fault("played a card in the open in a simultaneous step", message)
@@ -353,9 +354,11 @@ class Steps:
             # Legal, and a part of the joint decision: a free action is taken on its own, so a
             # play that reveals one is as illegal as any other (the joint apply would refuse
             # it, on every peer and in the verifier).
-            state.check_joint(seat, state.parse_action(seat, body.action))
+            parsed = state.parse_action(seat, body.action)
+            state.check_joint(seat, parsed)
         except EngineError as exc:
             raise Fault(f"revealed an illegal action {body.action!r}: {exc}", message) from None
+        self._check_notation(state, parsed, body.action, message)
         if direct:
             fault = self.direct_reveal_fault(seat)
             if fault is not None:
@@ -372,6 +375,17 @@ class Steps:
         current.reveals[seat] = (body.action, message)
         self._emit(PlayRevealed(step, seat, body.action))
         return True
+
+    @staticmethod
+    def _check_notation(state: GameState[Any], action: Any, text: str, message: Message) -> None:
+        """Version 2: one action, one string — the text signed (and committed to) must be the
+        engine's canonical notation of the action it names (protocol.md §7.1)."""
+        if message.version < 2:
+            return
+        canonical = state.format_action(action)
+        if canonical != text:
+            raise Fault(f"illegal action {text[:40]!r}: not the engine's notation of it "
+                        f"({canonical[:40]!r})", message)
 
     def _early_secret(self, seat: int, message: Message, body: RevealBody) -> None:
         """The secret a REVEAL carries for the step's early turn: it must be for that event,

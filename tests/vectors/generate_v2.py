@@ -140,6 +140,7 @@ WANT: dict[str, Want] = {
     "adversarial/lone-survivor": w("incomplete", (), "unfinished"),
     "adversarial/absence-without-every-vote": VALID,
     "adversarial/illegal-play": w("invalid", 0, "illegal_action"),
+    "adversarial/other-spelling": w("invalid", 2, "illegal_action"),
     "adversarial/lying-chance-secret": w("invalid", 0, "reveal_mismatch"),
     "adversarial/lying-early-secret": w("invalid", 0, "reveal_mismatch"),
     "adversarial/diverged-state": w("invalid", 0, "state_diverged"),

@@ -708,6 +708,26 @@ def votes_that_do_not_pass(version: int) -> Vector:
         "sign. The file of seat 3.", net.file(3), valid())
 
 
+def other_spelling(version: int) -> Vector:
+    net = VectorNetwork(3, tag=b"adversarial/other-spelling", version=version)
+    cheat = net.seats[2]
+
+    def decided(seat: int) -> tuple[str, Any]:
+        text = cheat.decide(cheat.decision_state(), seat)
+        parsed = cheat.core.state.parse_action(seat, text)
+        return cheat.core.state.format_action(parsed).upper(), parsed
+    cheat._decided = decided  # type: ignore[method-assign]
+    net.run_with_timeouts()
+    finished(net, {2})
+    return Vector(
+        "adversarial/other-spelling",
+        "Seat 2 commits to, and reveals, its card spelled in capitals (\"PLAY 4\"): the engine "
+        "parses it, but it is not the engine's notation, and one action has one string "
+        "(protocol.md §7.1). Every peer blames it at the reveal and replaces it; seats 0 and 1 "
+        "finish. The file of seat 0.",
+        net.file(0), invalid(2, "illegal"))
+
+
 def illegal_play(version: int) -> Vector:
     net = VectorNetwork(3, tag=b"adversarial/illegal-play", version=version)
     cheat = net.seats[0]
@@ -1038,6 +1058,7 @@ def adversarial_vectors(version: int) -> list[Vector]:
         lying_early_secret(v), diverged_state(v), copied_commitment(v), early_secret_not_due(v),
         illegal_direct_reveal(v), revealed_torch_peek(v), reveal_instead_of_delivery(v),
         reveal_while_welcoming(v), two_silent(v), reveal_on_silent_seat(v),
+        *([other_spelling(v)] if v >= 2 else []),
     ]
 
 
