@@ -18,6 +18,7 @@ BENCHMARKS = {
     "kards-balance": "benchmarks.kards_balance",
     "deck": "benchmarks.deck",
     "abort-edge": "benchmarks.abort_edge",
+    "zombie": "benchmarks.zombie",
 }
 
 

@@ -168,6 +168,7 @@ class MatchPeer:
         self._putting_off: str | None = None  # the step a bot's decision is put off for
         self.seed = seed
         self.local = LocalSeat(self.core, seat, key, seed, self._decide_now)
+        self.local.remember = store.save_choices  # (before each COMMIT is persisted: §8.1)
         self.links: dict[int, Link] = {}
         self.sock = sock
         self.server: asyncio.Server | None = None
@@ -321,7 +322,7 @@ class MatchPeer:
         self.core.now = time.monotonic()
         self.core.adopt(transcript.feeds)
         own = list(transcript.feeds[self.seat].messages) if self.seat in transcript.feeds else []
-        self._resend = self.local.restore(own)
+        self._resend = self.local.restore(own, self.store.choices())
         self._note(self.core.events)
 
     # ------------------------------------------------------------------ running

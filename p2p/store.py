@@ -28,7 +28,7 @@ import logging
 import os
 import secrets
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -316,6 +316,7 @@ class MatchStore:
         self.path = self.dir / f"{stem}.crawl"
         self.seed_path = self.dir / f"{stem}.seed"
         self.info_path = self.dir / f"{stem}.json"
+        self.choices_path = self.dir / f"{stem}.choices"
         self._fd: int | None = None
 
     # -- creating and opening
@@ -445,10 +446,33 @@ class MatchStore:
         """Persist one message (called before the message is sent to anyone)."""
         self._append(frame(message.encode()))
 
+    def save_choices(self, choices: Mapping[str, str]) -> None:
+        """Store this seat's pending choices (step -> action, each committed but not revealed
+        yet), readable by its owner only and flushed to disk — called before the COMMIT they
+        belong to is persisted (protocol.md §8.1)."""
+        _write_private(self.choices_path, json.dumps(dict(choices), sort_keys=True).encode())
+
+    def choices(self) -> dict[str, str]:
+        """The stored pending choices; none if there is no file.  A damaged file gives none
+        (the commitments are then reopened by search, where the game allows it)."""
+        try:
+            raw = read_small(self.choices_path)
+        except (FileNotFoundError, StoreError):
+            return {}
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+
     def finish(self) -> None:
-        """The match is over and every secret revealed: the seed is no longer needed."""
-        with contextlib.suppress(FileNotFoundError):
-            self.seed_path.unlink()
+        """The match is over and every secret revealed: the seed and the stored choices are
+        no longer needed."""
+        for path in (self.seed_path, self.choices_path):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
 
     def close(self) -> None:
         if self._fd is not None:

@@ -7,7 +7,7 @@ deliveries of its own private-knowledge rounds and computes what they show."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -79,6 +79,10 @@ class LocalSeat:
         self.sent: list[Message] = []
         self.pending_reveal: dict[str, tuple[str, bytes]] = {}
         self._unopened: dict[str, CommitBody] = {}  # restored commitments not reopened yet
+        # Called with every pending choice (step -> action) before a COMMIT is returned, so
+        # the driver stores them (privately) before the COMMIT is persisted: a restart then
+        # reopens the commitment without searching the step's actions (protocol.md §8.1).
+        self.remember: Callable[[Mapping[str, str]], None] | None = None
         self.knowledge: dict[str, str] = {}  # what its rounds showed: engine id -> outcome
         self.events: list[Event] = []  # PrivateKnowledge, for the driver
         self._opened: set[str] = set()  # its rounds whose deliveries it has opened
@@ -104,12 +108,15 @@ class LocalSeat:
         self._rounds_seen = 0  # the core's rounds looked at so far (for _learn)
         self._mine: list[KnowledgeRound] = []  # its own rounds among them, not opened yet
 
-    def restore(self, persisted: list[Message]) -> list[Message]:
+    def restore(self, persisted: list[Message],
+                choices: Mapping[str, str] | None = None) -> list[Message]:
         """After a restart: take back the messages this seat persisted (its own feed, from
         the match file) and return them to be sent again — the same bytes, so peers see
         harmless duplicates, never a second message under a sequence number.  A commitment
-        whose reveal is still owed is reopened without storing the choice anywhere: the salt
-        derives from the seed, and the action is found among the step's legal actions."""
+        whose reveal is still owed is reopened: the salt derives from the seed, and the action
+        is the stored choice (``choices``, step -> action, as :attr:`remember` was given it)
+        if it opens the commitment, else found among the step's legal actions where the game
+        lists them."""
         for i, message in enumerate(persisted):
             if message.seat != self.seat or message.seq != i:
                 raise LocalProtocolError("the persisted feed is not this seat's, in order")
@@ -122,6 +129,13 @@ class LocalSeat:
         for message in persisted:
             body = message.content
             if isinstance(body, CommitBody) and body.step not in revealed:
+                stored = (choices or {}).get(body.step)
+                salt = self.secrets.salt_for(body.step)
+                if isinstance(stored, str) and play_commitment(
+                        self.core.match_id, body.step, self.core.keys[self.seat], stored,
+                        salt) == body.commitment:
+                    self.pending_reveal[body.step] = (stored, salt)
+                    continue
                 try:
                     self.pending_reveal[body.step] = self._reopen(body)
                 except LocalProtocolError:
@@ -156,8 +170,10 @@ class LocalSeat:
         core.votes.behind_top = dict(old.votes.behind_top)
         core.adopt(dict(enumerate(old.feeds)))
         local = LocalSeat(core, self.seat, self.key, self.seed, self.decide)
-        local.restore(list(old.feeds[self.seat].messages))
+        local.restore(list(old.feeds[self.seat].messages),
+                      {step: action for step, (action, _) in self.pending_reveal.items()})
         local.hold_reclaim = self.hold_reclaim
+        local.remember = self.remember
         return local
 
     def lagging(self) -> LocalSeat | None:
@@ -173,8 +189,14 @@ class LocalSeat:
         return local
 
     def _reopen(self, body: CommitBody) -> tuple[str, bytes]:
+        """The action and salt of a commitment whose choice was not stored: found among the
+        step's legal actions — where the game lists them (a plan among 10⁵ is not searched)."""
         salt = self.secrets.salt_for(body.step)
         state = self.core.state
+        if not state.lists_actions(self.seat):
+            raise LocalProtocolError(f"cannot reopen the commitment of step {body.step}: its "
+                                     "choice was not stored, and the step's actions are too "
+                                     "many to search")
         for action in state.legal_actions(self.seat):
             text = state.format_action(action)
             if play_commitment(self.core.match_id, body.step, self.core.keys[self.seat], text,
@@ -532,6 +554,8 @@ class LocalSeat:
                 # it could still join this step after seeing the play.
                 return self._reveal_body(w.step, action, salt, commitment)
             self.pending_reveal[w.step] = (action, salt)
+            if self.remember is not None:
+                self.remember({step: a for step, (a, _) in self.pending_reveal.items()})
             return Kind.COMMIT, CommitBody(w.step, commitment)
         if expected is Kind.END:
             final = core.ending.final

@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2p.peer import PeerConfig, bot_decider
 from p2p.run import host, resume
-from p2p.store import KnownKeys, StoreError, load_identity
+from p2p.store import KnownKeys, MatchStore, StoreError, load_identity
 from protocol.crypto import public_key_bytes
 
 CONFIG = PeerConfig(timeouts=(20, 20, 20, 15), linger=0.2, bot_think=0)
@@ -161,6 +161,20 @@ def test_importing_an_identity_never_replaces_another(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- known_keys.json
 
 GOOD = {"alice": "aaaa-bbbb-cccc-dddd-eeee", "bob": "1111-2222-3333-4444-5555"}
+
+
+@pytest.mark.parametrize("damage", [b"", b"{not json", b"[1, 2]", b'{"L1.R1.play": 4}'])
+def test_pending_choices_are_private_and_a_damaged_file_gives_none(tmp_path: Path,
+                                                                    damage: bytes) -> None:
+    store = MatchStore(tmp_path, bytes(32))
+    store.save_choices({"L1.R1.play": "play 4"})
+    assert store.choices_path.stat().st_mode & 0o777 == 0o600
+    assert store.choices() == {"L1.R1.play": "play 4"}
+    store.choices_path.write_bytes(damage)
+    assert store.choices() == {}  # (reopened by search instead, where the game allows it)
+    store.save_choices({"L1.R2.play": "play 5"})
+    store.finish()  # (the match is over: the choices go with the seed)
+    assert not store.choices_path.exists() and store.choices() == {}
 
 
 @pytest.mark.parametrize("damage", [

@@ -428,6 +428,48 @@ def test_restart_mid_step_resends_the_same_bytes(commits: int) -> None:
     assert {c.public_digest() for c in net.cores} == {calm.cores[0].public_digest()}
 
 
+@pytest.mark.parametrize("stored", ["right", "wrong"])
+def test_a_restart_reopens_from_the_stored_choice_without_searching(stored: str) -> None:
+    """The driver stores each pending choice before its COMMIT is persisted
+    (``LocalSeat.remember``, protocol.md §8.1).  Restarted with the stored choice, the seat
+    reopens its commitment from it — no search of the step's actions, so a game whose actions
+    are too many to list restarts too.  A stored choice that does not open the commitment (a
+    damaged file) is not used: the seat searches where the game lists its actions, and says
+    so where it cannot."""
+    net = raiders_network(3, tag=b"restart-stored")
+    remembered: list[dict[str, str]] = []
+    net.seats[1].remember = lambda choices: remembered.append(dict(choices))
+    while not net.seats[1].sent or net.seats[1].sent[-1].kind is not Kind.COMMIT:
+        net.pump(limit=1, partial=True)
+    old = net.seats[1]
+    step = old.sent[-1].content.step  # type: ignore[union-attr]
+    assert remembered and remembered[-1] == {step: old.pending_reveal[step][0]}
+    choices = dict(remembered[-1]) if stored == "right" else {step: "play torch-ish"}
+    core = MatchCore(net.header)
+    for message in net.log:
+        core.receive(message)
+    seat = LocalSeat(core, 1, old.key, hashlib.sha256(b"restart-storedseed1").digest(),
+                     old.decide)
+    state_class = type(core.state)
+    with pytest.MonkeyPatch.context() as patch:  # (a game whose actions cannot be listed)
+        patch.setattr(state_class, "lists_actions", lambda self, seat: False)
+        if stored == "right":
+            seat.restore(list(old.sent), choices)
+            assert seat.pending_reveal == old.pending_reveal
+        else:
+            seat.restore(list(old.sent), choices)
+            assert not seat.pending_reveal  # (put off: reopened when its reveal is due)
+            with pytest.raises(LocalProtocolError, match="too many to search"):
+                seat._reopen(old.sent[-1].content)  # type: ignore[arg-type]
+    if stored == "wrong":
+        seat.restore(list(old.sent), choices)  # (a game that lists them: found by search)
+        assert seat.pending_reveal == old.pending_reveal
+    net.cores[1], net.seats[1] = core, seat
+    net.queue.extend(list(old.sent))
+    net.pump()
+    assert not misbehaving(net) and all(c.signed for c in net.cores)
+
+
 @pytest.mark.parametrize("what", ["salt", "action"])
 def test_reveal_with_wrong_salt_or_action_is_blamed(what: str) -> None:
     net = raiders_network(3, tag=b"wrong-" + what.encode())
