@@ -664,13 +664,26 @@ Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDi
         | ReclaimBody | WelcomeBody | LeaveBody | ClaimBody | ResignBody | OfferBody
         | AnswerBody | ResumeBody)
 
+MAX_ACTION_V1: Final = 32  # characters: version 1's cap on an action
+
+
+def _v1_action(parser: Callable[[tuple[Value, ...]], Body]) -> Callable[[tuple[Value, ...]], Body]:
+    """Version 1's REVEAL or ACT: its action at most :data:`MAX_ACTION_V1` characters."""
+    def parse(fields: tuple[Value, ...]) -> Body:
+        body = parser(fields)
+        assert isinstance(body, RevealBody | ActBody)
+        _text(body.action, f"{body.KIND.name} action", MAX_ACTION_V1)
+        return body
+    return parse
+
+
 _V1_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
     Kind.COMMIT: CommitBody.from_body,
-    Kind.REVEAL: RevealBody.from_body,
+    Kind.REVEAL: _v1_action(RevealBody.from_body),
     Kind.CHANCE_COMMIT: ChanceCommitBody.from_body,
     Kind.CHANCE_REVEAL: ChanceRevealBody.from_body,
     Kind.CHANCE_DIGEST: ChanceDigestBody.from_body,
-    Kind.ACT: ActBody.from_body,
+    Kind.ACT: _v1_action(ActBody.from_body),
     Kind.END: EndBody.from_body,
     Kind.SEAL_KEY: SealKeyBody.from_body,
     Kind.DELIVERY: DeliveryBody.from_body,
@@ -681,7 +694,7 @@ _V1_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
 }
 _BODY_PARSERS: Final[dict[int, dict[Kind, Callable[[tuple[Value, ...]], Body]]]] = {
     1: _V1_PARSERS,
-    2: {**_V1_PARSERS, Kind.REVEAL: RevealBody.from_body_v2,
+    2: {**_V1_PARSERS, Kind.REVEAL: RevealBody.from_body_v2, Kind.ACT: ActBody.from_body,
         Kind.CHANCE_REVEAL: ChanceRevealBody.from_body_v2,
         Kind.DELIVERY: DeliveryBody.from_body_v2, Kind.LEAVE: LeaveBody.from_body,
         Kind.CLAIM: ClaimBody.from_body, Kind.RESIGN: ResignBody.from_body,

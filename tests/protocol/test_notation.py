@@ -13,7 +13,7 @@ from benchmarks.scenario import raiders_network
 from protocol.errors import BadMessage
 from protocol.events import PeerMisbehaved
 from protocol.local import Network, random_decider
-from protocol.messages import MAX_ACTION, ActBody, RevealBody
+from protocol.messages import MAX_ACTION, ActBody, Kind, RevealBody, parse_body
 from protocol.verdicts import INVALID
 from protocol.verify import verify
 
@@ -70,3 +70,13 @@ def test_an_action_is_at_most_one_kibibyte_of_utf8(body: Any) -> None:
         make("é" * 513)
     with pytest.raises(BadMessage, match="over the 1024"):
         make("x" * 1025)
+
+
+def test_version_1_keeps_its_32_character_cap() -> None:
+    fields = ("L1.R1.play", "x" * 33, bytes(32), bytes(32))
+    with pytest.raises(BadMessage, match="REVEAL action is 33 characters, over the 32"):
+        parse_body(Kind.REVEAL, fields, version=1)
+    with pytest.raises(BadMessage, match="ACT action is 33 characters, over the 32"):
+        parse_body(Kind.ACT, fields[:2], version=1)
+    assert parse_body(Kind.REVEAL, fields, version=2)  # (version 2: up to 1 KiB)
+    assert parse_body(Kind.ACT, fields[:2], version=2)
