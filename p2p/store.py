@@ -311,13 +311,22 @@ class MatchStore:
     """One match's files: the append-only match file, the seed, the seat and addresses."""
 
     def __init__(self, data_dir: Path, match_id: bytes) -> None:
-        self.dir = data_dir / "matches"
-        stem = match_id.hex()[:16]
-        self.path = self.dir / f"{stem}.crawl"
-        self.seed_path = self.dir / f"{stem}.seed"
-        self.info_path = self.dir / f"{stem}.json"
-        self.choices_path = self.dir / f"{stem}.choices"
+        self._files(data_dir / "matches", match_id.hex()[:16])
+
+    def _files(self, directory: Path, stem: str) -> None:
+        self.dir = directory
+        self.path = directory / f"{stem}.crawl"
+        self.seed_path = directory / f"{stem}.seed"
+        self.info_path = directory / f"{stem}.json"
+        self.choices_path = directory / f"{stem}.choices"
         self._fd: int | None = None
+
+    @classmethod
+    def of_seed(cls, seed: Path) -> MatchStore:
+        """The store whose seed file is ``seed``."""
+        store = cls.__new__(cls)
+        store._files(seed.parent, seed.stem)
+        return store
 
     # -- creating and opening
 
@@ -486,13 +495,7 @@ def unfinished_matches(data_dir: Path) -> list[MatchStore]:
     out = []
     seeds = sorted((data_dir / "matches").glob("*.seed"), key=lambda p: (_mtime(p), p.name))
     for seed in seeds:  # oldest first: the last is the most recent
-        store = MatchStore.__new__(MatchStore)
-        store.dir = seed.parent
-        store.path = seed.with_suffix(".crawl")
-        store.seed_path = seed
-        store.info_path = seed.with_suffix(".json")
-        store._fd = None
-        out.append(store)
+        out.append(MatchStore.of_seed(seed))
     return out
 
 
