@@ -241,23 +241,37 @@ def protocol_crash_cost(args: tuple[int, str, int]) -> float:
     players, seed, i = args
     tag = f"abort-edge/crash/{seed}/{i}".encode()
     seat = players - 1
+    calm, net = _up_to_the_crash(players, tag)
+    _restart(net, seat, tag)
+    net.pump()
+    return _share(calm.cores[0], seat) - _share(net.cores[0], seat)
+
+
+def _up_to_the_crash(players: int, tag: bytes) -> tuple[Network, Network]:
+    """The match played through without a crash, and the same match up to seat C's crash:
+    after a random number (from ``tag``) of its messages."""
+    seat = players - 1
     calm = raiders_network(players, tag=tag, deciders=_heuristic(players))
     calm.pump()
     net = raiders_network(players, tag=tag, deciders=_heuristic(players))
     target = 1 + HashStream(tag).below(80)
     while len(net.seats[seat].sent) < target and not net.cores[seat].ending.ended:
         net.pump(limit=1, partial=True)
+    return calm, net
+
+
+def _restart(net: Network, seat: int, tag: bytes) -> None:
+    """``seat``'s peer restarts: its core rebuilt from what it held, its seat from its file
+    (the same bytes sent again)."""
     old = net.seats[seat]
-    persisted = list(old.sent)
-    core = MatchCore(net.header)  # the restarted peer: its core rebuilt from what it held
+    core = MatchCore(net.header)
     for message in net.log:
         core.receive(message)
     local = LocalSeat(core, seat, old.key, hashlib.sha256(tag + b"seed%d" % seat).digest(),
                       old.decide)
     net.cores[seat], net.seats[seat] = core, local
-    net.queue.extend(local.restore(persisted))
-    net.pump()
-    return _share(calm.cores[0], seat) - _share(net.cores[0], seat)
+    net.crashed.discard(seat)
+    net.queue.extend(local.restore(list(old.sent)))
 
 
 def protocol_late_crash_cost(args: tuple[int, str, int, str]) -> tuple[float, bool]:
@@ -274,12 +288,7 @@ def protocol_late_crash_cost(args: tuple[int, str, int, str]) -> tuple[float, bo
     if rule == "before":
         Seats.withheld = lambda self, seat, what: None  # type: ignore[method-assign]
     try:
-        calm = raiders_network(players, tag=tag, deciders=_heuristic(players))
-        calm.pump()
-        net = raiders_network(players, tag=tag, deciders=_heuristic(players))
-        target = 1 + HashStream(tag).below(80)
-        while len(net.seats[seat].sent) < target and not net.cores[seat].ending.ended:
-            net.pump(limit=1, partial=True)
+        calm, net = _up_to_the_crash(players, tag)
         net.land_in_flight()
         net.crash(seat)
         others = [j for j in range(players) if j != seat]
@@ -295,15 +304,7 @@ def protocol_late_crash_cost(args: tuple[int, str, int, str]) -> tuple[float, bo
             _pump_until(net, replaced)
             for j in others:
                 net.run_clock(j)
-        old = net.seats[seat]
-        core = MatchCore(net.header)  # the restarted peer, from what it holds
-        for message in net.log:
-            core.receive(message)
-        local = LocalSeat(core, seat, old.key, hashlib.sha256(tag + b"seed%d" % seat).digest(),
-                          old.decide)
-        net.cores[seat], net.seats[seat] = core, local
-        net.crashed.discard(seat)
-        net.queue.extend(local.restore(list(old.sent)))
+        _restart(net, seat, tag)
         net.run_with_timeouts(limit=12)
         forfeited = seat in net.cores[0].seats.withholders
         return _share(calm.cores[0], seat) - _share(net.cores[0], seat), forfeited

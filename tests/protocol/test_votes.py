@@ -59,11 +59,11 @@ def assert_finished_alike(net: Network) -> None:
 # --------------------------------------------------------------------------- crossed votes
 
 
-def crossed(tag: bytes = b"mutual") -> Network:
+def crossed(tag: bytes = b"mutual", variant: str = "basic") -> Network:
     """Seats 1 and 2's messages stall on every link while seat 0's get through: seat 0 times
     both out, and seats 1 and 2 time each other out.  Then the links heal, and every peer is
     rebuilt from the feeds (as MatchPeer does when a vote names a message it took)."""
-    net = raiders_network(3, tag=tag)
+    net = raiders_network(3, variant, tag=tag)
     net.pump(limit=20, partial=True)
     net.land_in_flight()
     net.heal(net.stall(cut_off({1, 2}, 3)))

@@ -16,7 +16,7 @@ from engine.core import Over
 from engine.raiders import PEEK
 from protocol.absence import Seats
 from protocol.events import SeatForfeited, SeatReclaimed
-from protocol.local import Network, cut_off, random_decider
+from protocol.local import Network, random_decider
 from protocol.messages import Kind, Message, ReclaimBody
 from protocol.verdicts import VALID
 from protocol.verify import verify
@@ -111,7 +111,7 @@ def test_a_withholder_whose_link_comes_back_reclaims_and_plays_on_but_cannot_win
     secrets, seat 2's reveal is held, and seat 2 is replaced — it withheld.  When its links
     come back it reclaims, forfeits at its first decision since, and plays its own cards to
     the end, unable to win (tactical: at its first turn, live again)."""
-    net = crossed() if variant == "basic" else _crossed_tactical()
+    net = crossed(variant=variant)
     for i in range(3):
         net.run_clock(i)
     net.run_with_timeouts(limit=8)
@@ -127,18 +127,6 @@ def test_a_withholder_whose_link_comes_back_reclaims_and_plays_on_but_cannot_win
                            "L1.R") and note.endswith("(every other secret of it was revealed "
                                                      "first)"), note
     assert any(n.startswith("seat 2 reclaimed") for n in v.notes), v.notes
-
-
-def _crossed_tactical() -> Network:
-    """tests/protocol/test_votes.py's crossed() in the tactical variant."""
-    net = raiders_network(3, "tactical", tag=b"mutual")
-    net.pump(limit=20, partial=True)
-    net.land_in_flight()
-    net.heal(net.stall(cut_off({1, 2}, 3)))
-    for i, old in enumerate(net.seats):
-        net.seats[i] = old.rebuilt()
-        net.cores[i] = net.seats[i].core
-    return net
 
 
 def test_a_withholder_may_reclaim_and_forfeits_once() -> None:
