@@ -25,7 +25,7 @@ from cli.text import YOU, seat_letter, wrap_text
 from engine.core import EngineError, GameState, IllegalActionError, InvalidActionError, Over
 from p2p.lobby import LobbyError
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
-from protocol.events import MatchResumed, OfferMade, OfferSettled
+from protocol.events import MatchResumed, OfferMade, OfferSettled, SealedOpened, SealedVoid
 from protocol.header import DEFAULT_TIMEOUTS
 from protocol.match import (
     ActionTaken,
@@ -244,6 +244,12 @@ class NetGame:
             self.say(*wrap_text(f"{who} forfeited: held back {event.withheld} after the "
                                 "others' were out, so cannot win this match (a bot or the "
                                 "player may still play the seat)."))
+        elif isinstance(event, SealedOpened) and not (event.seat == self.seat and self.human):
+            self.say(*self.ui.opening_news(event.seat, event.values, self.labels[event.seat]))
+        elif isinstance(event, SealedVoid) and event.slots:
+            self.say(*wrap_text(f"{self.labels[event.seat]}'s {len(event.slots)} sealed "
+                                "value(s) stay sealed for good (the seat was replaced): the "
+                                "game's ruling for them applies."))
         elif isinstance(event, MatchClaimed):
             self.claimed = True
             self.say(*wrap_text(self._claim_words(event)))

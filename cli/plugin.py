@@ -224,6 +224,14 @@ class GameUI:
         """Another seat's action, as it happens (line mode announces what a result will not)."""
         return []
 
+    def opening_news(self, seat: int, values: tuple[tuple[str, str], ...],
+                     label: str) -> list[str]:
+        """``seat`` (called ``label``) opened sealed values (slot, value): what was face down
+        until now.  The game's words where it has them; by default the values."""
+        shown = ", ".join(value for _, value in values)
+        return [f"{label} opened {len(values)} sealed value{'s' * (len(values) != 1)}: "
+                f"{shown}."]
+
     def applied(self, seat: int, text: str, before: Any, after: Any) -> list[str]:
         """The offline game: ``seat``'s action ``text`` was applied (views before and after)."""
         return self.action_news(seat, text) if seat != self.me else []

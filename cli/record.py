@@ -23,7 +23,7 @@ from engine.core import GameState
 from engine.games import get_game
 from protocol.crypto import fingerprint
 from protocol.errors import BadMessage
-from protocol.events import MatchResumed, OfferMade, OfferSettled
+from protocol.events import MatchResumed, OfferMade, OfferSettled, SealedOpened, SealedVoid
 from protocol.match import (
     ActionTaken,
     ChanceRedrawn,
@@ -92,6 +92,12 @@ def export_json(path: str, out: TextIO) -> int:
             events.append({"type": "reclaimed", "seat": e.seat, "step": e.step})
         elif isinstance(e, SeatForfeited):
             events.append({"type": "forfeited", "seat": e.seat, "withheld": e.withheld})
+        elif isinstance(e, SealedOpened):
+            events.append({"type": "opened", "seat": e.seat, "values": [
+                {"slot": slot, "value": value} for slot, value in e.values],
+                "audit": e.at_end})
+        elif isinstance(e, SealedVoid):
+            events.append({"type": "void", "seat": e.seat, "slots": list(e.slots)})
         elif isinstance(e, ChanceRedrawn):
             events.append({"type": "redrawn", "event": e.event, "as": e.new_id})
         elif isinstance(e, RoundKeyReleased):
@@ -118,7 +124,7 @@ def export_json(path: str, out: TextIO) -> int:
                            "reason": e.reason, "blamed": list(e.blamed), "live": list(e.live),
                            "abandoned": core.ending.abandoned})
     document = {
-        "format": "cryptcrawl-export/3",  # 2: "by_bot" for "zombie"; 3: "round key"
+        "format": "cryptcrawl-export/4",  # 2: "by_bot"; 3: "round key"; 4: "opened", "void"
         "file": printable(path),
         "match_id": t.header.match_id.hex(),
         "header": {

@@ -233,7 +233,8 @@ def _copy_json(c: CopyReport) -> dict[str, Any]:
 _CHECKS = ("signatures and hash chains", "commitments and reveals",
            "chance outcomes recomputed from every seat's secret",
            "every action replayed through the rules",
-           "every published torch key and the deliveries it opens",
+           "every published private-knowledge key and the deliveries it opens",
+           "every sealed value opened against its commitment and the rules",
            "the result and every playing seat's END")
 
 

@@ -356,6 +356,12 @@ class GameState(ABC, Generic[A]):
         the public state.  The seat itself :meth:`learn` s its values."""
         return text, ()
 
+    def sealed_by(self, seat: Seat, action: A) -> tuple[str, ...]:
+        """The slots the public action ``action`` of ``seat`` seals, in the order
+        :meth:`split_private` gives its values (a function of the public state: every peer
+        asks it of the action on the wire, whose sealed commitments must name exactly these)."""
+        return ()
+
     def open_sealed(self, seat: Seat, values: Mapping[str, str]) -> Self:
         """The state waits on :class:`Openings`: ``seat`` opens ``values`` (slot -> value).
         Raises :class:`IllegalActionError` for values the rules refuse (a token placed twice):

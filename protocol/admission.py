@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.core import Chance as ChancePending
-from engine.core import GameState, Over, Turn, Visibility
+from engine.core import GameState, Openings, Over, Turn, Visibility
 from protocol.absence import Seats
 from protocol.agreements import Agreements
 from protocol.chance import Chance
@@ -19,6 +19,7 @@ from protocol.steps import Steps
 from protocol.table import (
     CHANCE,
     DIGEST,
+    OPENINGS,
     OVER,
     PHASE_ROWS,
     ROWS_IN,
@@ -125,6 +126,8 @@ class Admission:
             return CHANCE
         if self._chance.digest_due():
             return DIGEST
+        if isinstance(w, Openings):
+            return OPENINGS
         return TURN if isinstance(w, Turn) else SIMULTANEOUS
 
     def where(self) -> str:
@@ -132,4 +135,6 @@ class Admission:
         w = self._state().waiting
         if isinstance(w, ChancePending):
             return self._chance.pending_id()
+        if isinstance(w, Openings):
+            return "the openings"
         return str(getattr(w, "step", "the end"))

@@ -6,13 +6,11 @@ field.  :mod:`protocol.messages` (the envelope) re-exports all of this."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from protocol.encoding import Value
 from protocol.errors import BadMessage
-from protocol.versions import PROTOCOL_VERSION
 
 DIGEST_SIZE: Final = 32
 """Match ids, hashes, digests, commitments, salts and secrets are all 32 bytes."""
@@ -25,6 +23,8 @@ MAX_STEP: Final = 64
 MAX_ACTION: Final = 1024  # bytes of UTF-8: a Paper Dungeons plan, a Twister move with pick-ups
 """Longest action, in characters (the engine's notation, such as ``play 4``)."""
 MAX_EVENT_ID: Final = 64
+MAX_SLOTS: Final = 32
+"""Most sealed values one action seals, or one OPEN opens (a team of four seals 4)."""
 MAX_BATCH: Final = 64
 """Most chance entries in one CHANCE_COMMIT or CHANCE_REVEAL (a batch has far fewer)."""
 MAX_STAGE: Final = 5
@@ -32,7 +32,7 @@ MAX_STAGE: Final = 5
 
 
 class Kind(enum.IntEnum):
-    """What a message is for.  Numbers 16 and up are reserved."""
+    """What a message is for.  Numbers 21 and up are reserved."""
 
     COMMIT = 1
     """A play commitment for a simultaneous step."""
@@ -78,6 +78,8 @@ class Kind(enum.IntEnum):
     """Version 2: the sender accepts or declines a standing OFFER of another seat."""
     RESUME = 19
     """Version 2: the sender ends an agreed pause."""
+    OPEN = 20
+    """Version 2: the sender opens sealed values it committed to earlier (protocol.md §7.11)."""
 
 
 # --- field checks -------------------------------------------------------------------------------
@@ -133,6 +135,22 @@ def _array(value: object, what: str, length: int | None = None) -> tuple[Value, 
     return value
 
 
+def _sealed(value: object, what: str) -> tuple[tuple[str, bytes], ...]:
+    """An action's sealed commitments: 1 to :data:`MAX_SLOTS` pairs ``[slot, commitment]``,
+    slots distinct (protocol.md §7.11)."""
+    pairs = _array(value, what)
+    if not 1 <= len(pairs) <= MAX_SLOTS:
+        raise BadMessage(f"{what} has {len(pairs)} entries, not 1..{MAX_SLOTS}")
+    out = []
+    for pair in pairs:
+        slot, commitment = _array(pair, f"{what} entry", 2)
+        out.append((_text(slot, f"{what} slot", MAX_STEP),
+                    _sized(commitment, f"{what} commitment", DIGEST_SIZE)))
+    if len({slot for slot, _ in out}) != len(out):
+        raise BadMessage(f"{what} names a slot twice")
+    return tuple(out)
+
+
 # --- bodies -------------------------------------------------------------------------------------
 # One frozen dataclass per kind, validated on construction; ``as_body`` gives the wire array and
 # ``from_body`` reads it back (checking its shape first).
@@ -179,8 +197,11 @@ class RevealBody:
     commit_set: bytes
     chance: tuple[tuple[str, bytes], ...] = ()
     chance_set: bytes = b""  # version 2, with ``chance``
+    sealed: tuple[tuple[str, bytes], ...] = ()  # version 2: the play's sealed commitments
 
     def __post_init__(self) -> None:
+        if self.sealed != ():
+            _sealed(self.sealed, "REVEAL sealed")
         _text(self.step, "REVEAL step", MAX_STEP)
         _action(self.action, "REVEAL action")
         _sized(self.salt, "REVEAL salt", DIGEST_SIZE)
@@ -195,24 +216,32 @@ class RevealBody:
             _sized(self.chance_set, "REVEAL chance set", DIGEST_SIZE)
 
     def as_body(self) -> tuple[Value, ...]:
-        head = (self.step, self.action, self.salt, self.commit_set)
+        head: tuple[Value, ...] = (self.step, self.action, self.salt, self.commit_set)
         if self.chance_set:
-            return (*head, self.chance, self.chance_set)
-        return (*head, self.chance) if self.chance else head
+            head = (*head, self.chance, self.chance_set)
+        elif self.chance:
+            head = (*head, self.chance)
+        return (*head, self.sealed) if self.sealed else head
 
     @classmethod
     def from_body_v2(cls, body: tuple[Value, ...]) -> RevealBody:
+        """Version 2: 4 fields; 5 (with sealed commitments); 6 (with an early turn's secret
+        and its chance set); 7 (both)."""
         fields = _array(body, "REVEAL body")
+        sealed: tuple[tuple[str, bytes], ...] = ()
+        if len(fields) in (5, 7):
+            sealed = _sealed(fields[-1], "REVEAL sealed")
+            fields = fields[:-1]
         if len(fields) == 4:
             step, action, salt, commit_set = fields
-            return cls(step, action, salt, commit_set)
+            return cls(step, action, salt, commit_set, sealed=sealed)
         if len(fields) == 6:
             step, action, salt, commit_set, chance, chance_set = fields
             if chance == ():
                 raise BadMessage("REVEAL chance is empty (leave the field out)")
             _sized(chance_set, "REVEAL chance set", DIGEST_SIZE)
-            return cls(step, action, salt, commit_set, chance, chance_set)
-        raise BadMessage(f"REVEAL body has {len(fields)} fields, not 4 or 6")
+            return cls(step, action, salt, commit_set, chance, chance_set, sealed)
+        raise BadMessage(f"REVEAL body has {len(body)} fields, not 4 to 7")
 
     @classmethod
     def from_body(cls, body: tuple[Value, ...]) -> RevealBody:
@@ -326,23 +355,70 @@ class ChanceDigestBody:
 
 @dataclass(frozen=True)
 class ActBody:
-    """``[step, action]``: an open action (a turn, or a free action)."""
+    """``[step, action]``: an open action (a turn, or a free action); version 2 adds a third
+    field when the action seals values: its sealed commitments ``[[slot, commitment], …]``."""
 
     KIND: ClassVar[Kind] = Kind.ACT
     step: str
     action: str
+    sealed: tuple[tuple[str, bytes], ...] = ()
 
     def __post_init__(self) -> None:
         _text(self.step, "ACT step", MAX_STEP)
         _action(self.action, "ACT action")
+        if self.sealed != ():
+            _sealed(self.sealed, "ACT sealed")
 
     def as_body(self) -> tuple[Value, ...]:
+        if self.sealed:
+            return (self.step, self.action, self.sealed)
         return (self.step, self.action)
 
     @classmethod
     def from_body(cls, body: tuple[Value, ...]) -> ActBody:
         step, action = _array(body, "ACT body", 2)
         return cls(step, action)
+
+    @classmethod
+    def from_body_v2(cls, body: tuple[Value, ...]) -> ActBody:
+        fields = _array(body, "ACT body")
+        if len(fields) == 3:
+            return cls(fields[0], fields[1], _sealed(fields[2], "ACT sealed"))
+        if len(fields) != 2:
+            raise BadMessage(f"ACT body has {len(fields)} fields, not 2 or 3")
+        return cls(fields[0], fields[1])
+
+
+@dataclass(frozen=True)
+class OpenBody:
+    """Version 2, ``[[slot, value, salt], …]``: the sender opens sealed values it committed to
+    (protocol.md §7.11): 1 to :data:`MAX_SLOTS` triples, slots distinct, each value 1 to
+    :data:`MAX_STEP` characters."""
+
+    KIND: ClassVar[Kind] = Kind.OPEN
+    values: tuple[tuple[str, str, bytes], ...]
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.values) <= MAX_SLOTS:
+            raise BadMessage(f"OPEN has {len(self.values)} values, not 1..{MAX_SLOTS}")
+        for slot, value, salt in self.values:
+            _text(slot, "OPEN slot", MAX_STEP)
+            _text(value, "OPEN value", MAX_STEP)
+            _sized(salt, "OPEN salt", DIGEST_SIZE)
+        if len({slot for slot, _, _ in self.values}) != len(self.values):
+            raise BadMessage("OPEN names a slot twice")
+
+    def as_body(self) -> tuple[Value, ...]:
+        return tuple((slot, value, salt) for slot, value, salt in self.values)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> OpenBody:
+        values = []
+        for entry in _array(body, "OPEN body"):
+            slot, value, salt = _array(entry, "OPEN entry", 3)
+            values.append((_text(slot, "OPEN slot", MAX_STEP), _text(value, "OPEN value", MAX_STEP),
+                           _sized(salt, "OPEN salt", DIGEST_SIZE)))
+        return cls(tuple(values))
 
 
 @dataclass(frozen=True)
@@ -651,77 +727,3 @@ class ClaimBody:
     def from_body(cls, body: tuple[Value, ...]) -> ClaimBody:
         seat, count = _array(body, "CLAIM body", 2)
         return cls(seat, count)
-
-
-CORE_KINDS: Final = frozenset({Kind.COMMIT, Kind.REVEAL, Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL,
-                               Kind.CHANCE_DIGEST, Kind.ACT, Kind.END})
-"""The kinds that drive the engine (the others are the private-knowledge round and the
-absent-seat overlay).  In version 2 a message of these kinds carries heads; the others none."""
-
-
-Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
-        | ActBody | EndBody | SealKeyBody | DeliveryBody | KeyReleaseBody | AbsentBody
-        | ReclaimBody | WelcomeBody | LeaveBody | ClaimBody | ResignBody | OfferBody
-        | AnswerBody | ResumeBody)
-
-MAX_ACTION_V1: Final = 32  # characters: version 1's cap on an action
-
-
-def _v1_action(parser: Callable[[tuple[Value, ...]], Body]) -> Callable[[tuple[Value, ...]], Body]:
-    """Version 1's REVEAL or ACT: its action at most :data:`MAX_ACTION_V1` characters."""
-    def parse(fields: tuple[Value, ...]) -> Body:
-        body = parser(fields)
-        assert isinstance(body, RevealBody | ActBody)
-        _text(body.action, f"{body.KIND.name} action", MAX_ACTION_V1)
-        return body
-    return parse
-
-
-_V1_PARSERS: Final[dict[Kind, Callable[[tuple[Value, ...]], Body]]] = {
-    Kind.COMMIT: CommitBody.from_body,
-    Kind.REVEAL: _v1_action(RevealBody.from_body),
-    Kind.CHANCE_COMMIT: ChanceCommitBody.from_body,
-    Kind.CHANCE_REVEAL: ChanceRevealBody.from_body,
-    Kind.CHANCE_DIGEST: ChanceDigestBody.from_body,
-    Kind.ACT: _v1_action(ActBody.from_body),
-    Kind.END: EndBody.from_body,
-    Kind.SEAL_KEY: SealKeyBody.from_body,
-    Kind.DELIVERY: DeliveryBody.from_body,
-    Kind.KEY_RELEASE: KeyReleaseBody.from_body,
-    Kind.ABSENT: AbsentBody.from_body,
-    Kind.RECLAIM: ReclaimBody.from_body,
-    Kind.WELCOME: WelcomeBody.from_body,
-}
-_BODY_PARSERS: Final[dict[int, dict[Kind, Callable[[tuple[Value, ...]], Body]]]] = {
-    1: _V1_PARSERS,
-    2: {**_V1_PARSERS, Kind.REVEAL: RevealBody.from_body_v2, Kind.ACT: ActBody.from_body,
-        Kind.CHANCE_REVEAL: ChanceRevealBody.from_body_v2,
-        Kind.DELIVERY: DeliveryBody.from_body_v2, Kind.LEAVE: LeaveBody.from_body,
-        Kind.CLAIM: ClaimBody.from_body, Kind.RESIGN: ResignBody.from_body,
-        Kind.OFFER: OfferBody.from_body, Kind.ANSWER: AnswerBody.from_body,
-        Kind.RESUME: ResumeBody.from_body},
-}
-
-
-_KINDS: Final[dict[int, Kind]] = {int(kind): kind for kind in Kind}
-
-
-def _kind(value: object) -> Kind:
-    kind = _KINDS.get(_int(value, "message kind", 0))
-    if kind is None:
-        raise BadMessage(f"unknown message kind {value}")
-    return kind
-
-
-def parse_body(kind: int, body: object, version: int = PROTOCOL_VERSION) -> Body:
-    """The typed body of a message of ``kind`` (in protocol ``version``); raises BadMessage if
-    it has the wrong shape."""
-    parser = _BODY_PARSERS[version].get(_kind(kind))
-    if parser is None:
-        raise BadMessage(f"message kind {kind} is not one of version {version}")
-    return parser(_array(body, "message body"))
-
-
-def check_body(kind: int, body: object, version: int = PROTOCOL_VERSION) -> None:
-    """Raise BadMessage, with the reason, unless ``body`` is a valid body for ``kind``."""
-    parse_body(kind, body, version)

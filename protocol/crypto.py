@@ -91,6 +91,9 @@ CHANCE_OPEN_DOMAIN: Final = "cryptcrawl/chance-open/v2"
 REPLACED_HEAD_DOMAIN: Final = "cryptcrawl/replaced/v2"
 SALT_DOMAIN: Final = "cryptcrawl/salt/v1"
 CHANCE_SECRET_DOMAIN: Final = "cryptcrawl/chance-secret/v1"
+SEALED_DOMAIN: Final = "cryptcrawl/sealed/v2"
+SEALED_SET_DOMAIN: Final = "cryptcrawl/sealed-set/v2"
+SEALED_SALT_DOMAIN: Final = "cryptcrawl/sealed-salt/v2"
 ROUND_KEY_DOMAIN: Final = KEY_DOMAIN  # (its v1 bytes name the game: protocol/v1_names.py)
 ZOMBIE_DOMAIN: Final = "cryptcrawl/zombie/v1"
 FINGERPRINT_DOMAIN: Final = "cryptcrawl/fingerprint/v1"
@@ -185,19 +188,41 @@ def _text(value: object, what: str) -> str:
 
 
 def play_commitment(match_id: bytes, step: str, seat_key: bytes, action: str,
-                    salt: bytes) -> bytes:
+                    salt: bytes, sealed: Sequence[tuple[str, bytes]] = ()) -> bytes:
     """The commitment to a simultaneous play:
-    ``H("cryptcrawl/commit/v1", match_id, step, seat_key, action, salt)``.
+    ``H("cryptcrawl/commit/v1", match_id, step, seat_key, action, salt)``, and with sealed
+    values one more part, :func:`sealed_set_digest` of them.
 
     ``step`` is the engine's step name (``"L2.R3.play"``), ``action`` its action notation
     (``"play 4"``), ``seat_key`` the committing seat's 32-byte Ed25519 public key — binding the
-    committer, so a copied commitment cannot be opened by the copier — and ``salt`` 32 bytes."""
-    return H(COMMIT_DOMAIN,
-             _sized(match_id, KEY_SIZE, "match id"),
-             _text(step, "step"),
-             _sized(seat_key, KEY_SIZE, "seat key"),
-             _text(action, "action"),
+    committer, so a copied commitment cannot be opened by the copier — and ``salt`` 32 bytes.
+    ``sealed``: the play's sealed-value commitments, ``(slot, commitment)`` in order (a play
+    that seals a token's identity commits to that too, so no reveal can choose it late)."""
+    parts: list[bytes | str | int] = [
+        _sized(match_id, KEY_SIZE, "match id"), _text(step, "step"),
+        _sized(seat_key, KEY_SIZE, "seat key"), _text(action, "action"),
+        _sized(salt, KEY_SIZE, "salt")]
+    if sealed:
+        parts.append(sealed_set_digest(sealed))
+    return H(COMMIT_DOMAIN, *parts)
+
+
+def sealed_commitment(match_id: bytes, slot: str, seat_key: bytes, value: str,
+                      salt: bytes) -> bytes:
+    """The commitment to a sealed value (protocol.md §7.11):
+    ``H("cryptcrawl/sealed/v2", match_id, slot, seat_key, value, salt)``."""
+    return H(SEALED_DOMAIN, _sized(match_id, KEY_SIZE, "match id"), _text(slot, "slot"),
+             _sized(seat_key, KEY_SIZE, "seat key"), _text(value, "value"),
              _sized(salt, KEY_SIZE, "salt"))
+
+
+def sealed_set_digest(sealed: Sequence[tuple[str, bytes]]) -> bytes:
+    """``H("cryptcrawl/sealed-set/v2", k, slot₁, c₁, …, slotₖ, cₖ)``: a play's sealed
+    commitments, in order, as its play commitment covers them."""
+    parts: list[bytes | str | int] = [len(sealed)]
+    for slot, commitment in sealed:
+        parts += [_text(slot, "slot"), _sized(commitment, KEY_SIZE, "sealed commitment")]
+    return H(SEALED_SET_DOMAIN, *parts)
 
 
 def check_reveal(commitment: bytes, match_id: bytes, step: str, seat_key: bytes, action: str,
@@ -371,6 +396,10 @@ class SeatSecrets:
     def salt_for(self, step: str) -> bytes:
         """The 32-byte salt of this seat's play commitment in ``step``."""
         return self._derive(SALT_DOMAIN, step)
+
+    def sealed_salt(self, slot: str) -> bytes:
+        """The 32-byte salt of this seat's sealed value in ``slot``."""
+        return self._derive(SEALED_SALT_DOMAIN, slot)
 
     def chance_secret(self, event_id: str) -> bytes:
         """This seat's 32-byte secret for the chance event ``event_id``."""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import GameState, Over
 from protocol.events import MatchClaimed, SeatLeft
-from protocol.floor import below_floor, floor_reached, forfeit_result
+from protocol.floor import below_floor, floor_reached, forfeit_result, openings_first
 from protocol.messages import (
     CORE_KINDS,
     AnswerBody,
@@ -125,6 +125,14 @@ class Departures:
             over = forfeit_result(core.state, seat, core.seats.absent) if forfeit else None
             if over is not None:
                 core._apply(over)
+            elif forfeit:
+                opening = openings_first(core.state, seat, core.seats.absent, live)
+                if opening is not None:
+                    # The openings due at the end come first (protocol.md §7.11): the END
+                    # round begins once the state is over (MatchCore._settle).
+                    core._apply(opening)
+                    core._unsettled = True
+                    return
         core._mark_due()
         w = core.state.waiting
         core.events.append(core.ending.reach(
@@ -132,6 +140,15 @@ class Departures:
             core.heads(), abandoned=over is None))
         core.clock.owing = None
         core._unsettled = True
+
+    def abandon(self) -> None:
+        """Below two live seats, the openings due at the end led elsewhere than the game's
+        end: the match is abandoned in the state it is in."""
+        core = self._core
+        core._mark_due()
+        core.events.append(core.ending.reach((), core.public_digest(), core.heads(),
+                                             abandoned=True))
+        core.clock.owing = None
 
     def own_accord(self, seat: int, message: Message) -> bool | None:
         """Live ``seat``'s next message, if it is one a seat sends of its own accord — a LEAVE,
@@ -149,7 +166,7 @@ class Departures:
             return True
         if isinstance(body, ClaimBody):
             return self.claim(seat, message, body)
-        if self.after_floor(seat, message.kind):
+        if self.after_floor(seat, message):
             core.stale.append(message)
             if message.kind in CORE_KINDS:
                 core.ending.core_head[seat] = message.hash  # (its END names it: §7.7)
@@ -163,9 +180,13 @@ class Departures:
             return core.agreements.resume(seat, message)
         return None
 
-    def after_floor(self, seat: int, kind: Kind) -> bool:
+    def after_floor(self, seat: int, message: Message) -> bool:
         """A live seat's message after the match ended at the floor (§7.7) that is stale: any
-        but its END, a vote, or a key release it may send."""
+        but its END, a vote, a key release it may send, or an OPEN of exactly the values the
+        openings due at the end ask of it (§7.11)."""
         core = self._core
+        kind = message.kind
+        if kind is Kind.OPEN and core.ending.cut and not core.ending.ended:
+            return not core.sealed.fits(seat, message.content)
         return ((core.ending.cut or core.ending.agreed) and kind not in (Kind.END, Kind.ABSENT)
                 and not (kind is Kind.KEY_RELEASE and core.accepts(seat, kind)))

@@ -106,6 +106,25 @@ class SeatForfeited:
 
 
 @dataclass(frozen=True)
+class SealedOpened:
+    """Version 2: ``seat`` opened sealed values, ``(slot, value)`` each (``at_end``: in the END
+    round's audit, not asked by the rules) (protocol.md §7.11)."""
+
+    seat: int
+    values: tuple[tuple[str, str], ...]
+    at_end: bool = False
+
+
+@dataclass(frozen=True)
+class SealedVoid:
+    """Version 2: ``seat``, replaced, could not open its sealed values ``slots``: they stay
+    sealed, void, and the game's ruling for them applied (protocol.md §7.11)."""
+
+    seat: int
+    slots: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class OfferMade:
     """Version 2: ``seat``'s OFFER (its message ``seq``) of ``what`` — a draw or a pause — was
     taken where a message of its that drives the engine is due: every other live seat is
@@ -244,7 +263,7 @@ class HeadsDisputed:
 
 Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionTaken
          | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatLeft | MatchClaimed
-         | SeatForfeited
+         | SeatForfeited | SealedOpened | SealedVoid
          | OfferMade | OfferSettled | MatchResumed
          | SeatReclaimed
          | RoundKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned | ForkSuspected

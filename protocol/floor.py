@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine.core import EngineError, GameState, Over
+from engine.core import EngineError, GameState, Openings, Over
 from protocol.absence import Absence
 from protocol.events import FloorReached
 
@@ -42,5 +42,25 @@ def forfeit_result(state: GameState[Any], first: int,
         except EngineError:
             return None
         if isinstance(state.waiting, Over):
+            return state
+    return None
+
+
+def openings_first(state: GameState[Any], first: int, replaced: Iterable[int],
+                   live: tuple[int, ...]) -> GameState[Any] | None:
+    """Where the forfeits leave the state waiting on openings of live seats only (a game
+    whose result, a forfeit included, is computed after the openings due at the end —
+    protocol.md §7.11): that state, with the replaced seats' values void; the match ends once
+    they are in.  None otherwise."""
+    replaced = tuple(replaced)
+    for seat in (first, *sorted(s for s in replaced if s != first)):
+        try:
+            state = state.forfeit(seat)
+        except EngineError:
+            return None
+        w = state.waiting
+        if isinstance(w, Over):
+            return None
+        if isinstance(w, Openings) and w.seats <= set(live):
             return state
     return None

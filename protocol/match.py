@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.core import Chance as ChancePending
-from engine.core import GameState, Over, Simultaneous, Turn
+from engine.core import GameState, Openings, Over, Simultaneous, Turn
 from protocol.absence import Absence, Seats
 from protocol.admission import Admission
 from protocol.agreements import Agreements
@@ -77,14 +77,17 @@ from protocol.messages import (
     Kind,
     LeaveBody,
     Message,
+    OpenBody,
     ResignBody,
     RevealBody,
     SealKeyBody,
     WelcomeBody,
 )
 from protocol.naming import naming
+from protocol.sealed import Sealed
 from protocol.seat import Decide, DecisionPending, LocalSeat
 from protocol.settlement import Settlement
+from protocol.settling import settle
 from protocol.steps import Step, Steps
 from protocol.table import (
     CHANCE,
@@ -153,12 +156,15 @@ class MatchCore:
                                          naming=self.naming)
         self.chance.judge = Withholding(seats=self.seats, chance=self.chance,
                                         knowledge=self.knowledge, feeds=self.feeds).judge
+        self.sealed = Sealed(match_id=self.match_id, keys=self.keys, seats=self.seats,
+                             ending=self.ending, state=lambda: self.state, emit=emit,
+                             shortfalls=self.shortfalls)
         self.steps = Steps(match_id=self.match_id, keys=self.keys, seats=self.seats,
                            chance=self.chance, knowledge=self.knowledge,
                            state=lambda: self.state, step_state=lambda: self.step_state,
                            feeds=self.feeds, emit=emit, shortfalls=self.shortfalls,
                            mark_unfit=self.waiting.mark_unfit, heads=self.heads,
-                           version=self.version)
+                           version=self.version, sealed=self.sealed)
         self.vouching = Vouching(match_id=self.match_id, n=self.n, feeds=self.feeds,
                                  seats=self.seats, chance=self.chance, steps=self.steps,
                                  ending=self.ending, emit=emit, mark_unfit=self.waiting.mark_unfit)
@@ -175,7 +181,7 @@ class MatchCore:
             steps=self.steps, seats=self.seats, votes=self.votes,
             ending=self.ending, agreements=self.agreements, owners={
                 Seats: self.seats, Chance: self.chance, KnowledgeRounds: self.knowledge,
-                Steps: self.steps, Votes: self.votes, Ending: self.ending,
+                Steps: self.steps, Votes: self.votes, Ending: self.ending, Sealed: self.sealed,
                 Agreements: self.agreements})
         self.departures = Departures(self)  # LEAVE, CLAIM and the floor (§7.7)
         self.knowledge.open_rounds(self.state)
@@ -675,6 +681,8 @@ class MatchCore:
             return self._handle(seat, lambda: steps.on_reveal(seat, message, body, w.step))
         if isinstance(body, EndBody):
             return self._handle(seat, lambda: self.ending.on_end(seat, message, body))
+        if isinstance(body, OpenBody):
+            return self._handle(seat, lambda: self.sealed.on_open(seat, message, body))
         self._misbehave(seat, f"{self.naming.kind_name(message.kind)} is not expected now", message)
         return False
 
@@ -687,7 +695,7 @@ class MatchCore:
         self.state = state
         self.ending.state_changed()
         self.knowledge.open_rounds(state)
-        if isinstance(state.waiting, Turn):
+        if isinstance(state.waiting, Turn | Openings):
             self.steps.begin_turn()
         if turned:
             self._mark_due()
@@ -721,70 +729,9 @@ class MatchCore:
         self.departures.floor(seat, count, reason, forfeit=forfeit)
 
     def _settle(self) -> None:
-        """Apply whatever is now complete, in this order: a fork, a vote, the end, a chance
-        outcome, a digest round, a zombie's turn, a joint reveal."""
+        """Apply whatever is now complete (:func:`protocol.settling.settle`)."""
         self._unsettled = False
-        while True:
-            if self.ending.signed:
-                return
-            # A forked seat is replaced where its forked message is due (not merely when its
-            # cursor reaches the fork, which depends on the order of the other feeds).
-            fork = self.forks.due(self.live, self.cursor, self.expects)
-            if fork is not None:
-                self._replace(fork, f"equivocation at sequence number {self.forks.forked[fork]}",
-                              final=True)
-                continue
-            leaver = self.seats.leaver_due(self.cursor.__getitem__, self.expects)
-            if leaver is not None:
-                self.departures.depart(leaver)
-                continue
-            complete = self.votes.complete() if self.votes.ballots else None
-            if complete is not None:
-                seat, count = complete
-                self._replace(seat, f"absent: silent at its message {count}", final=False)
-                continue
-            if self.agreements.offers:
-                if self.agreements.settle():
-                    continue
-                return  # an offer stands: the engine waits for the answers
-            w = self.state.waiting
-            if isinstance(w, Over) or self.ending.abandoned:
-                if not self.ending.ended:
-                    assert isinstance(w, Over)  # (an abandoned match ended at the floor)
-                    self._mark_due()
-                    drawn = self.agreements.draw_heads  # (an agreed draw fixed its heads)
-                    self.events.append(self.ending.reach(
-                        w.outcome.winners, self.public_digest(),
-                        self.heads() if drawn is None else drawn[1],
-                        covered=None if drawn is None else drawn[0]))
-                agreed = self.ending.agree(self.live_seats(), (
-                    self.knowledge.owes_release if not self.ending.cut
-                    else lambda _: False))  # (the floor: §7.7)
-                if agreed is not None:
-                    self.events.append(agreed)
-                return
-            if isinstance(w, ChancePending):
-                found = self.chance.resolve(w.event)
-                if found is None:
-                    return
-                outcome, resolved = found
-                self._apply(self.state.apply_chance(w.event.id, outcome))
-                self.events.append(resolved)
-                continue
-            closed = self.chance.close_digest_round()
-            if closed is not None:
-                if not closed:
-                    return
-                continue
-            if isinstance(w, Turn | Simultaneous):
-                settled = (self.steps.settle_turn(w) if isinstance(w, Turn)
-                           else self.steps.settle_step(w))
-                if settled is None:
-                    return
-                if settled is not True:
-                    self._apply(settled)
-                continue
-            return
+        settle(self)
 
 __all__ = [
     "CHANCE", "CORE_KINDS", "DIGEST", "NO_STATE", "OVER", "SIMULTANEOUS", "TRANSITIONS", "TURN",

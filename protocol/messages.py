@@ -38,9 +38,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from protocol.bodies import (
-    _BODY_PARSERS,
-    _KINDS,
-    CORE_KINDS,
     DIGEST_SIZE,
     MAX_ACTION,
     MAX_BATCH,
@@ -54,7 +51,6 @@ from protocol.bodies import (
     AbsentBody,
     ActBody,
     AnswerBody,
-    Body,
     ChanceCommitBody,
     ChanceDigestBody,
     ChanceRevealBody,
@@ -66,6 +62,7 @@ from protocol.bodies import (
     Kind,
     LeaveBody,
     OfferBody,
+    OpenBody,
     ReclaimBody,
     ResignBody,
     ResumeBody,
@@ -75,14 +72,12 @@ from protocol.bodies import (
     _array,
     _int,
     _is_digest,
-    _kind,
     _sized,
-    check_body,
-    parse_body,
     revealed_secrets,
 )
 from protocol.encoding import Value, decode_unchecked, encode, encode_checked
 from protocol.errors import BadMessage, LocalProtocolError
+from protocol.parsing import _BODY_PARSERS, _KINDS, CORE_KINDS, Body, _kind, check_body, parse_body
 from protocol.versions import PROTOCOL_VERSION, READABLE_VERSIONS
 
 __all__ = [
@@ -115,6 +110,7 @@ __all__ = [
     "LeaveBody",
     "Message",
     "OfferBody",
+    "OpenBody",
     "ReclaimBody",
     "ResignBody",
     "ResumeBody",

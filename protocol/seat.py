@@ -7,15 +7,22 @@ deliveries of its own private-knowledge rounds and computes what they show."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.core import ChanceEvent, EngineError, GameState, Simultaneous, Turn
+from engine.core import ChanceEvent, EngineError, GameState, Openings, Over, Simultaneous, Turn
 from protocol import chance as chance_bodies
 from protocol import knowledge as round_bodies
-from protocol.crypto import SeatSecrets, chance_outcome, commit_set_digest, play_commitment
+from protocol.crypto import (
+    SeatSecrets,
+    chance_outcome,
+    commit_set_digest,
+    play_commitment,
+    sealed_commitment,
+)
 from protocol.errors import LocalProtocolError
 from protocol.events import Event, PrivateKnowledge
 from protocol.game import is_free
@@ -34,6 +41,7 @@ from protocol.messages import (
     LeaveBody,
     Message,
     OfferBody,
+    OpenBody,
     ReclaimBody,
     ResignBody,
     ResumeBody,
@@ -48,7 +56,12 @@ if TYPE_CHECKING:
 Decide = Callable[[GameState[Any], int], str]  # the local seat's choice, in notation
 
 # What a leaving seat still sends when owed: it opens what it committed to (protocol.md §7.7).
-_OPENINGS = frozenset({Kind.REVEAL, Kind.CHANCE_REVEAL, Kind.DELIVERY, Kind.KEY_RELEASE})
+_OPENINGS = frozenset({Kind.REVEAL, Kind.CHANCE_REVEAL, Kind.DELIVERY, Kind.KEY_RELEASE,
+                       Kind.OPEN})
+# The stored choices (protocol.md §8.1) also hold the seat's sealed values ("sealed SLOT" ->
+# value) and the slots a pending commitment seals ("slots STEP" -> the slots, space-separated).
+_SEALED_KEY = "sealed "
+_SLOTS_KEY = "slots "
 
 
 class _Unknown(Exception):
@@ -79,6 +92,9 @@ class LocalSeat:
         self.sent: list[Message] = []
         self.pending_reveal: dict[str, tuple[str, bytes]] = {}
         self._unopened: dict[str, CommitBody] = {}  # restored commitments not reopened yet
+        # Its sealed values (slot -> value), and the slots each pending commitment seals.
+        self.sealed_values: dict[str, str] = {}
+        self.step_slots: dict[str, tuple[str, ...]] = {}
         # Called with every pending choice (step -> action) before a COMMIT is returned, so
         # the driver stores them (privately) before the COMMIT is persisted: a restart then
         # reopens the commitment without searching the step's actions (protocol.md §8.1).
@@ -125,15 +141,20 @@ class LocalSeat:
         self.left = self.leaving = any(m.kind in (Kind.LEAVE, Kind.RESIGN) for m in persisted)
         self.pending_reveal = {}
         self._unopened = {}
+        choices = choices or {}
+        self.sealed_values = {k[len(_SEALED_KEY):]: v for k, v in choices.items()
+                              if k.startswith(_SEALED_KEY)}
+        self.step_slots = {k[len(_SLOTS_KEY):]: tuple(v.split()) for k, v in choices.items()
+                           if k.startswith(_SLOTS_KEY)}
         revealed = {m.content.step for m in persisted if isinstance(m.content, RevealBody)}
         for message in persisted:
             body = message.content
             if isinstance(body, CommitBody) and body.step not in revealed:
-                stored = (choices or {}).get(body.step)
+                stored = choices.get(body.step)
                 salt = self.secrets.salt_for(body.step)
                 if isinstance(stored, str) and play_commitment(
                         self.core.match_id, body.step, self.core.keys[self.seat], stored,
-                        salt) == body.commitment:
+                        salt, self._sealed_for(body.step)) == body.commitment:
                     self.pending_reveal[body.step] = (stored, salt)
                     continue
                 try:
@@ -170,8 +191,7 @@ class LocalSeat:
         core.votes.behind_top = dict(old.votes.behind_top)
         core.adopt(dict(enumerate(old.feeds)))
         local = LocalSeat(core, self.seat, self.key, self.seed, self.decide)
-        local.restore(list(old.feeds[self.seat].messages),
-                      {step: action for step, (action, _) in self.pending_reveal.items()})
+        local.restore(list(old.feeds[self.seat].messages), self.stored())
         local.hold_reclaim = self.hold_reclaim
         local.remember = self.remember
         return local
@@ -188,6 +208,26 @@ class LocalSeat:
             return None
         return local
 
+    def stored(self) -> dict[str, str]:
+        """What the driver stores privately (:attr:`remember`): each pending choice (step ->
+        action), the seat's sealed values and the slots each pending commitment seals."""
+        out = {step: action for step, (action, _) in self.pending_reveal.items()}
+        out.update({_SEALED_KEY + slot: value for slot, value in self.sealed_values.items()})
+        out.update({_SLOTS_KEY + step: " ".join(slots) for step, slots in self.step_slots.items()
+                    if slots and step in self.pending_reveal})
+        return out
+
+    def _sealed_for(self, step: str) -> tuple[tuple[str, bytes], ...]:
+        """The sealed commitments of this seat's play in ``step`` (none if it seals none)."""
+        return self._commitments(self.step_slots.get(step, ()))
+
+    def _commitments(self, slots: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
+        core = self.core
+        return tuple((slot, sealed_commitment(core.match_id, slot, core.keys[self.seat],
+                                              self.sealed_values[slot],
+                                              self.secrets.sealed_salt(slot)))
+                     for slot in slots)
+
     def _reopen(self, body: CommitBody) -> tuple[str, bytes]:
         """The action and salt of a commitment whose choice was not stored: found among the
         step's legal actions — where the game lists them (a plan among 10⁵ is not searched)."""
@@ -200,7 +240,7 @@ class LocalSeat:
         for action in state.legal_actions(self.seat):
             text = state.format_action(action)
             if play_commitment(self.core.match_id, body.step, self.core.keys[self.seat], text,
-                               salt) == body.commitment:
+                               salt, ()) == body.commitment:
                 return text, salt
         raise LocalProtocolError(f"cannot reopen the commitment of step {body.step}: the "
                                  "match state is not the one it was made in")
@@ -293,6 +333,14 @@ class LocalSeat:
     def decision_state(self) -> GameState[Any]:
         """The state the local seat decides on: the shared one with its private knowledge."""
         state = self.core.state
+        if self.sealed_values:
+            # Its own sealed values not opened yet: a bot places the tokens it still holds.
+            opened, void = self.core.sealed.opened[self.seat], self.core.sealed.void[self.seat]
+            own = {slot: value for slot, value in self.sealed_values.items()
+                   if slot not in opened and slot not in void}
+            if own:
+                with contextlib.suppress(EngineError):
+                    state = state.learn(self.seat, own)
         owed = [r for r in state.knowledge_requests() if r.seat == self.seat]
         if owed and owed[0].events and set(owed[0].events) <= set(self.knowledge):
             try:
@@ -539,15 +587,17 @@ class LocalSeat:
             return Kind.CHANCE_DIGEST, chance_bodies.digest_body(core.chance)
         if expected is Kind.ACT:
             assert isinstance(w, Turn)
-            action, _ = self._decided(seat)
-            return Kind.ACT, ActBody(w.step, action)
+            action, _, slots = self._decided(seat)
+            return Kind.ACT, ActBody(w.step, action, self._commitments(slots))
         if expected is Kind.COMMIT:
             assert isinstance(w, Simultaneous)
-            action, parsed = self._decided(seat)
+            action, parsed, slots = self._decided(seat)
             if is_free(core.state, seat, parsed):
-                return Kind.ACT, ActBody(w.step, action)
+                return Kind.ACT, ActBody(w.step, action, self._commitments(slots))
             salt = self.secrets.salt_for(w.step)
-            commitment = play_commitment(core.match_id, w.step, core.keys[seat], action, salt)
+            self.step_slots[w.step] = slots
+            commitment = play_commitment(core.match_id, w.step, core.keys[seat], action, salt,
+                                         self._commitments(slots))
             if not core.seats.reclaims and core.may_reveal_directly(seat):
                 # The last to decide: every other play is committed, so it reveals at once
                 # (one message instead of two; protocol.md §7.1).  Not while a seat reclaims:
@@ -555,8 +605,11 @@ class LocalSeat:
                 return self._reveal_body(w.step, action, salt, commitment)
             self.pending_reveal[w.step] = (action, salt)
             if self.remember is not None:
-                self.remember({step: a for step, (a, _) in self.pending_reveal.items()})
+                self.remember(self.stored())
             return Kind.COMMIT, CommitBody(w.step, commitment)
+        if expected is Kind.OPEN:
+            opening = self._open_body(w)
+            return None if opening is None else (Kind.OPEN, opening)
         if expected is Kind.END:
             final = core.ending.final
             assert final is not None
@@ -568,16 +621,45 @@ class LocalSeat:
             return self._reveal_body(w.step, action, salt, None)
         return None
 
-    def _decided(self, seat: int) -> tuple[str, Any]:
+    def _decided(self, seat: int) -> tuple[str, Any, tuple[str, ...]]:
         """The local decision, in the engine's canonical notation (one action, one string:
-        protocol.md §7.1), and parsed."""
+        protocol.md §7.1), parsed, and the slots it seals: a decision with private parts (a
+        token's identity) is split into the public action every peer applies and its sealed
+        values, kept here (and stored, :attr:`remember`, before its message is sent)."""
         core = self.core
-        action = self.decide(self.decision_state(), seat)
+        state = core.state
+        mine = self.decision_state()
+        chosen = self.decide(mine, seat)
         try:
-            parsed = core.state.parse_action(seat, action)
+            text = mine.format_action(mine.parse_action(seat, chosen))
+            public, values = state.split_private(seat, text)
+            parsed = state.parse_action(seat, public)
         except EngineError as exc:
             raise LocalProtocolError(f"the local seat chose an illegal action: {exc}") from exc
-        return core.state.format_action(parsed), parsed
+        slots = tuple(slot for slot, _ in values)
+        if slots != tuple(state.sealed_by(seat, parsed)):
+            raise LocalProtocolError(f"the engine seals {slots} but names "
+                                     f"{state.sealed_by(seat, parsed)}")
+        if values:
+            self.sealed_values.update(values)
+            if self.remember is not None:
+                self.remember(self.stored())
+        return state.format_action(parsed), parsed, slots
+
+    def _open_body(self, w: object) -> OpenBody | None:
+        """The OPEN this seat owes: the slots the engine asks (in an Openings wait), or every
+        slot it sealed and has not opened (the END round's audit).  None if it lost a value
+        (a restart without its stored choices): it cannot open, and is replaced in time."""
+        sealed = self.core.sealed
+        if isinstance(w, Openings):
+            slots = next(r.slots for r in w.requests if r.seat == self.seat)
+        else:
+            assert isinstance(w, Over)
+            slots = sealed.unopened(self.seat)
+        if any(slot not in self.sealed_values for slot in slots):
+            return None
+        return OpenBody(tuple((slot, self.sealed_values[slot], self.secrets.sealed_salt(slot))
+                              for slot in slots))
 
     def _reveal_body(self, step_name: str, action: str, salt: bytes,
                      direct: bytes | None) -> tuple[Kind, RevealBody]:
@@ -598,4 +680,4 @@ class LocalSeat:
                 chance_set = core.chance.open_digest((early,))
         return Kind.REVEAL, RevealBody(step_name, action, salt,
                                        commit_set_digest(core.match_id, step_name, held), chance,
-                                       chance_set)
+                                       chance_set, self._sealed_for(step_name))

@@ -34,6 +34,7 @@ from protocol.feed import Feed
 from protocol.game import forfeit_plays_on, forfeits_replaced, zombie_action
 from protocol.knowledge import KnowledgeRounds
 from protocol.messages import ActBody, CommitBody, Message, RevealBody
+from protocol.sealed import Sealed
 
 
 @dataclass
@@ -64,7 +65,7 @@ class Steps:
                  state: Callable[[], GameState[Any]], step_state: Callable[[], bytes],
                  feeds: Sequence[Feed], emit: Callable[[Event], None], shortfalls: list[str],
                  mark_unfit: Callable[[int], None], heads: Callable[[], tuple[bytes, ...]],
-                 version: int) -> None:
+                 version: int, sealed: Sealed) -> None:
         self._match_id = match_id
         self._keys = keys
         self._n = len(keys)
@@ -78,6 +79,7 @@ class Steps:
         self._shortfalls = shortfalls
         self._heads = heads
         self._version = version
+        self._sealed = sealed
         # Every seat's feed head when the current (or last) decision step began: what every
         # message of the step but a REVEAL carries (version 2).
         self.anchor_heads: tuple[bytes, ...] = heads()
@@ -295,6 +297,7 @@ class Steps:
         except EngineError as exc:
             raise Fault(f"illegal action {body.action!r}: {exc}", message) from None
         self._check_notation(state, action, body.action, message)
+        self._sealed.check(state, seat, action, body.sealed, message)
         w = state.waiting
         if isinstance(w, Simultaneous) and not isinstance(new_state.waiting, Simultaneous):
             raise Fault("played a card in the open in a simultaneous step", message)
@@ -302,6 +305,7 @@ class Steps:
                 new_state.waiting, "pending", ()):
             raise Fault("an open action in a simultaneous step must be a free action (it "
                         "committed a card without a commitment)", message)
+        self._sealed.record(seat, body.sealed, message)
         self._emit(ActionTaken(step, seat, body.action))
         return new_state
 
@@ -320,7 +324,7 @@ class Steps:
         if body.step != step:
             raise Fault(f"revealed for step {body.step!r} during {step!r}", message)
         commitment = play_commitment(self._match_id, step, self._keys[seat], body.action,
-                                     body.salt)
+                                     body.salt, body.sealed)
         # A direct reveal (the core checked every other commitment is held) is its own
         # commitment: it opens it by construction.
         direct = seat not in current.commitments
@@ -359,6 +363,7 @@ class Steps:
         except EngineError as exc:
             raise Fault(f"revealed an illegal action {body.action!r}: {exc}", message) from None
         self._check_notation(state, parsed, body.action, message)
+        self._sealed.check(state, seat, parsed, body.sealed, message)
         if direct:
             fault = self.direct_reveal_fault(seat)
             if fault is not None:
@@ -373,6 +378,7 @@ class Steps:
             current.commit_messages[seat] = message.hash
             self._emit(PlayCommitted(step, seat))
         current.reveals[seat] = (body.action, message)
+        self._sealed.record(seat, body.sealed, message)
         self._emit(PlayRevealed(step, seat, body.action))
         return True
 
@@ -445,7 +451,7 @@ class Steps:
                 isinstance(m.content, CommitBody) and m.content.step == step
                 for m in self._feeds[message.seat].messages[:message.seq]):
             return play_commitment(self._match_id, step, self._keys[message.seat], body.action,
-                                   body.salt)
+                                   body.salt, body.sealed)
         return None
 
     def step_commits(self, step: str) -> tuple[Message, ...]:

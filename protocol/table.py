@@ -22,9 +22,9 @@ from typing import Any, Final
 from protocol.absence import Seats
 from protocol.agreements import Agreements
 from protocol.chance import Chance
-from protocol.ending import Ending
 from protocol.knowledge import KnowledgeRounds
 from protocol.messages import Kind
+from protocol.sealed import Sealed
 from protocol.steps import Steps
 from protocol.votes import Votes
 
@@ -34,12 +34,14 @@ DIGEST: Final = "digest round"
 SIMULTANEOUS: Final = "simultaneous"
 TURN: Final = "turn"
 OVER: Final = "over"
-PHASES: Final = (CHANCE, DIGEST, SIMULTANEOUS, TURN, OVER)
+OPENINGS: Final = "openings"
+PHASES: Final = (CHANCE, DIGEST, SIMULTANEOUS, TURN, OPENINGS, OVER)
 
 
 OVERLAY: Final = frozenset({Kind.SEAL_KEY, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.ABSENT,
                             Kind.RECLAIM, Kind.WELCOME, Kind.LEAVE, Kind.CLAIM,
                             Kind.RESIGN, Kind.OFFER, Kind.ANSWER, Kind.RESUME})
+# (OPEN is a core kind: it drives the engine.)
 """The kinds of the overlay: owed in any phase (a LEAVE, a RESIGN, a CLAIM, an OFFER or a RESUME is
 never owed: a seat sends one of its own accord, protocol.md §7.7)."""
 
@@ -105,9 +107,17 @@ TRANSITIONS: Final = (
     Transition(TURN, "it is its turn", Steps, Steps.owes_act, Kind.ACT,
                "the engine applies the action (a free action keeps the turn)",
                gated=True, decision=True),
-    Transition(OVER, "has not signed the result", Ending, Ending.owes, Kind.END,
-               "when every live seat has signed the same final state and transcript: the "
-               "result is agreed", gated=True),
+    Transition(OPENINGS, "the engine waits for sealed values of its to be opened; its "
+               "opening is not held", Sealed, Sealed.owes_open, Kind.OPEN,
+               "when every live seat asked has opened: the openings are applied together, in "
+               "seat order, then a replaced seat's values are void (the game's ruling)",
+               gated=True),
+    Transition(OVER, "has sealed values it has not opened (version 2)", Sealed,
+               Sealed.owes_audit, Kind.OPEN, "they are checked against its commitments (the "
+               "audit)", gated=True),
+    Transition(OVER, "has not signed the result (and owes no audit)", Sealed, Sealed.owes_end,
+               Kind.END, "when every live seat has signed the same final state and transcript: "
+               "the result is agreed", gated=True),
     Transition(ANY, "another live seat's offer (a draw or a pause) stands and it has not "
                "answered it", Agreements, Agreements.owes_answer, Kind.ANSWER,
                "when every live seat asked has answered: a decline ends the offer; an "

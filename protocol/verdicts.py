@@ -59,6 +59,9 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
                                     "holds elsewhere in that feed"),
     "illegal_action": (INVALID, "an action the rules refuse in the state the message vouches "
                                 "for"),
+    "bad_sealed": (INVALID, "sealed values the rules refuse: commitments for other slots than "
+                            "the action seals, an opening of other slots than the rules ask, "
+                            "or values the rules refuse (a token opened twice)"),
     "state_diverged": (INVALID, "a message carries another public state digest than the state "
                                 "its heads vouch for"),
     "unexpected_message": (INVALID, "a message its seat may not send at that point (another "
@@ -126,6 +129,12 @@ _PATTERNS: Final = (
     ("out of place", "heads_out_of_place"),
     ("heads, not", "heads_out_of_place"),
     ("illegal action", "illegal_action"),
+    ("its action seals", "bad_sealed"),
+    ("its opening breaks the rules", "bad_sealed"),
+    ("must open", "bad_sealed"),
+    ("which it never sealed", "bad_sealed"),
+    ("sealed a second time", "bad_sealed"),
+    ("opened a sealed value a second time", "bad_sealed"),
     ("in the open in a simultaneous step", "illegal_action"),
     ("open action in a simultaneous step", "illegal_action"),
     ("public state digest", "state_diverged"),

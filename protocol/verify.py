@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from engine.core import Over
 from protocol.errors import BadMessage
-from protocol.events import MatchResumed, OfferSettled
+from protocol.events import MatchResumed, OfferSettled, SealedOpened
 from protocol.match import (
     FloorReached,
     HeadsDisputed,
@@ -114,6 +114,9 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
             notes.append(claim_note(event))
         elif isinstance(event, OfferSettled):
             notes.append(offer_note(event))
+        elif isinstance(event, SealedOpened) and event.at_end:
+            notes.append(f"seat {event.seat} opened its sealed values at the end (the audit): "
+                         + ", ".join(f"{slot} = {value}" for slot, value in event.values))
         elif isinstance(event, MatchResumed):
             notes.append(f"seat {event.seat} resumed the match (its pause ended)")
         elif isinstance(event, SeatReclaimed):

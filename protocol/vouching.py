@@ -9,7 +9,8 @@ The heads (each canonical, so every honest peer computes the same; a replaced se
 not checked): every seat's feed head when
 the current (or last) decision step began; in a CHANCE_REVEAL, each contributor's entry is its
 message that committed to the event instead; in a REVEAL, each decider's that committed (a
-COMMIT, or a direct REVEAL); an END's heads are every seat's when the engine reached its end.
+COMMIT, or a direct REVEAL); an END's heads (and an OPEN's of the END round's audit) are every
+seat's when the engine reached its end.
 A replaced seat's entry is the mark of its replacement (:func:`protocol.crypto.replaced_head`):
 peers that disagree on a replacement carry different heads, and wait rather than blame.
 (A message vouches for every earlier message of its feed: each names the one before.)"""
@@ -71,7 +72,11 @@ class Vouching:
             return tuple(by_seat.get(s, base[s]) for s in range(self._n))
         if kind is Kind.REVEAL:
             return self._steps.reveal_heads()
-        if kind is Kind.END:
+        if kind is Kind.OPEN and self._ending.cut and not self._ending.ended:
+            # The openings due at the end, below two live seats (§7.11): as an END there,
+            # every seat's feed as consumed when the OPEN is.
+            return tuple(self._ending.core_head)
+        if kind is Kind.END or (kind is Kind.OPEN and self._ending.ended):
             # The heads when the match ended; before (an END that is not due yet) and at the
             # floor (§7.7: a live seat's entry is its feed up to its END), every seat's now.
             ending = self._ending

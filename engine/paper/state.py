@@ -385,6 +385,12 @@ class PaperState(GameState[PaperAction]):
             return text, ()
         return format_action(choice.public()), ((objective_slot(seat), str(choice.objective)),)
 
+    def sealed_by(self, seat: Seat, action: object) -> tuple[str, ...]:
+        """A setup choice seals the kept objective's index."""
+        if self.phase is Phase.CHOOSE and isinstance(action, SetupChoice):
+            return (objective_slot(seat),)
+        return ()
+
     def private_claims(self, seat: Seat, action: object) -> tuple[str, ...]:
         """Keeping a power shows the card of that deal (its deck open proves it was dealt)."""
         if isinstance(action, SetupChoice):

@@ -423,6 +423,14 @@ class TwisterState(GameState[Action]):
             values = ((token_slot(seat, self.players[seat].placed + 1), KINDS[action.m]),)
         return format_action(public_part(action)), values
 
+    def sealed_by(self, seat: Seat, action: Action) -> tuple[str, ...]:
+        """A team seals the four starting squares; a placement its token ``tok.S.N``."""
+        if action.kind == "team" and self.phase == TEAM:
+            return tuple(start_slot(seat, y) for y in START_YS)
+        if action.kind == "place" and self.phase == PLACE:
+            return (token_slot(seat, self.players[seat].placed + 1),)
+        return ()
+
     def apply(self, seat: object, action: object) -> TwisterState:
         self.check(seat, action)
         assert isinstance(seat, int) and isinstance(action, Action)

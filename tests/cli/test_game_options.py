@@ -40,7 +40,8 @@ __all__ = ["terminal"]
      "argument --players: Dungeons of Kards is for 1 to 8 players, not 9"),
     (("play", "--game", "kards", "--option", "mode=coop", "--players", "5"),
      "these options do not go together"),
-    (("play", "--game", "twister"), "Dungeon Twister cannot be played over the network yet"),
+    (("play", "--game", "twister", "--players", "3"),
+     "argument --players: Dungeon Twister is for 2 players, not 3"),
     (("host", "--game", "paper", "--players", "3"),
      "Paper Dungeons cannot be played over the network yet"),
     (("play", "--game", "kards", "--players", "1"), "a match on the network has 2 seats at "

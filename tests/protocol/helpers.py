@@ -1,12 +1,15 @@
-"""Helpers shared by the protocol tests: in-memory match files, and seats that decide last."""
+"""Helpers shared by the protocol tests: in-memory match files, seats that decide last, and
+seats that lie about their sealed values."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from protocol.crypto import sealed_commitment
 from protocol.local import Network
-from protocol.match import DecisionPending
-from protocol.messages import CommitBody, Message, RevealBody
+from protocol.match import DecisionPending, LocalSeat
+from protocol.messages import CommitBody, Message, OpenBody, RevealBody
 
 
 def match_file(net: Network, peer: int) -> bytes:
@@ -34,3 +37,32 @@ def direct_reveals(messages: list[Message] | tuple[Message, ...]) -> list[Messag
     committed = {m.content.step for m in messages if isinstance(m.content, CommitBody)}
     return [m for m in messages
             if isinstance(m.content, RevealBody) and m.content.step not in committed]
+
+
+Lie = Callable[[str, str], str]  # (slot, the value sealed) -> the value a cheat signs instead
+
+
+def opening_lies(local: LocalSeat, lie: Lie) -> None:
+    """``local``'s peer opens ``lie(slot, value)`` in place of each sealed value it opens (its
+    commitments stay honest): what a modified client would sign."""
+    original = local._open_body
+
+    def opening(w: object) -> OpenBody | None:
+        body = original(w)
+        return None if body is None else OpenBody(tuple(
+            (slot, lie(slot, value), salt) for slot, value, salt in body.values))
+    local._open_body = opening  # type: ignore[method-assign]
+
+
+def sealing_lies(local: LocalSeat, lie: Lie) -> None:
+    """``local``'s peer commits to ``lie(slot, value)`` in place of each value it seals, and
+    opens it so (its commitments open; the rules may still refuse the values)."""
+    core = local.core
+
+    def commitments(slots: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
+        return tuple((slot, sealed_commitment(core.match_id, slot, core.keys[local.seat],
+                                              lie(slot, local.sealed_values[slot]),
+                                              local.secrets.sealed_salt(slot)))
+                     for slot in slots)
+    local._commitments = commitments  # type: ignore[method-assign]
+    opening_lies(local, lie)

@@ -38,6 +38,7 @@ from protocol.messages import (
     LeaveBody,
     Message,
     OfferBody,
+    OpenBody,
     ReclaimBody,
     ResignBody,
     ResumeBody,
@@ -81,7 +82,7 @@ VALID_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
 ]
 # (These are version 1 messages; LEAVE, CLAIM, RESIGN, OFFER, ANSWER and RESUME are version 2's
 # alone: tests/protocol/test_leave.py, test_claim.py, test_resign.py, test_agreements.py.)
-V2_ONLY = {Kind.LEAVE, Kind.CLAIM, Kind.RESIGN, Kind.OFFER, Kind.ANSWER, Kind.RESUME}
+V2_ONLY = {Kind.LEAVE, Kind.CLAIM, Kind.RESIGN, Kind.OFFER, Kind.ANSWER, Kind.RESUME, Kind.OPEN}
 assert {kind for kind, _, _ in VALID_BODIES} == set(Kind) - V2_ONLY
 
 
@@ -145,7 +146,7 @@ def test_kind_numbers_are_the_wire_format() -> None:
         "COMMIT": 1, "REVEAL": 2, "CHANCE_COMMIT": 3, "CHANCE_REVEAL": 4, "CHANCE_DIGEST": 5,
         "ACT": 6, "END": 7, "SEAL_KEY": 8, "DELIVERY": 9, "KEY_RELEASE": 10, "ABSENT": 11,
         "RECLAIM": 12, "WELCOME": 13, "LEAVE": 14, "CLAIM": 15,
-        "RESIGN": 16, "OFFER": 17, "ANSWER": 18, "RESUME": 19,
+        "RESIGN": 16, "OFFER": 17, "ANSWER": 18, "RESUME": 19, "OPEN": 20,
     }
 
 
@@ -500,6 +501,11 @@ V2_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
     (Kind.OFFER, ("draw",), OfferBody),
     (Kind.ANSWER, (1, 17, 1), AnswerBody),
     (Kind.RESUME, (), ResumeBody),
+    (Kind.ACT, ("setup.place.1", "place 3", (("tok.0.1", D1),)), ActBody),
+    (Kind.REVEAL, ("setup.team", "team", D1, D2, (("start.0.1", D1), ("start.0.3", D2))),
+     RevealBody),
+    (Kind.REVEAL, ("s", "hide", D1, D2, (("L1.R2", D2),), D1, (("hid.0", D1),)), RevealBody),
+    (Kind.OPEN, (("tok.0.1", "troll", D1), ("tok.0.2", "rope", D2)), OpenBody),
 ]
 
 
@@ -596,7 +602,17 @@ def test_a_version_1_message_has_no_heads_and_a_match_reads_only_its_own_version
 
 
 @pytest.mark.parametrize(("kind", "body", "reason"), [
-    (Kind.REVEAL, ("s", "a", D1, D2, (("e", D1),)), "REVEAL body has 5 fields, not 4 or 6"),
+    (Kind.REVEAL, ("s", "a", D1, D2, (("e",),)), "REVEAL sealed entry has 1 fields, not 2"),
+    (Kind.REVEAL, ("s", "a", D1, D2, ()), "REVEAL sealed has 0 entries"),
+    (Kind.REVEAL, ("s", "a", D1, D2, (("x", D1), ("x", D2))), "REVEAL sealed names a slot twice"),
+    (Kind.REVEAL, ("s", "a", D1, D2, 1, 2, 3, 4), "REVEAL body has 8 fields, not 4 to 7"),
+    (Kind.ACT, ("s", "a", (("x", b"short"),)), "ACT sealed commitment is 5 bytes"),
+    (Kind.ACT, ("s", "a", (), 4), "ACT body has 4 fields, not 2 or 3"),
+    (Kind.OPEN, (), "OPEN has 0 values"),
+    (Kind.OPEN, (("x", "v"),), "OPEN entry has 2 fields, not 3"),
+    (Kind.OPEN, (("x", "v", D1), ("x", "w", D2)), "OPEN names a slot twice"),
+    (Kind.OPEN, (("x", "", D1),), "OPEN value is empty"),
+    (Kind.OPEN, (("x", "v", b"salt"),), "OPEN salt is 4 bytes, not 32"),
     (Kind.REVEAL, ("s", "a", D1, D2, (), D1), "REVEAL chance is empty"),
     (Kind.REVEAL, ("s", "a", D1, D2, (("e", D1),), bytes(31)), "REVEAL chance set is 31"),
     (Kind.CHANCE_REVEAL, (("e", D1),), "CHANCE_REVEAL body has 1 fields, not 2"),

@@ -23,10 +23,10 @@ def _shouting(net: Network, seat: int) -> None:
     the engine parses them, but they are not its notation."""
     local = net.seats[seat]
 
-    def decided(s: int) -> tuple[str, Any]:
+    def decided(s: int) -> tuple[str, Any, tuple[str, ...]]:
         text = local.decide(local.decision_state(), s)
         parsed = local.core.state.parse_action(s, text)
-        return local.core.state.format_action(parsed).upper(), parsed
+        return local.core.state.format_action(parsed).upper(), parsed, ()
     local._decided = decided  # type: ignore[method-assign]
 
 

@@ -15,6 +15,7 @@ from engine.raiders import from_position
 from protocol.absence import Seats
 from protocol.chance import Chance
 from protocol.crypto import commit_set_digest, play_commitment
+from protocol.ending import Ending
 from protocol.errors import Fault, Mismatch
 from protocol.events import (
     ActionTaken,
@@ -34,6 +35,7 @@ from protocol.messages import (
     RevealBody,
     WelcomeBody,
 )
+from protocol.sealed import Sealed
 from protocol.steps import Step, Steps
 from protocol.v1_names import revealed_before_delivering
 from tests.protocol.kit import (
@@ -101,7 +103,10 @@ class Rig:
                            chance=self.chance, knowledge=self.knowledge, state=self.box,
                            step_state=lambda: STEP_STATE, feeds=self.feeds, emit=emit,
                            shortfalls=self.shortfalls, mark_unfit=self.unfit.append,
-                           heads=lambda: (MATCH_ID,) * self.n, version=VERSION)
+                           heads=lambda: (MATCH_ID,) * self.n, version=VERSION,
+                           sealed=Sealed(match_id=MATCH_ID, keys=keys(self.n), seats=self.seats,
+                                         ending=Ending(MATCH_ID, self.n), state=self.box,
+                                         emit=emit, shortfalls=self.shortfalls))
 
     @property
     def state(self) -> Any:

@@ -20,6 +20,7 @@ from protocol.ending import Ending
 from protocol.events import ResultSigned
 from protocol.knowledge import KnowledgeRounds, round_private
 from protocol.messages import CORE_KINDS, ActBody, CommitBody, EndBody, KeyReleaseBody, Kind
+from protocol.sealed import Sealed
 from protocol.steps import Steps
 from protocol.table import (
     ANY,
@@ -37,7 +38,7 @@ from protocol.votes import Votes
 from tests.protocol.toy import dealt, digested
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-MECHANISMS = {Seats, ChanceMechanism, KnowledgeRounds, Steps, Votes, Ending, Agreements}
+MECHANISMS = {Seats, ChanceMechanism, KnowledgeRounds, Steps, Votes, Ending, Agreements, Sealed}
 
 
 # --------------------------------------------------------------------------- the table as data

@@ -6,7 +6,7 @@ Every file is built from fixed tags, so running this again gives the same bytes:
     python -m tests.vectors.generate_v2           # write tests/vectors/v2/
     python -m tests.vectors.generate_v2 --check   # compare with tests/vectors/v2/, write nothing
 
-Six groups (tests/vectors/v2/README.md lists every vector):
+Seven groups (tests/vectors/v2/README.md lists every vector):
 
 * **honest** — whole matches of 3, 4 and 5 seats, basic and tactical;
 * **adversarial** — the runs of v1 (a seat misbehaving at the message level, signing with its
@@ -18,7 +18,10 @@ Six groups (tests/vectors/v2/README.md lists every vector):
   again): every kind it edits, at its first message of that kind, both strategies, 3 seats;
   each alone and with an honest seat's copy;
 * **copies** — several copies of one match verified together: whole, short, torn, damaged,
-  edited, unreadable, a split, and copies of two matches.
+  edited, unreadable, a split, and copies of two matches;
+* **sealed** — sealed values (§7.11): Dungeon Twister matches, honest, and with a seat that
+  seals a token twice, opens another value than it sealed, or leaves its commitments out
+  (tests/vectors/sealed.py).
 
 The expected result of a vector is the fields of ``cryptcrawl verify --json FILE...`` (run from
 tests/vectors/v2, paths relative to it), never its prose: ``verdict``, ``blamed``, ``record``,
@@ -87,10 +90,11 @@ from tests.vectors.making import (
     tampered_vectors,
     verify_json,
 )
+from tests.vectors.sealed import sealed_vectors
 
 V2 = Path(__file__).parent / "v2"
 VERSION = 2
-GROUPS = ("honest", "adversarial", "faults", "tampered", "campaign", "copies")
+GROUPS = ("honest", "adversarial", "faults", "tampered", "campaign", "copies", "sealed")
 LATER: tuple[str, ...] = ()
 """Verdicts whose messages come with a later protocol change: no file can get them today."""
 UNREACHED = {
@@ -122,6 +126,12 @@ def w(verdict: str, blamed: tuple[int, ...] | int = (), code: str = "") -> Want:
 
 VALID = w("valid", (), "result_signed")
 WANT: dict[str, Want] = {
+    # sealed values
+    "sealed/twister-honest": VALID,
+    "sealed/token-twice-forfeit": w("valid", 1, "result_signed"),
+    "sealed/token-twice": w("invalid", 1, "bad_sealed"),
+    "sealed/forged-opening": w("invalid", 1, "reveal_mismatch"),
+    "sealed/missing-commitment": w("invalid", 1, "bad_sealed"),
     **{f"honest/{n}-{v}": VALID for n in (3, 4, 5) for v in ("basic", "tactical")},
     # adversarial
     "adversarial/replaced-seat": VALID,
@@ -661,6 +671,9 @@ def generate(groups: Iterable[str] = GROUPS) -> Vectors:
         campaign(out, nets)
     if "copies" in wanted:
         copies(out)
+    if "sealed" in wanted:
+        for v in sealed_vectors():
+            out.single(v.name, v.description, v.data)
     return out
 
 
@@ -745,6 +758,10 @@ nonces, seeds, bot choices; Ed25519 signatures are deterministic, and every deli
 under an ephemeral key derived from a tag: tests/vectors/making.py). `tests/vectors/test_v2.py`
 checks that they regenerate byte for byte and that the verifier gives every expected field and
 exit status. Version 1 files are in `../v1/` (frozen).
+
+Every group but `sealed/` is Dungeon Raiders (docs/rules/raiders.md). The `sealed/` vectors are
+Dungeon Twister matches (docs/rules/twister.md): its starting teams and face-down tokens are the
+sealed values of docs/protocol.md §7.11, so a verifier needs that game's engine too.
 
 ## Running them
 

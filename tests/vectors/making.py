@@ -712,10 +712,10 @@ def other_spelling(version: int) -> Vector:
     net = VectorNetwork(3, tag=b"adversarial/other-spelling", version=version)
     cheat = net.seats[2]
 
-    def decided(seat: int) -> tuple[str, Any]:
+    def decided(seat: int) -> tuple[str, Any, tuple[str, ...]]:
         text = cheat.decide(cheat.decision_state(), seat)
         parsed = cheat.core.state.parse_action(seat, text)
-        return cheat.core.state.format_action(parsed).upper(), parsed
+        return cheat.core.state.format_action(parsed).upper(), parsed, ()
     cheat._decided = decided  # type: ignore[method-assign]
     net.run_with_timeouts()
     finished(net, {2})

@@ -103,6 +103,9 @@ def test_every_group_is_there() -> None:
     assert {f"honest/{n}-{v}" for n in (3, 4, 5) for v in ("basic", "tactical")} <= names
     assert sum(e["group"] == "adversarial" for e in ENTRIES) == 35
     assert sum(e["group"] == "tampered" for e in ENTRIES) >= 70
+    assert {n for n in names if n.startswith("sealed/")} == {
+        "sealed/twister-honest", "sealed/token-twice-forfeit", "sealed/token-twice",
+        "sealed/forged-opening", "sealed/missing-commitment"}
     for kind in KINDS:
         for strategy in ("rechain", "truncate"):
             alone = [n for n in names if n.startswith("campaign/") and n.endswith(

@@ -15,8 +15,7 @@ _STEP = re.compile(r"T([0-9]+)\.")
 class TwisterUI(GameUI):
     """Offline line mode over the generic table, until the board of issue 31."""
 
-    networked = ("it needs sealed values and moves longer than this protocol version carries, "
-                 "which protocol v2 brings")
+    networked = ""  # (its tokens and teams travel as sealed values: protocol.md §7.11)
     replay_unit = "turn"
 
     def rules(self) -> str:
