@@ -19,6 +19,7 @@ BENCHMARKS = {
     "deck": "benchmarks.deck",
     "abort-edge": "benchmarks.abort_edge",
     "zombie": "benchmarks.zombie",
+    "dice": "benchmarks.dice",
 }
 
 

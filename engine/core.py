@@ -639,6 +639,10 @@ class GameSpec:
     free_action: Callable[[GameState[Any], Seat, Any], bool] = _never_free
     options: tuple[OptionSpec, ...] = ()
     replaced: str = "zombie"  # what a replaced seat becomes: "zombie" or "forfeit"
+    # Over the protocol, draw the public chance events from dice pools committed ahead
+    # (protocol.md §7.12): a game that rolls many dice.  Its ``upcoming_events`` then lists
+    # only the events that need commitments of their own (hidden ones, a peek's target).
+    dice_pools: bool = False
     # Does a seat that forfeited stay in play (its zombie, or its player back, plays its
     # cards; it cannot win)?  Otherwise the forfeit takes it out of the game for good.
     forfeit_plays_on: bool = False

@@ -258,12 +258,15 @@ class RevealBody:
 
 
 def revealed_secrets(body: object) -> tuple[tuple[str, bytes], ...]:
-    """The chance secrets a message body reveals: a CHANCE_REVEAL's, or the early-turn secret a
-    REVEAL carries (protocol.md §7.4); none for any other body."""
+    """The chance secrets a message body reveals: a CHANCE_REVEAL's, the early-turn secret a
+    REVEAL carries (protocol.md §7.4), or the pool secret of an ACT (§7.12); none for any
+    other body."""
     if isinstance(body, ChanceRevealBody):
         return body.secrets
     if isinstance(body, RevealBody):
         return body.chance
+    if isinstance(body, ActBody) and body.pool is not None:
+        return (body.pool,)
     return ()
 
 
@@ -355,21 +358,31 @@ class ChanceDigestBody:
 
 @dataclass(frozen=True)
 class ActBody:
-    """``[step, action]``: an open action (a turn, or a free action); version 2 adds a third
-    field when the action seals values: its sealed commitments ``[[slot, commitment], …]``."""
+    """``[step, action]``: an open action (a turn, or a free action).  Version 2 adds, when
+    the action seals values, a third field: its sealed commitments ``[[slot, commitment], …]``
+    (protocol.md §7.11); and when the action poses dice drawn from the pool, a fourth: the
+    decider's own secret for the pool slot they take, ``[slot, secret]`` (§7.12; the third
+    field is then the sealed commitments or the empty array)."""
 
     KIND: ClassVar[Kind] = Kind.ACT
     step: str
     action: str
     sealed: tuple[tuple[str, bytes], ...] = ()
+    pool: tuple[str, bytes] | None = None
 
     def __post_init__(self) -> None:
         _text(self.step, "ACT step", MAX_STEP)
         _action(self.action, "ACT action")
         if self.sealed != ():
             _sealed(self.sealed, "ACT sealed")
+        if self.pool is not None:
+            slot, secret = _array(self.pool, "ACT pool secret", 2)
+            _text(slot, "ACT pool slot", MAX_EVENT_ID)
+            _sized(secret, "ACT pool secret", DIGEST_SIZE)
 
     def as_body(self) -> tuple[Value, ...]:
+        if self.pool is not None:
+            return (self.step, self.action, self.sealed, self.pool)
         if self.sealed:
             return (self.step, self.action, self.sealed)
         return (self.step, self.action)
@@ -384,8 +397,12 @@ class ActBody:
         fields = _array(body, "ACT body")
         if len(fields) == 3:
             return cls(fields[0], fields[1], _sealed(fields[2], "ACT sealed"))
+        if len(fields) == 4:
+            sealed = () if fields[2] == () else _sealed(fields[2], "ACT sealed")
+            slot, secret = _array(fields[3], "ACT pool secret", 2)
+            return cls(fields[0], fields[1], sealed, (slot, secret))
         if len(fields) != 2:
-            raise BadMessage(f"ACT body has {len(fields)} fields, not 2 or 3")
+            raise BadMessage(f"ACT body has {len(fields)} fields, not 2 to 4")
         return cls(fields[0], fields[1])
 
 

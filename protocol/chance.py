@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core import Chance as Pending
-from engine.core import ChanceEvent, GameState, Simultaneous
+from engine.core import ChanceEvent, GameState, Simultaneous, Visibility
 from protocol.absence import Seats
 from protocol.crypto import (
     SeatSecrets,
@@ -33,6 +33,16 @@ from protocol.messages import (
 )
 from protocol.naming import Naming
 
+POOL_BATCH = 16
+"""Dice-pool slots a seat commits to in one CHANCE_COMMIT (protocol.md §7.12)."""
+POOL_LOW = 8
+"""A new batch is owed once fewer closed slots than this are left unused."""
+
+
+def is_pool_slot(event_id: str) -> bool:
+    """Is ``event_id`` a dice-pool slot (``pool.<k>``)?"""
+    return event_id.startswith("pool.") and event_id[5:].isdigit()
+
 
 class Chance:
     """Commitments, secrets and outcomes of chance events, by protocol event id (an engine id, or
@@ -40,7 +50,7 @@ class Chance:
 
     def __init__(self, *, match_id: bytes, keys: tuple[bytes, ...], seats: Seats,
                  state: Callable[[], GameState[Any]], emit: Callable[[Event], None],
-                 shortfalls: list[str], naming: Naming) -> None:
+                 shortfalls: list[str], naming: Naming, pooled: bool = False) -> None:
         self._naming = naming
         self._match_id = match_id
         self._keys = keys
@@ -80,6 +90,14 @@ class Chance:
         # which of those seats withheld (protocol.md §7.7, "Withholding forfeits").
         self.redrawn_for: dict[str, tuple[str, tuple[int, ...], str]] = {}
         self.judge: Callable[[str, str, tuple[int, ...], str], None] | None = None
+        # Dice pools (protocol.md §7.12): the game draws its public events from slots
+        # ``pool.<k>`` committed ahead in batches; ``pool_used`` slots are taken (or burned);
+        # ``pool_round`` is the slot of the dice posed since the last decision.
+        self.pooled = pooled
+        self.pool_used = 0
+        self.pool_round: str | None = None
+        self.pool_count = 0  # pool commitments held (outside every digest round)
+        self._pool_top = 0  # (below it every slot is closed)
 
     # ------------------------------------------------------------------ where chance stands
 
@@ -90,9 +108,84 @@ class Chance:
         return self.alias.get(w.event.id, w.event.id)
 
     def wanted(self) -> tuple[str, ...]:
-        """The protocol ids every live seat must commit to now (one batch)."""
-        return tuple(a for a in (self.alias.get(e, e) for e in self._state().upcoming_events())
-                     if a not in self.closed)
+        """The protocol ids every live seat must commit to now (one batch): the engine's, and
+        in a game with dice pools the next pool batch if the die posed now has no closed slot
+        (the pool ran dry: its refill is owed before each decision, :meth:`owes_pool_commit`)."""
+        state = self._state()
+        events = tuple(a for a in (self.alias.get(e, e) for e in state.upcoming_events())
+                       if a not in self.closed and not is_pool_slot(a))
+        w = state.waiting
+        if not self.pooled or not isinstance(w, Pending):
+            return events
+        # (A refill waits for the next decision, unless the die posed now needs it: its
+        # reveals go first, so a die takes one round after the decision that poses it.)
+        slot = self.alias.get(w.event.id)
+        if slot is None or not is_pool_slot(slot) or slot in self.closed:
+            return events
+        return events + self.pool_wanted()
+
+    def pool_wanted(self) -> tuple[str, ...]:
+        """The next batch of pool slots, when fewer than :data:`POOL_LOW` closed slots are
+        left unused (none otherwise, and in a game without pools)."""
+        if not self.pooled:
+            return ()
+        while f"pool.{self._pool_top}" in self.closed:
+            self._pool_top += 1
+        top = self._pool_top
+        if top - self.pool_used >= POOL_LOW:
+            return ()
+        return tuple(f"pool.{k}" for k in range(top, top + POOL_BATCH))
+
+    def pooled_event(self, event: ChanceEvent) -> bool:
+        """Is ``event`` drawn from the pool: a public event of a game with pools, with no
+        commitments of its own (one committed as an upcoming event keeps them)?"""
+        return (self.pooled and event.visibility is Visibility.PUBLIC
+                and event.id not in self.commitments)
+
+    def pose(self, event: ChanceEvent) -> None:
+        """The engine poses ``event``: a pooled event takes the slot of the dice posed since
+        the last decision, else the next unused slot (slots a replaced seat committed to and
+        cannot open are burned first)."""
+        if event.id in self.alias or not self.pooled_event(event):
+            return
+        slot = self.pool_round
+        if slot is None or slot in self.dead:
+            while True:
+                slot = f"pool.{self.pool_used}"
+                self.pool_used += 1
+                committed = self.commitments.get(slot, {})
+                held = self.secrets.get(slot, {})
+                if not (slot in self.closed and any(
+                        s in self._seats.absent and s not in held for s in committed)):
+                    break
+                self.dead.add(slot)  # (burned: a contributor is gone with its secret)
+            self.pool_round = slot
+        self.alias[event.id] = slot
+
+    def end_round(self) -> None:
+        """A decision is pending: the next die posed takes a new slot."""
+        self.pool_round = None
+
+    def owes_pool_commit(self, seat: int) -> bool:
+        """The pool runs low and it has not committed to the next batch."""
+        wanted = self.pool_wanted()
+        return bool(wanted) and seat not in self.commitments.get(wanted[0], {})
+
+    def act_secret(self, seat: int, message: Message, slot: str, secret: bytes,
+                   after: GameState[Any]) -> None:
+        """An ACT's pool secret (§7.12): the action must pose a die drawn from the pool, the
+        slot must be the one it takes, and the secret must open the seat's commitment to it."""
+        w = after.waiting
+        if not (isinstance(w, Pending) and self.pooled_event(w.event)):
+            raise Fault(f"revealed a pool secret for {slot} with its action, where none was due "
+                        "(the action poses no die from the pool)", message)
+        if slot != f"pool.{self.pool_used}":
+            raise Fault(f"revealed its secret for {slot} where its action takes "
+                        f"pool.{self.pool_used}", message)
+        if seat not in self.commitments.get(slot, {}):
+            raise Fault(f"revealed a secret for {slot} where it holds no commitment of its "
+                        "own", message)
+        self.open_secret(seat, message, slot, secret)
 
     def digest_due(self) -> bool:
         return self.count > self.covered
@@ -103,7 +196,7 @@ class Chance:
         key = (self.digest_rounds, self.count)
         if self._digest_cache is None or self._digest_cache[0] != key:
             entries = [(event, seat, c) for event, by_seat in self.commitments.items()
-                       for seat, c in by_seat.items()]
+                       if not is_pool_slot(event) for seat, c in by_seat.items()]
             digest = chance_set_digest(self._match_id, min(self.digest_rounds + 1, MAX_STAGE),
                                        entries)
             self._digest_cache = (key, digest)
@@ -150,10 +243,16 @@ class Chance:
 
     # ------------------------------------------------------------------ what a seat owes
 
+    def batch_of(self, seat: int) -> tuple[str, ...]:
+        """The ids ``seat``'s CHANCE_COMMIT must name now: those of the batch it has not
+        committed to (in a decision phase, the pool's next batch)."""
+        batch = self.wanted() if isinstance(self._state().waiting, Pending) else (
+            self.pool_wanted())
+        return tuple(e for e in batch if seat not in self.commitments.get(e, {}))
+
     def owes_commit(self, seat: int) -> bool:
         """It has not committed to the pending batch."""
-        wanted = self.wanted()
-        return bool(wanted) and seat not in self.commitments.get(wanted[0], {})
+        return any(seat not in self.commitments.get(e, {}) for e in self.wanted())
 
     def owes_reveal(self, seat: int) -> bool:
         """Every live seat has committed to the pending event; it has not revealed."""
@@ -172,18 +271,19 @@ class Chance:
         against, version 2).  Kept until the next commitment arrives (each reveal, the local
         seat's included, asks for it)."""
         known = self._opened.get(events)
-        if known is not None and known[0] == self.count:
+        held = self.count + self.pool_count
+        if known is not None and known[0] == held:
             return known[1]
         digest = chance_open_digest(self._match_id, [
             (event, seat, commitment) for event in events
             for seat, commitment in self.commitments.get(event, {}).items()])
-        self._opened[events] = (self.count, digest)
+        self._opened[events] = (held, digest)
         return digest
 
     # ------------------------------------------------------------------ handlers
 
     def on_commit(self, seat: int, message: Message, body: ChanceCommitBody) -> bool:
-        wanted = set(self.wanted())
+        wanted = set(self.batch_of(seat))
         events = [e for e, _ in body.commitments]
         if set(events) != wanted:
             # (It may have seen an event drawn again that this peer has not.)
@@ -191,7 +291,10 @@ class Chance:
         for event, commitment in body.commitments:
             self.commitments.setdefault(event, {})[seat] = commitment
             self.commit_messages.setdefault(event, {})[seat] = message.hash
-        self.count += len(body.commitments)
+            if is_pool_slot(event):
+                self.pool_count += 1
+            else:
+                self.count += 1
         self.close_collections()
         return True
 
@@ -251,8 +354,10 @@ class Chance:
         contributors = sorted(committed)
         if not contributors or any(s not in secrets for s in contributors):
             return None
-        posed = event if event_id == event.id else ChanceEvent(event_id, event.outcomes,
-                                                                event.visibility)
+        # (The dice a decision poses share its pool slot: each is drawn under its own id.)
+        drawn = f"{event_id}/{event.id}" if is_pool_slot(event_id) else event_id
+        posed = event if drawn == event.id else ChanceEvent(drawn, event.outcomes,
+                                                            event.visibility)
         outcome = chance_outcome(posed, [secrets[s] for s in contributors])
         self.resolved.add(event_id)
         if self.digest_due():
@@ -287,10 +392,15 @@ class Chance:
         is neither revealed nor on its way (``recoverable``: a round's key will publish it).
         Whether a seat that lost its secret so withheld it is judged once the re-draw's
         commitments close (``judge``, :mod:`protocol.withholding`)."""
-        engine_ids = {a: e for e, a in self.alias.items()}
+        engine_ids = {a: e for e, a in self.alias.items() if not is_pool_slot(a)}
+        w = self._state().waiting
+        slot = self.pool_round
+        if slot is not None and isinstance(w, Pending) and self.alias.get(w.event.id) == slot:
+            engine_ids[slot] = w.event.id  # (the die waiting on the round's slot)
         for event_id, by_seat in list(self.commitments.items()):
-            if event_id in self.resolved:
-                continue
+            if event_id in self.resolved or (is_pool_slot(event_id)
+                                             and event_id not in engine_ids):
+                continue  # (a slot not taken yet is burned when it would be: pose)
             lost = [s for s in by_seat if s in self._seats.absent
                     and s not in self.secrets.get(event_id, {})
                     and not recoverable(s, event_id)]
@@ -310,16 +420,18 @@ class Chance:
                                     + ", ".join(str(s) for s in lost) + " left with its secret)")
             self._emit(ChanceRedrawn(engine_id, new_id))
             self.redrawn_for[new_id] = (event_id, tuple(lost), engine_id)
+            if event_id == self.pool_round:
+                self.pool_round = None  # (the round's later dice take a new slot)
 
 
 # ---------------------------------------------------------------------- the local seat's bodies
 
 
-def commit_body(chance: Chance, secrets: SeatSecrets, seat_key: bytes,
-                match_id: bytes) -> ChanceCommitBody:
+def commit_body(chance: Chance, secrets: SeatSecrets, seat_key: bytes, match_id: bytes,
+                seat: int) -> ChanceCommitBody:
     return ChanceCommitBody(tuple(
         (e, chance_commitment(match_id, e, seat_key, secrets.chance_secret(e)))
-        for e in chance.wanted()))
+        for e in chance.batch_of(seat)))
 
 
 def reveal_body(chance: Chance, secrets: SeatSecrets, version: int) -> ChanceRevealBody:

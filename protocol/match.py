@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from engine.core import Chance as ChancePending
 from engine.core import GameState, Openings, Over, Simultaneous, Turn
+from engine.games import get_game
 from protocol.absence import Absence, Seats
 from protocol.admission import Admission
 from protocol.agreements import Agreements
@@ -150,7 +151,8 @@ class MatchCore:
         self.ending = Ending(self.match_id, self.n)
         self.chance = Chance(match_id=self.match_id, keys=self.keys, seats=self.seats,
                              state=lambda: self.state, emit=emit, shortfalls=self.shortfalls,
-                             naming=self.naming)
+                             naming=self.naming, pooled=self.version >= 2 and get_game(
+                                 header.header.game).dice_pools)
         self.knowledge = KnowledgeRounds(match_id=self.match_id, keys=self.keys,
                                          seats=self.seats, chance=self.chance, emit=emit,
                                          naming=self.naming)
@@ -185,6 +187,7 @@ class MatchCore:
                 Agreements: self.agreements})
         self.departures = Departures(self)  # LEAVE, CLAIM and the floor (§7.7)
         self.knowledge.open_rounds(self.state)
+        self._pose(self.state)
 
     # ------------------------------------------------------------------ read-only views
 
@@ -694,6 +697,7 @@ class MatchCore:
         turned owe their key."""
         self.state = state
         self.ending.state_changed()
+        self._pose(state)
         self.knowledge.open_rounds(state)
         if isinstance(state.waiting, Turn | Openings):
             self.steps.begin_turn()
@@ -701,6 +705,14 @@ class MatchCore:
             self._mark_due()
         for observe in self.state_observers:
             observe(state)
+
+    def _pose(self, state: GameState[Any]) -> None:
+        """A die posed takes its pool slot; a decision pending ends the dice round (§7.12)."""
+        w = state.waiting
+        if isinstance(w, ChancePending):
+            self.chance.pose(w.event)
+        else:
+            self.chance.end_round()
 
     def _mark_due(self) -> None:
         self.knowledge.mark_due(self._over)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.core import Chance as ChancePending
 from engine.core import ChanceEvent, EngineError, GameState, Openings, Over, Simultaneous, Turn
 from protocol import chance as chance_bodies
 from protocol import knowledge as round_bodies
@@ -579,7 +580,7 @@ class LocalSeat:
                                                              self.key, core.match_id)
         if expected is Kind.CHANCE_COMMIT:
             return Kind.CHANCE_COMMIT, chance_bodies.commit_body(
-                core.chance, self.secrets, core.keys[seat], core.match_id)
+                core.chance, self.secrets, core.keys[seat], core.match_id, seat)
         if expected is Kind.CHANCE_REVEAL:
             return Kind.CHANCE_REVEAL, chance_bodies.reveal_body(core.chance, self.secrets,
                                                                  core.version)
@@ -587,8 +588,9 @@ class LocalSeat:
             return Kind.CHANCE_DIGEST, chance_bodies.digest_body(core.chance)
         if expected is Kind.ACT:
             assert isinstance(w, Turn)
-            action, _, slots = self._decided(seat)
-            return Kind.ACT, ActBody(w.step, action, self._commitments(slots))
+            action, parsed, slots = self._decided(seat)
+            return Kind.ACT, ActBody(w.step, action, self._commitments(slots),
+                                     self._pool_secret(parsed))
         if expected is Kind.COMMIT:
             assert isinstance(w, Simultaneous)
             action, parsed, slots = self._decided(seat)
@@ -645,6 +647,23 @@ class LocalSeat:
             if self.remember is not None:
                 self.remember(self.stored())
         return state.format_action(parsed), parsed, slots
+
+    def _pool_secret(self, action: Any) -> tuple[str, bytes] | None:
+        """The secret this seat's turn action carries for the pool slot of the dice it poses
+        (protocol.md §7.12: the decider's reveal rides in its decision), if it poses one."""
+        chance, seat = self.core.chance, self.seat
+        if not chance.pooled:
+            return None
+        try:
+            after = self.core.state.apply(seat, action)
+        except EngineError:
+            return None
+        w = after.waiting
+        slot = f"pool.{chance.pool_used}"
+        if (isinstance(w, ChancePending) and chance.pooled_event(w.event)
+                and seat in chance.commitments.get(slot, {})):
+            return slot, self.secrets.chance_secret(slot)
+        return None
 
     def _open_body(self, w: object) -> OpenBody | None:
         """The OPEN this seat owes: the slots the engine asks (in an Openings wait), or every

@@ -305,6 +305,8 @@ class Steps:
                 new_state.waiting, "pending", ()):
             raise Fault("an open action in a simultaneous step must be a free action (it "
                         "committed a card without a commitment)", message)
+        if body.pool is not None:
+            self._chance.act_secret(seat, message, body.pool[0], body.pool[1], new_state)
         self._sealed.record(seat, body.sealed, message)
         self._emit(ActionTaken(step, seat, body.action))
         return new_state

@@ -90,6 +90,10 @@ TRANSITIONS: Final = (
                Chance, Chance.owes_digest, Kind.CHANCE_DIGEST,
                "when all live seats' digests match: the round is closed and decisions begin",
                gated=True),
+    Transition(SIMULTANEOUS, "the dice pool runs low and it has not committed to the next "
+               "batch (a game with dice pools)", Chance, Chance.owes_pool_commit,
+               Kind.CHANCE_COMMIT, "the batch's slots close once every live seat committed "
+               "to them", gated=True),
     Transition(SIMULTANEOUS, "decides in the step and has not committed",
                Steps, Steps.owes_commit, Kind.COMMIT,
                "its commitment is held (a free action, ACT, may come first)",
@@ -104,6 +108,9 @@ TRANSITIONS: Final = (
                "secret", Steps, Steps.owes_early_secret, Kind.CHANCE_REVEAL,
                "the secret is held; the event is turned as soon as the step resolves, without "
                "a chance phase of its own", gated=True),
+    Transition(TURN, "the dice pool runs low and it has not committed to the next batch (a "
+               "game with dice pools)", Chance, Chance.owes_pool_commit, Kind.CHANCE_COMMIT,
+               "the batch's slots close once every live seat committed to them", gated=True),
     Transition(TURN, "it is its turn", Steps, Steps.owes_act, Kind.ACT,
                "the engine applies the action (a free action keeps the turn)",
                gated=True, decision=True),

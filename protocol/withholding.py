@@ -22,7 +22,7 @@ from protocol.absence import Seats
 from protocol.chance import Chance
 from protocol.feed import Feed
 from protocol.knowledge import KnowledgeRounds
-from protocol.messages import ChanceRevealBody, DeliveryBody, RevealBody
+from protocol.messages import DeliveryBody, revealed_secrets
 
 
 class Withholding:
@@ -64,13 +64,9 @@ class Withholding:
 
     def _revealed(self, seat: int, event: str, new_id: str) -> bool:
         """Before its commitment to ``new_id``, ``seat`` revealed ``event`` (a CHANCE_REVEAL,
-        or the secret of an early turn in a REVEAL)."""
-        for body in self._before(seat, new_id):
-            if isinstance(body, ChanceRevealBody) and any(e == event for e, _ in body.secrets):
-                return True
-            if isinstance(body, RevealBody) and any(e == event for e, _ in body.chance):
-                return True
-        return False
+        the secret of an early turn in a REVEAL, or a pool secret in an ACT)."""
+        return any(e == event for body in self._before(seat, new_id)
+                   for e, _ in revealed_secrets(body))
 
     def _shown(self, seat: int, event: str, new_id: str, committed: set[int]) -> bool:
         """A round of ``seat`` holding ``event`` had its key named (before the seat was

@@ -54,6 +54,7 @@ SPEC = GameSpec(
     zombie=zombie_bot,
     free_action=is_free,
     options=OPTIONS,
+    dice_pools=True,  # (its hundreds of dice: protocol.md §7.12)
 )
 
 __all__ = [

@@ -66,3 +66,22 @@ def sealing_lies(local: LocalSeat, lie: Lie) -> None:
                      for slot in slots)
     local._commitments = commitments  # type: ignore[method-assign]
     opening_lies(local, lie)
+
+
+def pool_lies(local: LocalSeat, how: str) -> None:
+    """``local``'s peer puts a false pool secret in its turn actions (protocol.md §7.12):
+    ``wrong-secret`` (32 zero bytes for the right slot), ``wrong-slot`` (its secret for
+    ``pool.99``) or ``no-die`` (its secret for the next slot with an action that poses no die)."""
+    original = local._pool_secret
+
+    def pool(action: Any) -> tuple[str, bytes] | None:
+        found = original(action)
+        if how == "wrong-secret" and found is not None:
+            return found[0], bytes(32)
+        if how == "wrong-slot" and found is not None:
+            return "pool.99", local.secrets.chance_secret("pool.99")
+        if how == "no-die" and found is None:
+            slot = f"pool.{local.core.chance.pool_used}"
+            return slot, local.secrets.chance_secret(slot)
+        return found
+    local._pool_secret = pool  # type: ignore[method-assign]

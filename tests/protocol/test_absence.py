@@ -308,7 +308,7 @@ def test_a_welcome_of_a_live_seat_ahead_of_it_does_not_stall_the_match() -> None
     m.send(0, WelcomeBody(2, 0))
     m.send(1, WelcomeBody(0, 1000), waits=True)  # seat 0 is live, at its message 3
     m.send(0, chance_writers.commit_body(m.core.chance, m.secrets[0], m.core.keys[0],
-                                         m.core.match_id))
+                                         m.core.match_id, 0))
     # The match needs seat 1's commitment, which waits behind a message that cannot be taken
     # now (and, seat 0 being live and far from 1000, may never be): seat 1 must be owed — timed,
     # and then voted out — as a seat stuck on any other message is.

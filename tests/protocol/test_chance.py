@@ -399,7 +399,7 @@ def test_a_step_without_an_early_turn_notes_nothing() -> None:
 def test_the_writers_bodies_are_taken() -> None:
     r = rig("e", "f")
     for s in range(3):
-        body = commit_body(r.chance, SECRETS[s], KEYS[s], MATCH_ID)
+        body = commit_body(r.chance, SECRETS[s], KEYS[s], MATCH_ID, s)
         assert body == commit_to(s, ("e", "f"))
         assert r.chance.on_commit(s, signed(s, body), body)
     for s in range(3):

@@ -28,6 +28,8 @@ from protocol.crypto import (
     fingerprint,
     play_commitment,
     public_key_bytes,
+    sealed_commitment,
+    sealed_set_digest,
     sign,
     verify,
 )
@@ -85,6 +87,30 @@ def test_commitment_vectors() -> None:
     assert chance_set_digest(MATCH, 2, [("L2.level", 1, bytes([5]) * 32),
                                         ("L2.R1", 0, bytes([6]) * 32)]).hex() == (
         "9cc3c0ddcc5b9541a3dc9af7549c7913dd003e2812ff54ed588cc0253a08a991")
+
+
+def test_sealed_value_and_pool_vectors() -> None:
+    """protocol.md §7.11–§7.12 and §11: a sealed commitment, a play commitment covering it, a
+    sealed value's salt, and a die drawn from a pool slot."""
+    def lp(data: bytes) -> bytes:
+        return len(data).to_bytes(4, "big") + data
+
+    sealed = sealed_commitment(MATCH, "tok.0.1", KEY, "troll", SALT)
+    assert sealed == hashlib.sha256(lp(b"cryptcrawl/sealed/v2") + lp(MATCH) + lp(b"tok.0.1")
+                                    + lp(KEY) + lp(b"troll") + lp(SALT)).digest()
+    assert sealed.hex() == "f8ae1d06a291b217a57f6292e6e84e8afccae7d19d089e9b00d632f361ff09c0"
+    covered = sealed_set_digest([("tok.0.1", sealed)])
+    assert covered == hashlib.sha256(lp(b"cryptcrawl/sealed-set/v2") + lp((1).to_bytes(8, "big"))
+                                     + lp(b"tok.0.1") + lp(sealed)).digest()
+    assert play_commitment(MATCH, "setup.place.1", KEY, "place 3", SALT,
+                           [("tok.0.1", sealed)]).hex() == (
+        "f7cdd0ddb51e3895340c4d3e675aeaa886a282b21335904ed9f925fd33c1fabf")
+    assert SeatSecrets(SEED, MATCH, KEY).sealed_salt("tok.0.1").hex() == (
+        "55069ee63dac4cdbb0a50263625b718671cc366c7c7efd422e7481e9c5636562")
+    assert chance_outcome_bytes("pool.0/d1.1", SECRETS).hex() == (
+        "ab59860bf3f9d229dfdbf25070f3cea561b11c4d84fc1f8da5ad3f7999c174e2")
+    die = ChanceEvent("pool.0/d1.1", ("1", "2", "3", "4", "5", "6"), Visibility.PUBLIC)
+    assert chance_outcome(die, SECRETS) == "2"
 
 
 def test_chance_outcome_vectors() -> None:

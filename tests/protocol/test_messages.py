@@ -506,6 +506,8 @@ V2_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
      RevealBody),
     (Kind.REVEAL, ("s", "hide", D1, D2, (("L1.R2", D2),), D1, (("hid.0", D1),)), RevealBody),
     (Kind.OPEN, (("tok.0.1", "troll", D1), ("tok.0.2", "rope", D2)), OpenBody),
+    (Kind.ACT, ("t3", "roll", (), ("pool.2", D1)), ActBody),
+    (Kind.ACT, ("t3", "place 3", (("tok.0.1", D2),), ("pool.2", D1)), ActBody),
 ]
 
 
@@ -607,7 +609,9 @@ def test_a_version_1_message_has_no_heads_and_a_match_reads_only_its_own_version
     (Kind.REVEAL, ("s", "a", D1, D2, (("x", D1), ("x", D2))), "REVEAL sealed names a slot twice"),
     (Kind.REVEAL, ("s", "a", D1, D2, 1, 2, 3, 4), "REVEAL body has 8 fields, not 4 to 7"),
     (Kind.ACT, ("s", "a", (("x", b"short"),)), "ACT sealed commitment is 5 bytes"),
-    (Kind.ACT, ("s", "a", (), 4), "ACT body has 4 fields, not 2 or 3"),
+    (Kind.ACT, ("s", "a", (), ("pool.1", D1), 5), "ACT body has 5 fields, not 2 to 4"),
+    (Kind.ACT, ("s", "a", (), ("pool.1",)), "ACT pool secret has 1 fields, not 2"),
+    (Kind.ACT, ("s", "a", (), ("pool.1", b"short")), "ACT pool secret is 5 bytes, not 32"),
     (Kind.OPEN, (), "OPEN has 0 values"),
     (Kind.OPEN, (("x", "v"),), "OPEN entry has 2 fields, not 3"),
     (Kind.OPEN, (("x", "v", D1), ("x", "w", D2)), "OPEN names a slot twice"),

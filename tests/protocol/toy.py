@@ -177,7 +177,7 @@ class Match:
     def chance_commits(self) -> None:
         for s in range(3):
             self.send(s, chance_writers.commit_body(self.core.chance, self.secrets[s],
-                                                    self.core.keys[s], self.core.match_id))
+                                                    self.core.keys[s], self.core.match_id, s))
 
     def chance_reveal(self, seat: int) -> None:
         self.send(seat, chance_writers.reveal_body(self.core.chance, self.secrets[seat],

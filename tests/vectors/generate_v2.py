@@ -6,7 +6,7 @@ Every file is built from fixed tags, so running this again gives the same bytes:
     python -m tests.vectors.generate_v2           # write tests/vectors/v2/
     python -m tests.vectors.generate_v2 --check   # compare with tests/vectors/v2/, write nothing
 
-Seven groups (tests/vectors/v2/README.md lists every vector):
+Eight groups (tests/vectors/v2/README.md lists every vector):
 
 * **honest** — whole matches of 3, 4 and 5 seats, basic and tactical;
 * **adversarial** — the runs of v1 (a seat misbehaving at the message level, signing with its
@@ -21,7 +21,9 @@ Seven groups (tests/vectors/v2/README.md lists every vector):
   edited, unreadable, a split, and copies of two matches;
 * **sealed** — sealed values (§7.11): Dungeon Twister matches, honest, and with a seat that
   seals a token twice, opens another value than it sealed, or leaves its commitments out
-  (tests/vectors/sealed.py).
+  (tests/vectors/sealed.py);
+* **pools** — dice pools (§7.12): Dungeons of Kards matches, honest, and with a seat whose ACT
+  carries a false pool secret (tests/vectors/pools.py).
 
 The expected result of a vector is the fields of ``cryptcrawl verify --json FILE...`` (run from
 tests/vectors/v2, paths relative to it), never its prose: ``verdict``, ``blamed``, ``record``,
@@ -90,11 +92,13 @@ from tests.vectors.making import (
     tampered_vectors,
     verify_json,
 )
+from tests.vectors.pools import pool_vectors
 from tests.vectors.sealed import sealed_vectors
 
 V2 = Path(__file__).parent / "v2"
 VERSION = 2
-GROUPS = ("honest", "adversarial", "faults", "tampered", "campaign", "copies", "sealed")
+GROUPS = ("honest", "adversarial", "faults", "tampered", "campaign", "copies", "sealed",
+          "pools")
 LATER: tuple[str, ...] = ()
 """Verdicts whose messages come with a later protocol change: no file can get them today."""
 UNREACHED = {
@@ -132,6 +136,10 @@ WANT: dict[str, Want] = {
     "sealed/token-twice": w("invalid", 1, "bad_sealed"),
     "sealed/forged-opening": w("invalid", 1, "reveal_mismatch"),
     "sealed/missing-commitment": w("invalid", 1, "bad_sealed"),
+    # dice pools
+    "pools/kards-honest": VALID,
+    "pools/act-secret-wrong": w("invalid", 1, "reveal_mismatch"),
+    "pools/act-secret-not-due": w("invalid", 1, "unexpected_message"),
     **{f"honest/{n}-{v}": VALID for n in (3, 4, 5) for v in ("basic", "tactical")},
     # adversarial
     "adversarial/replaced-seat": VALID,
@@ -674,6 +682,9 @@ def generate(groups: Iterable[str] = GROUPS) -> Vectors:
     if "sealed" in wanted:
         for v in sealed_vectors():
             out.single(v.name, v.description, v.data)
+    if "pools" in wanted:
+        for v in pool_vectors():
+            out.single(v.name, v.description, v.data)
     return out
 
 
@@ -759,9 +770,11 @@ under an ephemeral key derived from a tag: tests/vectors/making.py). `tests/vect
 checks that they regenerate byte for byte and that the verifier gives every expected field and
 exit status. Version 1 files are in `../v1/` (frozen).
 
-Every group but `sealed/` is Dungeon Raiders (docs/rules/raiders.md). The `sealed/` vectors are
-Dungeon Twister matches (docs/rules/twister.md): its starting teams and face-down tokens are the
-sealed values of docs/protocol.md §7.11, so a verifier needs that game's engine too.
+Every group but `sealed/` and `pools/` is Dungeon Raiders (docs/rules/raiders.md). The `sealed/`
+vectors are Dungeon Twister matches (docs/rules/twister.md): its starting teams and face-down
+tokens are the sealed values of docs/protocol.md §7.11. The `pools/` vectors are Dungeons of
+Kards matches (docs/rules/kards.md), whose dice are drawn from the pools of §7.12. A verifier
+needs those games' engines too.
 
 ## Running them
 

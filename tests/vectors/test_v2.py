@@ -106,6 +106,8 @@ def test_every_group_is_there() -> None:
     assert {n for n in names if n.startswith("sealed/")} == {
         "sealed/twister-honest", "sealed/token-twice-forfeit", "sealed/token-twice",
         "sealed/forged-opening", "sealed/missing-commitment"}
+    assert {n for n in names if n.startswith("pools/")} == {
+        "pools/kards-honest", "pools/act-secret-wrong", "pools/act-secret-not-due"}
     for kind in KINDS:
         for strategy in ("rechain", "truncate"):
             alone = [n for n in names if n.startswith("campaign/") and n.endswith(
