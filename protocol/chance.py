@@ -255,8 +255,12 @@ class Chance:
         return any(seat not in self.commitments.get(e, {}) for e in self.wanted())
 
     def owes_reveal(self, seat: int) -> bool:
-        """Every live seat has committed to the pending event; it has not revealed."""
+        """Every live seat has committed to the pending event; it has not revealed.  (A die
+        from the pool waits for the events committed with it, a peek's target, to close:
+        their secrets are committed before the roll that may show them, §7.12.)"""
         event = self.pending_id()
+        if is_pool_slot(event) and any(not is_pool_slot(e) for e in self.wanted()):
+            return False
         return (event in self.closed and seat in self.commitments.get(event, {})
                 and seat not in self.secrets.get(event, {}))
 

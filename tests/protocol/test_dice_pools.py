@@ -170,6 +170,21 @@ def test_kards_draws_its_dice_from_the_pools(n: int) -> None:
     assert chance / (len(rolled) * n) <= 1.2
 
 
+def test_a_peeks_target_keeps_commitments_of_its_own() -> None:
+    """A Kards guardian's peek targets the next orange draw: that event is committed on its
+    own (before the roll that may show it, with a digest round), never drawn from a pool, and
+    the round shows it only to its seat."""
+    net = Network(5, MeshGame("kards"), b"kp5-2")
+    net.run_with_timeouts()
+    core = net.cores[0]
+    assert all(c.signed for c in net.cores) and core.rounds, "no peek in this match"
+    for r in core.rounds.values():
+        for event in r.events:
+            assert not is_pool_slot(event) and event in core.chance.commitments
+    assert Counter(m.kind for m in net.log)[Kind.CHANCE_DIGEST] > 0
+    assert verify(net.match_file(0)).verdict == VALID
+
+
 def test_the_baseline_still_commits_per_die() -> None:
     net = Network(3, MeshGame(dice_toy.CLASSIC, (("turns", 6), ("dice", "one"))), b"classic")
     net.pump()
