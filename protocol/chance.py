@@ -159,6 +159,9 @@ class Chance:
                         s in self._seats.absent and s not in held for s in committed)):
                     break
                 self.dead.add(slot)  # (burned: a contributor is gone with its secret)
+                self._shortfalls.append(f"{slot} burned (seat " + ", ".join(
+                    str(s) for s in sorted(committed) if s in self._seats.absent
+                    and s not in held) + " committed to it and left with its secret)")
             self.pool_round = slot
         self.alias[event.id] = slot
 
@@ -363,11 +366,12 @@ class Chance:
         posed = event if drawn == event.id else ChanceEvent(drawn, event.outcomes,
                                                             event.visibility)
         outcome = chance_outcome(posed, [secrets[s] for s in contributors])
+        first = event_id not in self.resolved  # (a pool slot serves several dice)
         self.resolved.add(event_id)
         if self.digest_due():
             self.uncovered.append((event_id, tuple(contributors)))
         missing = tuple(s for s in range(self._n) if s not in contributors)
-        if missing:
+        if missing and first:
             self._shortfalls.append(f"{event_id} drawn without seat "
                                     + ", ".join(str(s) for s in missing))
         return outcome, ChanceResolved(event.id, outcome, missing)
