@@ -2,7 +2,10 @@
 before any secret is revealed; the outcome is computed from every contributor's secret; a digest
 round over the commitments held comes before the decisions that may reveal hidden events, so a
 forked commitment shows before anything hidden is seen; a seat replaced while holding a secret
-nobody else can publish makes its event drawn again under a new id.
+nobody else can publish makes its event drawn again under a new id.  In a game with dice pools
+(§7.12) the public dice are drawn from slots ``pool.<k>`` committed ahead in batches: every die
+a decision poses takes that decision's slot (the decider's secret rides in its ACT), so a die
+costs one reveal per seat, one round after the decision.
 
 :class:`Chance` owes its state and its handlers; the match core routes messages to it and asks it
 what each seat owes (its predicates name no gate: the transition table's columns add them)."""

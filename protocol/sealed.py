@@ -16,7 +16,7 @@ every live seat opens whatever it sealed and has not opened (the audit) before i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -194,7 +194,3 @@ class Sealed:
               at_end: bool = False) -> None:
         self.opened[seat].update(values)
         self._emit(SealedOpened(seat, values, at_end))
-
-    def values(self) -> Mapping[int, Mapping[str, str]]:
-        """Every value opened, by seat."""
-        return dict(enumerate(self.opened))
