@@ -262,8 +262,8 @@ class Chance:
 
     def owes_reveal(self, seat: int) -> bool:
         """Every live seat has committed to the pending event; it has not revealed.  (A die
-        from the pool waits for the events committed with it, a peek's target, to close:
-        their secrets are committed before the roll that may show them, §7.12.)"""
+        from the pool waits for the events committed with it — what a private-knowledge round
+        may target — to close: they are committed before the roll that may show them, §7.12.)"""
         event = self.pending_id()
         if is_pool_slot(event) and any(not is_pool_slot(e) for e in self.wanted()):
             return False
