@@ -25,7 +25,16 @@ from cli.text import YOU, seat_letter, wrap_text
 from engine.core import EngineError, GameState, IllegalActionError, InvalidActionError, Over
 from p2p.lobby import LobbyError
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
-from protocol.events import MatchResumed, OfferMade, OfferSettled, SealedOpened, SealedVoid
+from protocol.events import (
+    CardDealt,
+    CardShown,
+    DeckRestarted,
+    MatchResumed,
+    OfferMade,
+    OfferSettled,
+    SealedOpened,
+    SealedVoid,
+)
 from protocol.header import DEFAULT_TIMEOUTS
 from protocol.match import (
     ActionTaken,
@@ -246,6 +255,8 @@ class NetGame:
                                 "player may still play the seat)."))
         elif isinstance(event, SealedOpened) and not (event.seat == self.seat and self.human):
             self.say(*self.ui.opening_news(event.seat, event.values, self.labels[event.seat]))
+        elif isinstance(event, CardDealt | CardShown | DeckRestarted):
+            self.say(*self.ui.deal_news(event, self.labels, self.seat if self.human else None))
         elif isinstance(event, SealedVoid) and event.slots:
             self.say(*wrap_text(f"{self.labels[event.seat]}'s {len(event.slots)} sealed "
                                 "value(s) stay sealed for good (the seat was replaced): the "

@@ -32,6 +32,7 @@ from cli.text import (
     wrap_text,
 )
 from engine.core import GameSpec, GameState, Outcome, Standing
+from protocol.events import CardDealt, CardShown, DeckRestarted
 
 LINE_HELP = """\
 How to play (line mode)
@@ -231,6 +232,21 @@ class GameUI:
         shown = ", ".join(value for _, value in values)
         return [f"{label} opened {len(values)} sealed value{'s' * (len(values) != 1)}: "
                 f"{shown}."]
+
+    def deal_news(self, event: CardDealt | CardShown | DeckRestarted, labels: Sequence[str],
+                  me: int | None) -> list[str]:
+        """A private deal (protocol.md §7.13): the person's own card dealt (``me``: its seat,
+        None when no person plays here), a card opened in public, a deal restarted."""
+        if isinstance(event, CardDealt):
+            if me is None or event.seat != me or not event.card:
+                return []
+            return [f"You were dealt {event.card} ({event.deck}): only you can see it."]
+        if isinstance(event, CardShown):
+            when = " at the end (the audit of what it held)" if event.at_end else ""
+            return [f"{labels[event.seat]} showed {event.card}{when}."]
+        return wrap_text(f"{labels[event.lost]} left during the deal: the {event.deck} are "
+                         "shuffled again by " + ", ".join(labels[s] for s in event.seats)
+                         + " (a fresh deck; nothing seen before counts).")
 
     def applied(self, seat: int, text: str, before: Any, after: Any) -> list[str]:
         """The offline game: ``seat``'s action ``text`` was applied (views before and after)."""

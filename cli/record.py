@@ -23,7 +23,16 @@ from engine.core import GameState
 from engine.games import get_game
 from protocol.crypto import fingerprint
 from protocol.errors import BadMessage
-from protocol.events import MatchResumed, OfferMade, OfferSettled, SealedOpened, SealedVoid
+from protocol.events import (
+    CardDealt,
+    CardShown,
+    DeckRestarted,
+    MatchResumed,
+    OfferMade,
+    OfferSettled,
+    SealedOpened,
+    SealedVoid,
+)
 from protocol.match import (
     ActionTaken,
     ChanceRedrawn,
@@ -98,6 +107,14 @@ def export_json(path: str, out: TextIO) -> int:
                 "audit": e.at_end})
         elif isinstance(e, SealedVoid):
             events.append({"type": "void", "seat": e.seat, "slots": list(e.slots)})
+        elif isinstance(e, CardDealt):
+            events.append({"type": "dealt", "event": e.event, "deck": e.deck, "seat": e.seat})
+        elif isinstance(e, CardShown):
+            events.append({"type": "shown", "seat": e.seat, "event": e.event, "card": e.card,
+                           "audit": e.at_end})
+        elif isinstance(e, DeckRestarted):
+            events.append({"type": "deal restarted", "deck": e.deck, "attempt": e.attempt,
+                           "seats": list(e.seats), "lost": e.lost})
         elif isinstance(e, ChanceRedrawn):
             events.append({"type": "redrawn", "event": e.event, "as": e.new_id})
         elif isinstance(e, RoundKeyReleased):
@@ -124,7 +141,8 @@ def export_json(path: str, out: TextIO) -> int:
                            "reason": e.reason, "blamed": list(e.blamed), "live": list(e.live),
                            "abandoned": core.ending.abandoned})
     document = {
-        "format": "cryptcrawl-export/4",  # 2: "by_bot"; 3: "round key"; 4: "opened", "void"
+        # 2: "by_bot"; 3: "round key"; 4: "opened", "void"; 5: "dealt", "shown", "deal restarted"
+        "format": "cryptcrawl-export/5",
         "file": printable(path),
         "match_id": t.header.match_id.hex(),
         "header": {

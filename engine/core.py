@@ -383,6 +383,13 @@ class GameState(ABC, Generic[A]):
         is eliminated and the others play on).  :class:`IllegalActionError` if it cannot."""
         raise IllegalActionError(f"resigning is not part of {self.game}")
 
+    def zombie_plays(self, seat: Seat) -> bool:
+        """Can a zombie play ``seat``'s decision now, from its public view?  Not where the
+        decision needs what only the seat knew (the private cards it was dealt): a seat replaced
+        there forfeits instead (:meth:`forfeit`), as in a game whose replaced seats always do
+        (``GameSpec.replaced``)."""
+        return True
+
     def forfeit(self, seat: Seat) -> Self:
         """``seat`` forfeits (replaced where the game has no zombie, or caught cheating): the
         game's forfeit result.  By default, as if it resigned."""
@@ -648,6 +655,10 @@ class GameSpec:
     forfeit_plays_on: bool = False
     # The bot that plays for people unless they choose one ("": the first bot not "random").
     default_bot: str = ""
+    # Does the game deal PRIVATE chance events (cards from shared decks)?  Over the protocol
+    # they are dealt from a deck the seats shuffle together (docs/deck.md), which the header
+    # names.
+    decks: bool = False
 
     def __post_init__(self) -> None:
         if not self.default_bot:

@@ -41,6 +41,7 @@ from p2p.wire import (
 from protocol import encoding
 from protocol.crypto import fingerprint, public_key_bytes
 from protocol.errors import BadMessage
+from protocol.game import deck_algorithm
 from protocol.header import (
     DEFAULT_TIMEOUTS,
     MAX_NAME,
@@ -159,7 +160,8 @@ class Table:
                       protocol=PROTOCOL_VERSION, engine=get_game(self.game).engine_version,
                       sampler="sha256-ctr/v1",
                       seats=tuple(Seat(n, k) for n, k in zip(names, keys, strict=True)),
-                      nonces=tuple(nonces), timeouts=self.timeouts)
+                      nonces=tuple(nonces), timeouts=self.timeouts,
+                      deck=deck_algorithm(self.game))
 
     async def _join(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")

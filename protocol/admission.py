@@ -11,13 +11,14 @@ from engine.core import GameState, Openings, Over, Turn, Visibility
 from protocol.absence import Seats
 from protocol.agreements import Agreements
 from protocol.chance import Chance
+from protocol.decks import Decks
 from protocol.ending import Ending
-from protocol.errors import LocalProtocolError
 from protocol.knowledge import KnowledgeRounds
 from protocol.messages import Kind
 from protocol.steps import Steps
 from protocol.table import (
     CHANCE,
+    DEAL,
     DIGEST,
     OPENINGS,
     OVER,
@@ -37,7 +38,7 @@ class Admission:
     def __init__(self, *, state: Callable[[], GameState[Any]], chance: Chance,
                  knowledge: KnowledgeRounds, steps: Steps, seats: Seats, votes: Votes,
                  owners: Mapping[type, Any], ending: Ending | None = None,
-                 agreements: Agreements | None = None) -> None:
+                 agreements: Agreements | None = None, decks: Decks | None = None) -> None:
         self._state = state
         self._chance = chance
         self._knowledge = knowledge
@@ -47,6 +48,7 @@ class Admission:
         self._ending = ending  # (the floor, §7.7: the match ends below two live seats)
         self._owners = owners  # the mechanism each row of the table asks
         self._agreements = agreements
+        self._decks = decks
 
     def expects(self, seat: int, *, votes: bool = True) -> Kind | None:
         """What ``seat`` owes next (None: nothing now), by the first row of
@@ -98,6 +100,8 @@ class Admission:
             return True  # a free action before the commitment
         if kind is Kind.KEY_RELEASE and self._knowledge.may_release(seat):
             return True
+        if kind is Kind.DECK and self._decks is not None and self._decks.may_preopen(seat):
+            return True  # (a dealt card its coming OPEN shows: §7.13)
         phase = self.phase()
         if kind is Kind.REVEAL and phase == SIMULTANEOUS and self.may_reveal_directly(seat):
             return True  # its REVEAL in place of its COMMIT: every other commitment is held
@@ -116,14 +120,13 @@ class Admission:
     def phase(self) -> str:
         """The protocol phase: what the engine waits for, with the digest round in between."""
         w = self._state().waiting
+        if self._decks is not None and self._decks.shows and (
+                self._ending is None or not self._ending.ended):
+            return DEAL  # (an open owed after an action comes before anything else)
         if isinstance(w, Over) or (self._ending is not None and self._ending.abandoned):
             return OVER
         if isinstance(w, ChancePending):
-            if w.event.visibility is Visibility.PRIVATE:
-                raise LocalProtocolError(
-                    f"chance event {w.event.id} is private (a card dealt to one hand): that "
-                    "needs a dealer-free deck, which this protocol version does not have yet")
-            return CHANCE
+            return DEAL if w.event.visibility is Visibility.PRIVATE else CHANCE
         if self._chance.digest_due():
             return DIGEST
         if isinstance(w, Openings):
@@ -133,6 +136,8 @@ class Admission:
     def where(self) -> str:
         """The point the match is at: a step or a chance event."""
         w = self._state().waiting
+        if self._decks is not None and self._decks.dealing():
+            return "the deal"
         if isinstance(w, ChancePending):
             return self._chance.pending_id()
         if isinstance(w, Openings):

@@ -80,6 +80,9 @@ class Kind(enum.IntEnum):
     """Version 2: the sender ends an agreed pause."""
     OPEN = 20
     """Version 2: the sender opens sealed values it committed to earlier (protocol.md §7.11)."""
+    DECK = 21
+    """Version 2: a step of a shared deck — a key, a shuffle, decryption shares, an open
+    (protocol.md §7.13, deck.md)."""
 
 
 # --- field checks -------------------------------------------------------------------------------

@@ -125,6 +125,41 @@ class SealedVoid:
 
 
 @dataclass(frozen=True)
+class CardDealt:
+    """Version 2: the private chance event ``event`` dealt a card of deck ``deck`` to ``seat``
+    (its identity is known to that seat alone; ``card``: the local seat's own, else "")
+    (protocol.md §7.13)."""
+
+    event: str
+    deck: str
+    seat: int
+    card: str = ""
+
+
+@dataclass(frozen=True)
+class CardShown:
+    """Version 2: ``seat`` opened in public the card ``event`` dealt it: ``card`` (``at_end``:
+    in the END round's audit of the cards it still held)."""
+
+    seat: int
+    event: str
+    card: str
+    at_end: bool = False
+
+
+@dataclass(frozen=True)
+class DeckRestarted:
+    """Version 2: the deal of deck ``deck`` lost seat ``lost`` before it completed: it restarts
+    as attempt ``attempt`` among ``seats`` (a fresh deck; what the void deal showed means
+    nothing)."""
+
+    deck: str
+    attempt: int
+    seats: tuple[int, ...]
+    lost: int
+
+
+@dataclass(frozen=True)
 class OfferMade:
     """Version 2: ``seat``'s OFFER (its message ``seq``) of ``what`` — a draw or a pause — was
     taken where a message of its that drives the engine is due: every other live seat is
@@ -263,7 +298,7 @@ class HeadsDisputed:
 
 Event = (ChanceResolved | ChanceRedrawn | PlayCommitted | PlayRevealed | ActionTaken
          | PeerMisbehaved | SeatsOverdue | SeatTimedOut | SeatReplaced | SeatLeft | MatchClaimed
-         | SeatForfeited | SealedOpened | SealedVoid
+         | SeatForfeited | SealedOpened | SealedVoid | CardDealt | CardShown | DeckRestarted
          | OfferMade | OfferSettled | MatchResumed
          | SeatReclaimed
          | RoundKeyReleased | PrivateKnowledge | MatchEnded | ResultSigned | ForkSuspected

@@ -11,6 +11,7 @@ from engine.games import get_game
 from engine.sim import bot_key
 from engine.stream import sample_index
 from protocol.crypto import SAMPLER, ZOMBIE_DOMAIN, H
+from protocol.deck import DECK_ALGORITHM
 from protocol.errors import BadMessage
 from protocol.header import Header, SignedHeader
 
@@ -33,6 +34,10 @@ def game_state_for(h: Header) -> GameState[Any]:
     if h.sampler != SAMPLER:
         raise BadMessage(f"the header asks for sampler {h.sampler!r}; this program has "
                          f"{SAMPLER!r}")
+    wanted = deck_algorithm(h.game)
+    if h.deck != wanted:
+        raise BadMessage(f"the header names deck algorithm {h.deck or 'none'!r}; "
+                         f"{spec.title} over this program needs {wanted or 'none'!r}")
     options = dict(h.options)
     known = inspect.signature(spec.new).parameters
     if not any(p.kind is p.VAR_KEYWORD for p in known.values()):
@@ -49,16 +54,24 @@ def game_state_for(h: Header) -> GameState[Any]:
         raise BadMessage(f"the header's options do not suit {spec.title}: {exc}") from None
 
 
+def deck_algorithm(game: str) -> str:
+    """The deck algorithm a header of ``game`` names: this program's, for a game that deals
+    private cards (``GameSpec.decks``); "" for any other."""
+    return DECK_ALGORITHM if get_game(game).decks else ""
+
+
 def is_free(state: GameState[Any], seat: int, action: Any) -> bool:
     """A free action (the game's ``free_action``): taken on its own, it keeps the seat's
     decision open, and is never part of a joint decision."""
     return get_game(state.game).free_action(state, seat, action)
 
 
-def forfeits_replaced(state: GameState[Any]) -> bool:
-    """Does the game make a replaced seat forfeit at its first decision instead of playing it
-    by a zombie (``GameSpec.replaced == "forfeit"``: no zombie could open its sealed values)?"""
-    return get_game(state.game).replaced == "forfeit"
+def forfeits_replaced(state: GameState[Any], seat: int) -> bool:
+    """Does replaced ``seat`` forfeit at this decision instead of being played by a zombie?
+    In a game whose replaced seats always do (``GameSpec.replaced == "forfeit"``: no zombie
+    could open its sealed values), and where the engine says no zombie can play the decision
+    (``GameState.zombie_plays``: it needs the seat's own dealt cards)."""
+    return get_game(state.game).replaced == "forfeit" or not state.zombie_plays(seat)
 
 
 def forfeit_plays_on(state: GameState[Any]) -> bool:

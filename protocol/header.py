@@ -11,6 +11,8 @@ Every seat signs the match id (domain ``cryptcrawl/header/v1``) before play.
 Wire form (canonical msgpack, :mod:`protocol.encoding`)::
 
     header        = [protocol, game, options, engine, sampler, seats, timeouts, nonces]   (v2)
+    header        = [protocol, game, options, engine, sampler, seats, timeouts, nonces, deck]
+                                           (v2, a game that deals private cards from decks)
     header        = [protocol, game, options, engine, sampler, seats, nonces]             (v1)
     options       = [[key, value], …]          sorted by key, keys unique
     seats         = [[name, key], …]           in seat order
@@ -163,12 +165,17 @@ class Header:
     seats: tuple[Seat, ...]
     nonces: tuple[bytes, ...]
     timeouts: tuple[int, ...] = DEFAULT_TIMEOUTS  # (quick, normal, long, silence); v1: ()
+    deck: str = ""  # v2: the deck algorithm, for a game dealing private cards ("": none)
 
     def __post_init__(self) -> None:
         _refuse_version(self.protocol)
         _printable(self.game, "the game", MAX_LABEL)
         _printable(self.engine, "the engine version", MAX_LABEL)
         _printable(self.sampler, "the sampler version", MAX_LABEL)
+        if self.deck:
+            if self.protocol == 1:
+                raise BadMessage("a version 1 header names no deck algorithm")
+            _printable(self.deck, "the deck algorithm", MAX_LABEL)
         self._check_options()
         self._check_seats()
         self._check_timeouts()
@@ -232,14 +239,21 @@ class Header:
 
     def fields(self) -> tuple[Any, ...]:
         """Every field but the nonces, as an encodable array:
-        ``(protocol, game, options, engine, sampler, seats[, timeouts])``."""
+        ``(protocol, game, options, engine, sampler, seats[, timeouts[, deck]])`` (the deck
+        algorithm only when the game deals private cards)."""
         head = (self.protocol, self.game, self.options, self.engine, self.sampler,
                 tuple(seat.fields() for seat in self.seats))
-        return head if self.protocol == 1 else (*head, self.timeouts)
+        if self.protocol == 1:
+            return head
+        return (*head, self.timeouts, self.deck) if self.deck else (*head, self.timeouts)
 
     def value(self) -> tuple[Any, ...]:
-        """The whole header as an encodable array: ``(*fields(), nonces)``."""
-        return (*self.fields(), self.nonces)
+        """The whole header as an encodable array: the fields, the nonces, then (v2, a game
+        dealing private cards) the deck algorithm."""
+        fields = self.fields()
+        if self.deck:
+            return (*fields[:-1], self.nonces, self.deck)
+        return (*fields, self.nonces)
 
     def encode(self) -> bytes:
         return encoding.encode(self.value())
@@ -253,9 +267,16 @@ class Header:
             raise BadMessage("a header is a non-empty array")
         _refuse_version(value[0])
         expected = _HEADER_FIELDS[value[0]]
+        deck: Any = ""
+        if value[0] == 2 and len(value) == expected + 1:
+            deck = value[-1]
+            if not isinstance(deck, str) or not deck:
+                raise BadMessage("a header's deck algorithm is a non-empty text")
+            value = value[:-1]
         if len(value) != expected:
-            raise BadMessage(f"a version {value[0]} header has {expected} fields, not "
-                             f"{len(value)}")
+            also = f" ({expected + 1} with a deck algorithm)" if value[0] == 2 else ""
+            raise BadMessage(f"a version {value[0]} header has {expected} fields{also}, not "
+                             f"{len(value) + (deck != '')}")
         if value[0] == 1:
             protocol, game, options, engine, sampler, seats, nonces = value
             timeouts: Any = ()
@@ -268,7 +289,7 @@ class Header:
                 raise BadMessage("a seat is a [name, key] pair")
         return cls(game=game, options=options, protocol=protocol, engine=engine,
                    sampler=sampler, seats=tuple(Seat(name, key) for name, key in seats),
-                   nonces=nonces, timeouts=timeouts)
+                   nonces=nonces, timeouts=timeouts, deck=deck)
 
     @classmethod
     def decode(cls, data: bytes) -> Header:

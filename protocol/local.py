@@ -24,6 +24,7 @@ from engine.games import get_game
 from engine.sim import bot_key
 from engine.stream import HashStream
 from protocol.crypto import SAMPLER, public_key_bytes
+from protocol.game import deck_algorithm
 from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
 from protocol.match import Event, LocalSeat, MatchCore, SeatTimedOut
 from protocol.messages import Message
@@ -56,7 +57,8 @@ def make_header(n: int, game: MeshGame, tag: bytes = b"", *,
         game=game.name, options=tuple(sorted({"players": n, **dict(game.options)}.items())),
         protocol=version, engine=get_game(game.name).engine_version, sampler=SAMPLER,
         seats=tuple(Seat(f"P{i}", public_key_bytes(k)) for i, k in enumerate(keys)),
-        nonces=tuple(hashlib.sha256(tag + b"nonce%d" % i).digest() for i in range(n)))
+        nonces=tuple(hashlib.sha256(tag + b"nonce%d" % i).digest() for i in range(n)),
+        deck=deck_algorithm(game.name))
     return SignedHeader(header, tuple(sign_header(k, header) for k in keys)), keys
 
 

@@ -25,13 +25,15 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.core import Chance as ChancePending
-from engine.core import GameState, Openings, Over, Simultaneous, Turn
+from engine.core import GameState, Openings, Over, Simultaneous, Turn, Visibility
 from engine.games import get_game
 from protocol.absence import Absence, Seats
 from protocol.admission import Admission
 from protocol.agreements import Agreements
 from protocol.chance import Chance
 from protocol.crypto import replaced_head
+from protocol.deck import DeckMessageBody
+from protocol.decks import Decks
 from protocol.departures import Departures
 from protocol.ending import Ending
 from protocol.errors import BadMessage, Fault, LocalProtocolError, Mismatch
@@ -161,15 +163,22 @@ class MatchCore:
         self.sealed = Sealed(match_id=self.match_id, keys=self.keys, seats=self.seats,
                              ending=self.ending, state=lambda: self.state, emit=emit,
                              shortfalls=self.shortfalls)
+        self.decks = Decks(match_id=self.match_id, keys=self.keys, seats=self.seats,
+                           state=lambda: self.state, emit=emit, shortfalls=self.shortfalls,
+                           base_heads=lambda: self.steps.anchor_heads, ending=self.ending,
+                           opening_held=lambda seat: seat in self.sealed.held)
+        self.sealed.decks = self.decks
         self.steps = Steps(match_id=self.match_id, keys=self.keys, seats=self.seats,
                            chance=self.chance, knowledge=self.knowledge,
                            state=lambda: self.state, step_state=lambda: self.step_state,
                            feeds=self.feeds, emit=emit, shortfalls=self.shortfalls,
                            mark_unfit=self.waiting.mark_unfit, heads=self.heads,
                            version=self.version, sealed=self.sealed)
+        self.steps.on_claims = self.decks.on_actions
         self.vouching = Vouching(match_id=self.match_id, n=self.n, feeds=self.feeds,
                                  seats=self.seats, chance=self.chance, steps=self.steps,
-                                 ending=self.ending, emit=emit, mark_unfit=self.waiting.mark_unfit)
+                                 ending=self.ending, emit=emit, mark_unfit=self.waiting.mark_unfit,
+                                 decks=self.decks)
         self.votes = Votes(seats=self.seats, feeds=self.feeds, cursor=self.cursor,
                            progress=self, shortfalls=self.shortfalls)
         self.settlement = Settlement(seats=self.seats, votes=self.votes, cursor=self.cursor,
@@ -184,7 +193,7 @@ class MatchCore:
             ending=self.ending, agreements=self.agreements, owners={
                 Seats: self.seats, Chance: self.chance, KnowledgeRounds: self.knowledge,
                 Steps: self.steps, Votes: self.votes, Ending: self.ending, Sealed: self.sealed,
-                Agreements: self.agreements})
+                Agreements: self.agreements, Decks: self.decks}, decks=self.decks)
         self.departures = Departures(self)  # LEAVE, CLAIM and the floor (§7.7)
         self.knowledge.open_rounds(self.state)
         self._pose(self.state)
@@ -552,6 +561,14 @@ class MatchCore:
             self.stale.append(message)
             self._take(seat)
             return True
+        if isinstance(body, DeckMessageBody):
+            place = self.decks.place(seat, body)
+            if place == "stale":  # (a body of a deal that restarted since it was signed)
+                self.stale.append(message)
+                self._take(seat)
+                return True
+            if place == "later":
+                return False  # (its deck's stage, or its show, is not reached here yet)
         if isinstance(body, ChanceRevealBody) and chance.early_reveal_state(body, message):
             # An early turn's reveal consumed after the step it was sent in: it was owed when
             # sent, so it is taken now, whatever the seat owes since.
@@ -671,6 +688,9 @@ class MatchCore:
                 self._misbehave(seat, fault.reason, *fault.evidence)
                 return False
             self.ending.core_head[seat] = message.hash  # (before: a next turn's heads name it)
+            if self.decks.decks:
+                action = self.state.parse_action(seat, body.action)
+                self.decks.on_actions(self.state, {seat: action})
             self._apply(new_state, turned=False)
             self._take(seat)
             return True
@@ -686,8 +706,24 @@ class MatchCore:
             return self._handle(seat, lambda: self.ending.on_end(seat, message, body))
         if isinstance(body, OpenBody):
             return self._handle(seat, lambda: self.sealed.on_open(seat, message, body))
+        if isinstance(body, DeckMessageBody):
+            return self._consume_deck(seat, message, body)
         self._misbehave(seat, f"{self.naming.kind_name(message.kind)} is not expected now", message)
         return False
+
+    def _consume_deck(self, seat: int, message: Message, body: DeckMessageBody) -> bool:
+        """A DECK message: taken, waiting (a step that may fit later), or stale (a body of a
+        deal that restarted: taken, and set aside)."""
+        try:
+            taken = self.decks.on_deck(seat, message, body)
+        except Fault as fault:
+            self._misbehave(seat, fault.reason, *fault.evidence)
+            return False
+        if taken is None:
+            self.stale.append(message)
+        if taken is not False:
+            self._take(seat)
+        return taken is not False
 
     # ------------------------------------------------------------------ changes of state
 
@@ -710,7 +746,10 @@ class MatchCore:
         """A die posed takes its pool slot; a decision pending ends the dice round (§7.12)."""
         w = state.waiting
         if isinstance(w, ChancePending):
-            self.chance.pose(w.event)
+            if w.event.visibility is Visibility.PRIVATE:
+                self.decks.pose(state)
+            else:
+                self.chance.pose(w.event)
         else:
             self.chance.end_round()
 
@@ -733,6 +772,7 @@ class MatchCore:
         self.votes.on_replaced(seat, count)
         self.events.append(SeatReplaced(seat, count, reason))
         self.knowledge.on_replaced(seat)
+        self.decks.on_replaced(seat)
         self.chance.use_published(seat)
         self.chance.redraw_lost(self.knowledge.recoverable)
         if self.ending.ended and not self.ending.signed:

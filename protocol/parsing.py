@@ -32,12 +32,14 @@ from protocol.bodies import (
     _int,
     _text,
 )
+from protocol.deck.bodies import DeckMessageBody
 from protocol.encoding import Value
 from protocol.errors import BadMessage
 from protocol.versions import PROTOCOL_VERSION
 
 CORE_KINDS: Final = frozenset({Kind.COMMIT, Kind.REVEAL, Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL,
-                               Kind.CHANCE_DIGEST, Kind.ACT, Kind.END, Kind.OPEN})
+                               Kind.CHANCE_DIGEST, Kind.ACT, Kind.END, Kind.OPEN,
+                               Kind.DECK})
 """The kinds that drive the engine (the others are the private-knowledge round and the
 absent-seat overlay).  In version 2 a message of these kinds carries heads; the others none."""
 
@@ -45,7 +47,7 @@ absent-seat overlay).  In version 2 a message of these kinds carries heads; the 
 Body = (CommitBody | RevealBody | ChanceCommitBody | ChanceRevealBody | ChanceDigestBody
         | ActBody | EndBody | SealKeyBody | DeliveryBody | KeyReleaseBody | AbsentBody
         | ReclaimBody | WelcomeBody | LeaveBody | ClaimBody | ResignBody | OfferBody
-        | AnswerBody | ResumeBody | OpenBody)
+        | AnswerBody | ResumeBody | OpenBody | DeckMessageBody)
 
 MAX_ACTION_V1: Final = 32  # characters: version 1's cap on an action
 
@@ -82,7 +84,8 @@ _BODY_PARSERS: Final[dict[int, dict[Kind, Callable[[tuple[Value, ...]], Body]]]]
         Kind.DELIVERY: DeliveryBody.from_body_v2, Kind.LEAVE: LeaveBody.from_body,
         Kind.CLAIM: ClaimBody.from_body, Kind.RESIGN: ResignBody.from_body,
         Kind.OFFER: OfferBody.from_body, Kind.ANSWER: AnswerBody.from_body,
-        Kind.RESUME: ResumeBody.from_body, Kind.OPEN: OpenBody.from_body},
+        Kind.RESUME: ResumeBody.from_body, Kind.OPEN: OpenBody.from_body,
+        Kind.DECK: DeckMessageBody.from_body},
 }
 
 

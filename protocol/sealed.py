@@ -23,6 +23,7 @@ from typing import Any
 from engine.core import EngineError, GameState, Openings, Over
 from protocol.absence import Seats
 from protocol.crypto import sealed_commitment
+from protocol.decks import Decks
 from protocol.ending import Ending
 from protocol.errors import Fault
 from protocol.events import Event, SealedOpened, SealedVoid
@@ -59,6 +60,10 @@ class Sealed:
         self.held: dict[int, tuple[tuple[str, str], ...]] = {}
         self._held_on: GameState[Any] | None = None  # the state they were checked on
         self.audited: set[int] = set()  # seats whose END-round OPEN was taken
+        # The shared decks (protocol.md §7.13): an opening may show dealt cards
+        # (``opening_claims``), opened with the deck before the OPEN; per seat, held with it.
+        self.decks: Decks | None = None
+        self._claims: dict[int, dict[str, str]] = {}
 
     # ------------------------------------------------------------------ commitments
 
@@ -93,6 +98,7 @@ class Sealed:
         changed under them, a forfeit at the floor, say — are owed again)."""
         if self.held and self._held_on is not self._state():
             self.held = {}
+            self._claims = {}
         return self.held
 
     def owes_open(self, seat: int) -> bool:
@@ -109,8 +115,10 @@ class Sealed:
                 and seat not in self._ending.end_signatures and bool(self.unopened(seat)))
 
     def owes_end(self, seat: int) -> bool:
-        """The END row: the result is owed, once the audit is done."""
-        return self._ending.owes(seat) and not self.owes_audit(seat)
+        """The END row: the result is owed, once the audits (sealed values, dealt cards) are
+        done."""
+        return self._ending.owes(seat) and not self.owes_audit(seat) and not (
+            self.decks is not None and self.decks.owes_audit(seat))
 
     def fits(self, seat: int, body: object) -> bool:
         """Is ``body`` an OPEN of exactly the slots the current Openings wait asks of
@@ -150,11 +158,18 @@ class Sealed:
         request = next(r for r in w.requests if r.seat == seat)
         if tuple(slot for slot, _ in values) != request.slots:
             raise Fault(f"it must open {', '.join(request.slots)}, in that order", message)
+        cards: dict[str, str] = {}
+        if self.decks is not None and self.decks.decks:
+            cards = self.decks.claimed(seat, state.opening_claims(seat, dict(values)), message)
         try:
-            state.open_sealed(seat, dict(values))
+            check = state
+            for event, card in cards.items():
+                check = check.open_private(seat, event, card)
+            check.open_sealed(seat, dict(values))
         except EngineError as exc:
             raise Fault(f"its opening breaks the rules: {exc}", message) from None
         self._current()[seat] = values
+        self._claims[seat] = cards
         self._held_on = state
         return True
 
@@ -169,10 +184,15 @@ class Sealed:
         for request in sorted(w.requests, key=lambda r: r.seat):
             values = held.get(request.seat)
             if values is not None and request.seat not in absent:
+                cards = self._claims.pop(request.seat, {})
                 try:
+                    for event, card in cards.items():
+                        state = state.open_private(request.seat, event, card)
                     state = state.open_sealed(request.seat, dict(values))
                 except EngineError as exc:  # (each was checked when taken: impossible)
                     raise AssertionError(f"openings refused together: {exc}") from exc
+                if cards and self.decks is not None:
+                    self.decks.shown_with_opening(request.seat, cards)
                 self._open(request.seat, values)
         for request in sorted(w.requests, key=lambda r: r.seat):
             if request.seat in absent:

@@ -24,6 +24,7 @@ from protocol.crypto import (
     play_commitment,
     sealed_commitment,
 )
+from protocol.deck import DeckSeat
 from protocol.errors import LocalProtocolError
 from protocol.events import Event, PrivateKnowledge
 from protocol.game import is_free
@@ -89,6 +90,7 @@ class LocalSeat:
         self.key = private_key
         self.seed = seed
         self.secrets = SeatSecrets(seed, core.match_id, core.keys[seat])
+        core.decks.attach(DeckSeat(seat, seed, core.match_id))
         self.decide = decide
         self.sent: list[Message] = []
         self.pending_reveal: dict[str, tuple[str, bytes]] = {}
@@ -334,6 +336,10 @@ class LocalSeat:
     def decision_state(self) -> GameState[Any]:
         """The state the local seat decides on: the shared one with its private knowledge."""
         state = self.core.state
+        cards = self.core.decks.hand()
+        if cards:
+            with contextlib.suppress(EngineError):
+                state = state.learn(self.seat, cards)
         if self.sealed_values:
             # Its own sealed values not opened yet: a bot places the tokens it still holds.
             opened, void = self.core.sealed.opened[self.seat], self.core.sealed.void[self.seat]
@@ -609,9 +615,21 @@ class LocalSeat:
             if self.remember is not None:
                 self.remember(self.stored())
             return Kind.COMMIT, CommitBody(w.step, commitment)
+        if expected is Kind.DECK:
+            deck = core.decks.next_body(seat)
+            return None if deck is None else (Kind.DECK, deck)
         if expected is Kind.OPEN:
             opening = self._open_body(w)
-            return None if opening is None else (Kind.OPEN, opening)
+            if opening is None:
+                return None
+            if isinstance(w, Openings) and core.decks.decks:
+                # The dealt cards it shows go first, each with the deck's open (§7.13).
+                values = {slot: value for slot, value, _ in opening.values}
+                for event in core.state.opening_claims(seat, values):
+                    card = core.decks.preopen_body(seat, event)
+                    if card is not None:
+                        return Kind.DECK, card
+            return Kind.OPEN, opening
         if expected is Kind.END:
             final = core.ending.final
             assert final is not None

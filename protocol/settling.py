@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core import Chance as ChancePending
-from engine.core import Openings, Over, Simultaneous, Turn
+from engine.core import Openings, Over, Simultaneous, Turn, Visibility
 
 if TYPE_CHECKING:
     from protocol.match import MatchCore
@@ -46,6 +46,12 @@ def settle(core: MatchCore) -> None:
             # (Below two live seats only the openings due at the end are taken: §7.11.)
             core.departures.abandon()
             continue
+        if core.decks.shows and not core.ending.ended:
+            shown = core.decks.settle_show()
+            if shown is None:
+                return
+            core._apply(shown)
+            continue
         if isinstance(w, Over) or core.ending.abandoned:
             if not core.ending.ended:
                 assert isinstance(w, Over)  # (an abandoned match ended at the floor)
@@ -61,6 +67,12 @@ def settle(core: MatchCore) -> None:
             if agreed is not None:
                 core.events.append(agreed)
             return
+        if isinstance(w, ChancePending) and w.event.visibility is Visibility.PRIVATE:
+            dealt = core.decks.settle(w)
+            if dealt is None:
+                return
+            core._apply(dealt)
+            continue
         if isinstance(w, ChancePending):
             found = core.chance.resolve(w.event)
             if found is None:

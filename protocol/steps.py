@@ -85,6 +85,9 @@ class Steps:
         self.anchor_heads: tuple[bytes, ...] = heads()
         self._mark_unfit = mark_unfit
         self.current: Step | None = None
+        # Told of every joint decision applied (the state before it, the actions): the core
+        # asks which dealt cards they show (protocol.md §7.13).
+        self.on_claims: Callable[[GameState[Any], dict[int, Any]], None] | None = None
         self.start: GameState[Any] | None = None  # the state when the step began
         self.start_digest: bytes | None = None
         self._suspected: set[tuple[str, int]] = set()
@@ -157,15 +160,16 @@ class Steps:
                 except EngineError as exc:
                     self._shortfalls.append(f"seat {seat} was not resigned ({exc}): its zombie "
                                             "plays it")
-            elif self._version >= 2 and forfeits_replaced(state):
+            elif self._version >= 2 and forfeits_replaced(state, seat):
+                why = (f"{state.game} has no zombie" if state.zombie_plays(seat) else
+                       "no zombie can make this decision (it needs what only the seat knew)")
                 try:
                     state = state.forfeit(seat)
                 except EngineError as exc:  # (out already: nothing to forfeit)
                     self._shortfalls.append(f"seat {seat} did not forfeit ({exc})")
                     continue
                 self._seats.forfeited(seat)
-                self._shortfalls.append(f"seat {seat} forfeited where it was to decide: "
-                                        f"{state.game} has no zombie")
+                self._shortfalls.append(f"seat {seat} forfeited where it was to decide: {why}")
         return state
 
     def settle_turn(self, w: Turn) -> GameState[Any] | None:
@@ -223,6 +227,8 @@ class Steps:
             raise AssertionError(f"joint reveal refused: {exc}") from exc
         self._chance.note_early_turn(self._step_state)
         self.current = None
+        if self.on_claims is not None:
+            self.on_claims(state, actions)
         return new_state
 
     # ------------------------------------------------------------------ what a seat owes

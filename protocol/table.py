@@ -22,6 +22,7 @@ from typing import Any, Final
 from protocol.absence import Seats
 from protocol.agreements import Agreements
 from protocol.chance import Chance
+from protocol.decks import Decks
 from protocol.knowledge import KnowledgeRounds
 from protocol.messages import Kind
 from protocol.sealed import Sealed
@@ -35,7 +36,8 @@ SIMULTANEOUS: Final = "simultaneous"
 TURN: Final = "turn"
 OVER: Final = "over"
 OPENINGS: Final = "openings"
-PHASES: Final = (CHANCE, DIGEST, SIMULTANEOUS, TURN, OPENINGS, OVER)
+DEAL: Final = "deal"
+PHASES: Final = (CHANCE, DIGEST, SIMULTANEOUS, TURN, OPENINGS, DEAL, OVER)
 
 
 OVERLAY: Final = frozenset({Kind.SEAL_KEY, Kind.DELIVERY, Kind.KEY_RELEASE, Kind.ABSENT,
@@ -119,9 +121,17 @@ TRANSITIONS: Final = (
                "when every live seat asked has opened: the openings are applied together, in "
                "seat order, then a replaced seat's values are void (the game's ruling)",
                gated=True),
+    Transition(DEAL, "a deck of the deal owes its next step (a key commitment, a key, its "
+               "shuffle in seat order, its decryption shares), or it owes the open of a card "
+               "its last action showed (version 2)", Decks, Decks.owes, Kind.DECK,
+               "the step is checked, proof included; once every share is in, the owners know "
+               "their cards and the engine deals them; an open shows its card", gated=True),
     Transition(OVER, "has sealed values it has not opened (version 2)", Sealed,
                Sealed.owes_audit, Kind.OPEN, "they are checked against its commitments (the "
                "audit)", gated=True),
+    Transition(OVER, "holds dealt cards nobody has seen (version 2, a game with decks)",
+               Decks, Decks.owes_audit, Kind.DECK, "each is opened with the deck's proof and "
+               "checked by the rules (the audit of the discards)", gated=True),
     Transition(OVER, "has not signed the result (and owes no audit)", Sealed, Sealed.owes_end,
                Kind.END, "when every live seat has signed the same final state and transcript: "
                "the result is agreed", gated=True),

@@ -62,6 +62,9 @@ REASON_CODES: Final[dict[str, tuple[str, str]]] = {
     "bad_sealed": (INVALID, "sealed values the rules refuse: commitments for other slots than "
                             "the action seals, an opening of other slots than the rules ask, "
                             "or values the rules refuse (a token opened twice)"),
+    "bad_deck": (INVALID, "a step of a shared deck its proof or the deck's rules refuse: a "
+                          "false shuffle, key, decryption share or open, a body for a deck not "
+                          "in play, or an open of a card not dealt to it (deck.md §9)"),
     "state_diverged": (INVALID, "a message carries another public state digest than the state "
                                 "its heads vouch for"),
     "unexpected_message": (INVALID, "a message its seat may not send at that point (another "
@@ -121,6 +124,7 @@ message's heads vouch for every message that state rests on (else ``state_disput
 
 # The words of each reason (of every version) -> its code, tried in order.
 _PATTERNS: Final = (
+    ("bad deck step", "bad_deck"),
     ("equivocation", "fork"),
     ("a false claim", "false_claim"),
     ("does not open with the round key", "bad_delivery"),

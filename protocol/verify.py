@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from engine.core import Over
 from protocol.errors import BadMessage
-from protocol.events import MatchResumed, OfferSettled, SealedOpened
+from protocol.events import CardShown, MatchResumed, OfferSettled, SealedOpened
 from protocol.match import (
     FloorReached,
     HeadsDisputed,
@@ -117,6 +117,9 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
         elif isinstance(event, SealedOpened) and event.at_end:
             notes.append(f"seat {event.seat} opened its sealed values at the end (the audit): "
                          + ", ".join(f"{slot} = {value}" for slot, value in event.values))
+        elif isinstance(event, CardShown) and event.at_end:
+            notes.append(f"seat {event.seat} opened a card it held at the end (the audit): "
+                         f"{event.event} = {event.card}")
         elif isinstance(event, MatchResumed):
             notes.append(f"seat {event.seat} resumed the match (its pause ended)")
         elif isinstance(event, SeatReclaimed):

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable, Sequence
 from protocol.absence import Seats
 from protocol.chance import Chance
 from protocol.crypto import replaced_head
+from protocol.deck import DeckMessageBody
+from protocol.decks import Decks
 from protocol.ending import Ending
 from protocol.errors import Fault
 from protocol.events import Event, HeadsDisputed
@@ -35,7 +37,8 @@ class Vouching:
 
     def __init__(self, *, match_id: bytes, n: int, feeds: Sequence[Feed], seats: Seats,
                  chance: Chance, steps: Steps, ending: Ending, emit: Callable[[Event], None],
-                 mark_unfit: Callable[[int], None]) -> None:
+                 mark_unfit: Callable[[int], None], decks: Decks) -> None:
+        self._decks = decks
         self._match_id = match_id
         self._n = n
         self._seats = seats
@@ -72,6 +75,8 @@ class Vouching:
             return tuple(by_seat.get(s, base[s]) for s in range(self._n))
         if kind is Kind.REVEAL:
             return self._steps.reveal_heads()
+        if kind is Kind.DECK and isinstance(body, DeckMessageBody):
+            return self._decks.heads(body)
         if kind is Kind.OPEN and self._ending.cut and not self._ending.ended:
             # The openings due at the end, below two live seats (§7.11): as an END there,
             # every seat's feed as consumed when the OPEN is.

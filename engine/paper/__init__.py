@@ -40,6 +40,7 @@ SPEC = GameSpec(
     bots=BOTS,
     zombie=zombie_bot,
     options=OPTIONS,
+    decks=True,
 )
 
 __all__ = [

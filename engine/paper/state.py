@@ -690,6 +690,12 @@ class PaperState(GameState[PaperAction]):
 
     # ------------------------------------------------------------------ endings
 
+    def zombie_plays(self, seat: Seat) -> bool:
+        """Not at the setup choice: it is made against the seat's own dealt cards, which no
+        zombie can see — a seat replaced before it has chosen leaves the match (it forfeits:
+        its sheet stops, the others play on)."""
+        return self.phase is not Phase.CHOOSE
+
     def resign(self, seat: Seat) -> PaperState:
         """The seat's sheet stops: it plans, fights, scores missions and opens nothing more,
         and is ranked nowhere; the others play on."""

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
+from protocol.bodies import Kind
 from protocol.deck.elgamal import Ciphertext, Proof
 from protocol.deck.group import (
     GroupError,
@@ -31,6 +32,7 @@ __all__ = [
     "MAX_CARDS",
     "DeckBody",
     "DeckDecodeError",
+    "DeckMessageBody",
     "KeyBody",
     "KeyCommitBody",
     "OpenBody",
@@ -240,3 +242,19 @@ def _decode_shuffle(deck_id: bytes, fields: tuple[Value, ...]) -> ShuffleBody:
     proof = ShuffleProof(_points(fields[2], "commitment"), _points(fields[3], "chain point"),
                          head[0], head[1], head[2], head[3], head[4], s_hat, s_prime)
     return ShuffleBody(deck_id, step, deck, proof)
+
+
+@dataclass(frozen=True)
+class DeckMessageBody:
+    """Version 2, the body of a DECK message (protocol.md §7.13): one deck body's canonical
+    array, as :func:`encode_body` writes it."""
+
+    KIND: ClassVar[Kind] = Kind.DECK
+    body: DeckBody
+
+    def as_body(self) -> tuple[Value, ...]:
+        return encode_body(self.body)
+
+    @classmethod
+    def from_body(cls, body: tuple[Value, ...]) -> DeckMessageBody:
+        return cls(decode_body(body))

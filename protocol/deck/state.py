@@ -270,6 +270,13 @@ class Deck:
         return Phase.READY
 
     @property
+    def stage(self) -> tuple[str, int, int]:
+        """Where the deck is: its phase, the masked decks held (the unshuffled one and each
+        shuffle's output) and the deal rounds dealt.  It changes only when every body the
+        previous stage owed is in (a match core anchors the heads of the next ones there)."""
+        return self.phase.value, len(self._decks), len(self._rounds)
+
+    @property
     def joint_key(self) -> Point | None:
         return self._joint
 

@@ -1,7 +1,8 @@
 """The games of round two played over the network by the real command: ``cryptcrawl play`` with
 every seat a bot, each a real peer over loopback (never advertised), and the match file checked
 by ``cryptcrawl verify`` — Dungeon Twister's tokens and teams as sealed values (protocol.md
-§7.11), Dungeons of Kards' dice from the pools (§7.12)."""
+§7.11), Dungeons of Kards' dice from the pools (§7.12), Paper Dungeons' powers and objectives
+dealt privately from shared decks (§7.13)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from protocol.transcript import read_transcript
 from tests.cli.test_command import cryptcrawl
 
 
-@pytest.mark.parametrize(("game", "players"), [("twister", 2), ("kards", 4)])
+@pytest.mark.parametrize(("game", "players"), [("twister", 2), ("kards", 4), ("paper", 3)])
 def test_a_round_two_game_plays_over_the_network_and_verifies(tmp_path: Path, game: str,
                                                               players: int) -> None:
     out = tmp_path / "match.crawl"
@@ -35,6 +36,13 @@ def test_a_round_two_game_plays_over_the_network_and_verifies(tmp_path: Path, ga
                   and m.content.sealed]
         assert len(sealed) >= 22  # two teams and 20 face-down tokens
         assert any(isinstance(m.content, OpenBody) for m in messages)
+    elif game == "paper":
+        deck = [m.body[0] for m in messages if m.kind is Kind.DECK]
+        assert deck.count("deck-shuffle") == 2 * players  # each seat shuffles both decks
+        assert deck.count("deck-shares") == 2 * players  # one round a deck
+        # the kept power after the setup, the kept objective at scoring, the rest: audited
+        assert deck.count("deck-open") >= 3 * players
+        assert t.header is not None and t.header.header.deck == "deck-tw-ed25519/v1"
     else:
         reveals = [e for m in messages if m.kind is Kind.CHANCE_REVEAL
                    for e, _ in m.content.secrets]  # type: ignore[union-attr]

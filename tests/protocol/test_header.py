@@ -228,7 +228,8 @@ def test_seat_names_at_the_limits() -> None:
     (1, "non-empty"),
     ([1, "raiders"], "7 fields"),
     ([2, "raiders"], "8 fields"),
-    ([*raw(make_header()), 0], "not 9"),
+    ([*raw(make_header()), 0], "deck algorithm is a non-empty text"),
+    ([*raw(make_header()), 0, "deck-tw-ed25519/v1"], "not 10"),
     ([*raw(make_header(protocol=1)), 0], "not 8"),
     (raw(make_header(), options=[["players"]]), "pair"),
     (raw(make_header(), options=3), "arrays"),
@@ -239,6 +240,18 @@ def test_seat_names_at_the_limits() -> None:
 def test_bad_layouts_raise_bad_message(value: Any, reason: str) -> None:
     with pytest.raises(BadMessage, match=reason):
         Header.decode(msgpack.packb(value, use_bin_type=True))
+
+
+def test_a_deck_algorithm_is_the_last_field_and_the_match_id_covers_it() -> None:
+    plain = make_header()
+    decked = dataclasses.replace(plain, deck="deck-tw-ed25519/v1")
+    again = Header.decode(decked.encode())
+    assert again == decked and again.deck == "deck-tw-ed25519/v1"
+    assert msgpack.unpackb(decked.encode(), use_list=False)[-1] == "deck-tw-ed25519/v1"
+    assert decked.match_id != plain.match_id
+    assert Header.decode(plain.encode()).deck == ""
+    with pytest.raises(BadMessage, match="version 1 header names no deck"):
+        dataclasses.replace(make_header(protocol=1), deck="deck-tw-ed25519/v1")
 
 
 def test_a_header_is_immutable() -> None:

@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from protocol.deck import DeckMessageBody
 from protocol.encoding import Value, decode, encode
 from protocol.errors import BadMessage, LocalProtocolError
 from protocol.messages import (
@@ -82,7 +83,8 @@ VALID_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
 ]
 # (These are version 1 messages; LEAVE, CLAIM, RESIGN, OFFER, ANSWER and RESUME are version 2's
 # alone: tests/protocol/test_leave.py, test_claim.py, test_resign.py, test_agreements.py.)
-V2_ONLY = {Kind.LEAVE, Kind.CLAIM, Kind.RESIGN, Kind.OFFER, Kind.ANSWER, Kind.RESUME, Kind.OPEN}
+V2_ONLY = {Kind.LEAVE, Kind.CLAIM, Kind.RESIGN, Kind.OFFER, Kind.ANSWER, Kind.RESUME, Kind.OPEN,
+           Kind.DECK}
 assert {kind for kind, _, _ in VALID_BODIES} == set(Kind) - V2_ONLY
 
 
@@ -147,6 +149,7 @@ def test_kind_numbers_are_the_wire_format() -> None:
         "ACT": 6, "END": 7, "SEAL_KEY": 8, "DELIVERY": 9, "KEY_RELEASE": 10, "ABSENT": 11,
         "RECLAIM": 12, "WELCOME": 13, "LEAVE": 14, "CLAIM": 15,
         "RESIGN": 16, "OFFER": 17, "ANSWER": 18, "RESUME": 19, "OPEN": 20,
+        "DECK": 21,
     }
 
 
@@ -508,6 +511,7 @@ V2_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
     (Kind.OPEN, (("tok.0.1", "troll", D1), ("tok.0.2", "rope", D2)), OpenBody),
     (Kind.ACT, ("t3", "roll", (), ("pool.2", D1)), ActBody),
     (Kind.ACT, ("t3", "place 3", (("tok.0.1", D2),), ("pool.2", D1)), ActBody),
+    (Kind.DECK, ("deck-key-commit", D1, D2), DeckMessageBody),
 ]
 
 
@@ -612,6 +616,9 @@ def test_a_version_1_message_has_no_heads_and_a_match_reads_only_its_own_version
     (Kind.ACT, ("s", "a", (), ("pool.1", D1), 5), "ACT body has 5 fields, not 2 to 4"),
     (Kind.ACT, ("s", "a", (), ("pool.1",)), "ACT pool secret has 1 fields, not 2"),
     (Kind.ACT, ("s", "a", (), ("pool.1", b"short")), "ACT pool secret is 5 bytes, not 32"),
+    (Kind.DECK, ("deck-key-commit", D1), "a deck-key-commit body has 2 fields, not 1"),
+    (Kind.DECK, ("deck-peek", D1, D2), "unknown deck body kind"),
+    (Kind.DECK, ("deck-key", D1, bytes(32), D1, D2), "key share"),
     (Kind.OPEN, (), "OPEN has 0 values"),
     (Kind.OPEN, (("x", "v"),), "OPEN entry has 2 fields, not 3"),
     (Kind.OPEN, (("x", "v", D1), ("x", "w", D2)), "OPEN names a slot twice"),

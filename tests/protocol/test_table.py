@@ -16,6 +16,7 @@ import pytest
 from protocol.absence import Seats
 from protocol.agreements import Agreements
 from protocol.chance import Chance as ChanceMechanism
+from protocol.decks import Decks
 from protocol.ending import Ending
 from protocol.events import ResultSigned
 from protocol.knowledge import KnowledgeRounds, round_private
@@ -38,7 +39,8 @@ from protocol.votes import Votes
 from tests.protocol.toy import dealt, digested
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-MECHANISMS = {Seats, ChanceMechanism, KnowledgeRounds, Steps, Votes, Ending, Agreements, Sealed}
+MECHANISMS = {Seats, ChanceMechanism, KnowledgeRounds, Steps, Votes, Ending, Agreements, Sealed,
+              Decks}
 
 
 # --------------------------------------------------------------------------- the table as data

@@ -23,7 +23,10 @@ Eight groups (tests/vectors/v2/README.md lists every vector):
   seals a token twice, opens another value than it sealed, or leaves its commitments out
   (tests/vectors/sealed.py);
 * **pools** — dice pools (§7.12): Dungeons of Kards matches, honest, and with a seat whose ACT
-  carries a false pool secret (tests/vectors/pools.py).
+  carries a false pool secret (tests/vectors/pools.py);
+* **deals** — private deals from shared decks (§7.13): Paper Dungeons matches, honest, with a
+  seat whose share, shuffle or open is false, one lost during the deal (it restarts), and a
+  seat's copy with its shuffle rewritten (tests/vectors/deals.py).
 
 The expected result of a vector is the fields of ``cryptcrawl verify --json FILE...`` (run from
 tests/vectors/v2, paths relative to it), never its prose: ``verdict``, ``blamed``, ``record``,
@@ -76,6 +79,7 @@ from tests.campaign.liars import (
     plan_edit,
     recording,
 )
+from tests.vectors.deals import deal_vectors
 from tests.vectors.endings import crossed_claims, ending_vectors
 from tests.vectors.making import (
     Base,
@@ -98,7 +102,7 @@ from tests.vectors.sealed import sealed_vectors
 V2 = Path(__file__).parent / "v2"
 VERSION = 2
 GROUPS = ("honest", "adversarial", "faults", "tampered", "campaign", "copies", "sealed",
-          "pools")
+          "pools", "deals")
 LATER: tuple[str, ...] = ()
 """Verdicts whose messages come with a later protocol change: no file can get them today."""
 UNREACHED = {
@@ -140,6 +144,13 @@ WANT: dict[str, Want] = {
     "pools/kards-honest": VALID,
     "pools/act-secret-wrong": w("invalid", 1, "reveal_mismatch"),
     "pools/act-secret-not-due": w("invalid", 1, "unexpected_message"),
+    # private deals
+    "deals/paper-honest": VALID,
+    "deals/wrong-share": w("invalid", 1, "bad_deck"),
+    "deals/shuffle-changed": w("invalid", 1, "bad_deck"),
+    "deals/open-another-card": w("invalid", 1, "bad_deck"),
+    "deals/seat-lost-restart": VALID,
+    "deals/rewritten-shuffle": w("disputed", (0, 1), "heads_disputed"),
     **{f"honest/{n}-{v}": VALID for n in (3, 4, 5) for v in ("basic", "tactical")},
     # adversarial
     "adversarial/replaced-seat": VALID,
@@ -685,6 +696,10 @@ def generate(groups: Iterable[str] = GROUPS) -> Vectors:
     if "pools" in wanted:
         for v in pool_vectors():
             out.single(v.name, v.description, v.data)
+    if "deals" in wanted:
+        for v in deal_vectors():
+            data, description = trimmed(v.data, v.description)
+            out.single(v.name, description, data)
     return out
 
 
@@ -770,11 +785,13 @@ under an ephemeral key derived from a tag: tests/vectors/making.py). `tests/vect
 checks that they regenerate byte for byte and that the verifier gives every expected field and
 exit status. Version 1 files are in `../v1/` (frozen).
 
-Every group but `sealed/` and `pools/` is Dungeon Raiders (docs/rules/raiders.md). The `sealed/`
-vectors are Dungeon Twister matches (docs/rules/twister.md): its starting teams and face-down
-tokens are the sealed values of docs/protocol.md §7.11. The `pools/` vectors are Dungeons of
-Kards matches (docs/rules/kards.md), whose dice are drawn from the pools of §7.12. A verifier
-needs those games' engines too.
+Every group but `sealed/`, `pools/` and `deals/` is Dungeon Raiders (docs/rules/raiders.md).
+The `sealed/` vectors are Dungeon Twister matches (docs/rules/twister.md): its starting teams
+and face-down tokens are the sealed values of docs/protocol.md §7.11. The `pools/` vectors are
+Dungeons of Kards matches (docs/rules/kards.md), whose dice are drawn from the pools of §7.12.
+The `deals/` vectors are Paper Dungeons matches (docs/rules/paper.md), whose powers and
+objectives are dealt privately from the shared decks of §7.13 (docs/deck.md). A verifier needs
+those games' engines too.
 
 ## Running them
 

@@ -108,6 +108,9 @@ def test_every_group_is_there() -> None:
         "sealed/forged-opening", "sealed/missing-commitment"}
     assert {n for n in names if n.startswith("pools/")} == {
         "pools/kards-honest", "pools/act-secret-wrong", "pools/act-secret-not-due"}
+    assert {n for n in names if n.startswith("deals/")} == {
+        "deals/paper-honest", "deals/wrong-share", "deals/shuffle-changed",
+        "deals/open-another-card", "deals/seat-lost-restart", "deals/rewritten-shuffle"}
     for kind in KINDS:
         for strategy in ("rechain", "truncate"):
             alone = [n for n in names if n.startswith("campaign/") and n.endswith(

@@ -1,5 +1,5 @@
-"""Paper Dungeons' client plug-in: its rules in short and its steps in words.  Its network play
-waits for the dealer-free deck (issue 28) that deals powers and objectives privately; offline
+"""Paper Dungeons' client plug-in: its rules in short and its steps in words.  Over the network
+its powers and objectives are dealt privately from shared decks (protocol.md §7.13); offline
 practice (``--deal-seed``, solo included) plays it on the generic table."""
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ _STEP = re.compile(r"R([0-9]+)\.")
 
 
 class PaperUI(GameUI):
-    """Offline line mode over the generic table, until the sheet of issue 32."""
+    """Line mode over the generic table, until the sheet of issue 32."""
 
-    networked = ("its powers and objectives are dealt privately from a shared deck, which "
-                 "needs the dealer-free deck of a later protocol version")
+    networked = ""  # (its deals come from shared decks: protocol.md §7.13)
     replay_unit = "round"
 
     def rules(self) -> str:
