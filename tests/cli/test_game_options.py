@@ -42,8 +42,8 @@ __all__ = ["terminal"]
      "these options do not go together"),
     (("play", "--game", "twister", "--players", "3"),
      "argument --players: Dungeon Twister is for 2 players, not 3"),
-    (("host", "--game", "paper", "--players", "3"),
-     "Paper Dungeons cannot be played over the network yet"),
+    (("host", "--game", "paper", "--players", "1"),
+     "a match on the network has 2 seats at least"),
     (("play", "--game", "kards", "--players", "1"), "a match on the network has 2 seats at "
                                                     "least"),
     (("host", "--game", "kards", "--players", "12"), "is for 1 to 8 players, not 12"),

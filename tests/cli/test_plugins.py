@@ -67,7 +67,7 @@ def test_the_rules_command() -> None:
         assert f"  {game} " in listing.stdout
     assert "raiders   Dungeon Raiders, 3 to 5 players (the default)" in listing.stdout
     assert "Dungeon Twister, 2 players\n" in listing.stdout  # (networked: protocol.md §7.11)
-    assert "Paper Dungeons, 1 to 8 players (offline practice only, for now)" in listing.stdout
+    assert "Paper Dungeons, 1 to 8 players\n" in listing.stdout  # (networked: §7.13)
     one = cryptcrawl("rules", "raiders", "--players", "3")
     assert one.returncode == 0, one.stderr
     assert one.stdout == ("Dungeon Raiders: the rules in short\n\n"

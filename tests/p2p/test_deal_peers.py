@@ -1,8 +1,8 @@
 """Private deals between real peers over loopback TCP (protocol.md §7.13): the toy game of
 tests/protocol/deal_toy.py, each seat its own peer with its own data directory.  A whole deal,
 a seat killed during the shuffles and resumed from its data directory (it sends the same bytes:
-no fork, no restart), and a seat lost for good during the deal (the deal restarts among the
-others).  Every file must verify."""
+no fork, no restart), a seat lost for good during the deal (the deal restarts among the
+others), and a cheating peer caught by every honest one, its fault proved in their files."""
 
 from __future__ import annotations
 
@@ -15,10 +15,13 @@ import pytest
 
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
 from p2p.run import resume
-from protocol.events import CardDealt, DeckRestarted, SeatReplaced
+from protocol.deck import DeckMessageBody, OpenBody, SharesBody, ShuffleBody
+from protocol.decks import Decks
+from protocol.events import CardDealt, DeckRestarted, PeerMisbehaved, SeatReplaced
 from protocol.messages import Kind
-from tests.p2p.conftest import assert_agreed, start_match
+from tests.p2p.conftest import assert_agreed, start_match, verdict_of
 from tests.protocol import deal_toy
+from tests.protocol.test_deals import other_card, swapped_after_challenge, wrong_share
 
 FAST = PeerConfig(timeouts=(5, 5, 5, 5), linger=0.3)
 LOST = PeerConfig(timeouts=(1, 1, 1, 1), linger=0.5)
@@ -110,3 +113,41 @@ async def test_a_seat_lost_during_the_deal_makes_it_restart_among_the_others(
     paths = [r.path for r in others]
     for v in assert_agreed(paths, 3):
         assert any("restarts as attempt 1 among seats 0, 1" in n for n in v.notes), v.notes
+
+
+def _cheating(seat: int, kind: type, lie: Callable[[Any], Any]) -> Callable[..., Any]:
+    """:meth:`Decks.next_body` for every peer, with ``seat``'s bodies of ``kind`` made false
+    (patched on the class: a peer that rebuilds its core keeps cheating)."""
+    original = Decks.next_body
+
+    def next_body(self: Decks, s: int) -> DeckMessageBody | None:
+        made = original(self, s)
+        if s != seat or made is None or not isinstance(made.body, kind):
+            return made
+        return DeckMessageBody(lie(made.body))
+    return next_body
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("kind", "lie", "code"), [
+    (SharesBody, wrong_share, "bad-shares"),
+    (ShuffleBody, swapped_after_challenge, "bad-shuffle"),
+    (OpenBody, other_card, "wrong-card"),
+], ids=["wrong-share", "shuffle-changed", "open-of-another-card"])
+async def test_a_cheat_over_loopback_is_caught_live_and_by_the_verifier(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: type,
+        lie: Callable[[Any], Any], code: str) -> None:
+    monkeypatch.setattr(Decks, "next_body", _cheating(1, kind, lie))
+    match = await start_match(tmp_path, 3, LOST, game=deal_toy.GAME)
+    try:
+        results = await match.results(60)
+    finally:
+        await match.cancel()
+    honest = [r for r in results if r.seat != 1]
+    for r in honest:
+        assert r.core.signed and 1 in r.core.absent
+        caught = [e for e in r.core.events if isinstance(e, PeerMisbehaved)]
+        assert caught and {e.seat for e in caught} == {1}, caught
+        assert f"({code})" in caught[0].reason
+        v = verdict_of(r.path)
+        assert (v.verdict, v.blamed, v.reason_code) == ("invalid", (1,), "bad_deck"), v

@@ -397,3 +397,15 @@ def test_a_paper_seat_lost_before_its_setup_choice_leaves_the_match() -> None:
     assert v.verdict == VALID and 2 not in v.winners, v
     assert any("seat 2 forfeited where it was to decide: no zombie can make this decision" in n
                for n in v.notes), v.notes
+
+
+def test_every_peer_checks_every_other_seats_proofs_itself() -> None:
+    n = 4
+    net = table(n, b"deal-checks")
+    net.pump()
+    for core in net.cores:
+        deck = core.decks.decks["cards"]
+        # its own key, shuffle and shares it made itself; every other seat's it checked; every
+        # open (the cards played, then the audits) it checked, its own included
+        assert deck.verify_counts == {"key": n - 1, "shuffle": n - 1, "shares": n - 1,
+                                      "open": 2 * n}
