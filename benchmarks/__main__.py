@@ -20,6 +20,7 @@ BENCHMARKS = {
     "abort-edge": "benchmarks.abort_edge",
     "zombie": "benchmarks.zombie",
     "dice": "benchmarks.dice",
+    "spectators": "benchmarks.spectators",
 }
 
 

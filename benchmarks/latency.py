@@ -159,7 +159,8 @@ class _RawMesh:
 
 
 async def _matches(index: int, n: int, work: Path, rooms: int,
-                   between: Callable[[], Awaitable[None]], bot_think: float) -> dict[str, Any]:
+                   between: Callable[[], Awaitable[None]], bot_think: float,
+                   watched: bool = False) -> dict[str, Any]:
     from p2p.peer import MatchPeer, PeerConfig, bot_decider
     from p2p.run import host, join
     from protocol.match import ChanceResolved, Event
@@ -199,6 +200,11 @@ async def _matches(index: int, n: int, work: Path, rooms: int,
         elif getattr(w, "outcome", None) is not None and last[0]:
             done.setdefault(last[0], time.monotonic())
 
+    def note_peer(peer: MatchPeer) -> None:
+        holder.append(peer)
+        if watched:  # (the spectators' process finds this seat's match port here)
+            (work / f"mesh{match}-{index}.port").write_text(str(peer.addresses[index][1]))
+
     measured = 0
     received = 0  # other seats' messages this process took, over every match
     cpu = time.process_time()
@@ -215,7 +221,7 @@ async def _matches(index: int, n: int, work: Path, rooms: int,
         if index == 0:
             await host(data, game="raiders", name="S0", players=n, decide=decide, config=config,
                        on_port=lambda p, f=port_file: f.write_text(str(p)),
-                       on_event=on_event, on_peer=holder.append)
+                       on_event=on_event, on_peer=note_peer)
         else:
             for _ in range(600):
                 if port_file.exists() and port_file.read_text():
@@ -224,12 +230,14 @@ async def _matches(index: int, n: int, work: Path, rooms: int,
             await asyncio.sleep(0.05 * index)
             await join(data, "127.0.0.1", int(port_file.read_text()), name=f"S{index}",
                        decide=decide, config=config, bind="127.0.0.1", on_event=on_event,
-                       on_peer=holder.append)
+                       on_peer=note_peer)
         measured += sum(1 for k in choices if k.startswith(f"{match}:") and "play" in k)
         if holder:
             received += sum(len(feed.messages) for seat, feed in enumerate(holder[0].core.feeds)
                             if seat != index)
         match += 1
+        if watched:
+            (work / f"done{match - 1}-{index}").write_text("")
     cpu = time.process_time() - cpu
     return {"choices": choices, "done": done, "chanced": sorted(chanced),
             "cpu_us_per_received": 1e6 * cpu / received if received else None}
@@ -243,11 +251,57 @@ def _worker(args: argparse.Namespace) -> int:
         await mesh.open(work)
         await mesh.rounds(args.raw_rounds)
         result = await _matches(args.worker, args.players, work, args.rooms,
-                                lambda: mesh.rounds(args.raw_rounds), args.bot_think)
+                                lambda: mesh.rounds(args.raw_rounds), args.bot_think,
+                                watched=args.spectators > 0)
         await mesh.rounds(args.raw_rounds)  # and once more after the last match
         (work / f"rawtimes{args.worker}.json").write_text(json.dumps(await mesh.close()))
         (work / f"match{args.worker}.json").write_text(json.dumps(result))
     asyncio.run(go())
+    return 0
+
+
+def _watchers(args: argparse.Namespace) -> int:
+    """The spectators' process (at the lowest CPU priority): for each match, ``--spectators``
+    spectators, each on one of the seats other than the host in turn, from the moment the
+    seat's match port is known to the end of the match (``watched.json``: how many watched to
+    the end, how many were refused, how many matches)."""
+    from p2p.watchers import watch
+
+    # The spectators stand for other machines on the LAN: their own checking runs at the lowest
+    # CPU priority here, so that what is measured is what the table pays for them (the relay),
+    # not two cores shared with four more verifiers.
+    os.nice(19)
+    work = Path(args.work)
+    finished = refused = matches = 0
+    over = work / "match0.json"  # (the host's results: written after its last match)
+
+    async def one(match: int, seat: int) -> bool | None:
+        port_file = work / f"mesh{match}-{seat}.port"
+        while not (port_file.exists() and port_file.read_text()):
+            if (work / f"done{match}-0").exists() or over.exists():
+                return None  # (no such match: the last one is over)
+            await asyncio.sleep(0.01)
+        core = await watch("127.0.0.1", int(port_file.read_text()), on_start=lambda c: None,
+                           on_events=lambda e: None, on_problem=lambda t: None)
+        return core.signed
+
+    async def go() -> None:
+        nonlocal finished, refused, matches
+        match = 0
+        while not over.exists():
+            seats = [1 + k % (args.players - 1) for k in range(args.spectators)]
+            results = await asyncio.gather(*(one(match, s) for s in seats),
+                                           return_exceptions=True)
+            if any(r is not None for r in results):
+                matches += 1
+            finished += sum(r is True for r in results)
+            refused += sum(isinstance(r, BaseException) for r in results)
+            match += 1
+            while not (work / f"done{match - 1}-0").exists() and not over.exists():
+                await asyncio.sleep(0.01)
+    asyncio.run(go())
+    (work / "watched.json").write_text(json.dumps(
+        {"finished": finished, "refused": refused, "matches": matches}))
     return 0
 
 
@@ -257,10 +311,12 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
-        procs = [subprocess.Popen(
-            [sys.executable, "-m", "benchmarks", "latency", "--players", str(n), "--rooms",
-             str(args.rooms), "--raw-rounds", str(args.raw_rounds), "--bot-think",
-             str(args.bot_think), "--worker", str(i), "--work", tmp], env=env) for i in range(n)]
+        common = [sys.executable, "-m", "benchmarks", "latency", "--players", str(n), "--rooms",
+                  str(args.rooms), "--raw-rounds", str(args.raw_rounds), "--bot-think",
+                  str(args.bot_think), "--spectators", str(args.spectators), "--work", tmp]
+        procs = [subprocess.Popen([*common, "--worker", str(i)], env=env) for i in range(n)]
+        if args.spectators:
+            procs.append(subprocess.Popen([*common, "--worker", "-1"], env=env))
         try:
             codes = [p.wait(timeout=600) for p in procs]
         finally:
@@ -270,6 +326,8 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
                     p.wait()
         if any(codes):
             return {"error": f"a worker failed: exit codes {codes}"}
+        watched = (json.loads((work / "watched.json").read_text()) if args.spectators
+                   else None)
         raw = [json.loads((work / f"rawtimes{i}.json").read_text()) for i in range(n)]
         raw_lat = [1000 * (max(r["times"][k][1] for r in raw)
                            - max(r["times"][k][0] for r in raw))
@@ -315,6 +373,10 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
             [r["cpu_us_per_received"] for r in runs if r["cpu_us_per_received"] is not None]),
         # The same over the raw exchange's rounds.
         "raw_cpu_us_per_received_message": _median([r["cpu_us_per_received"] for r in raw]),
+        "spectators": args.spectators,
+        **({} if watched is None else {"spectators_finished": watched["finished"],
+                                       "spectators_refused": watched["refused"],
+                                       "matches_watched": watched["matches"]}),
     }
 
 
@@ -333,11 +395,14 @@ def main(argv: list[str]) -> int:
                         help="seconds each bot thinks before it decides (default: the peers' "
                         "own, p2p/peer.py BOT_THINK; 0: at once, as before it had a think "
                         "time)")
+    parser.add_argument("--spectators", type=int, default=0,
+                        help="spectators watching every match (one process of their own, each "
+                        "spectator on a seat in turn, checking everything it is sent)")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--work", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker is not None:
-        return _worker(args)
+        return _watchers(args) if args.worker < 0 else _worker(args)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     if args.bot_think is None:

@@ -124,6 +124,13 @@ def _count(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    value = _count(text)
+    if value > 65_535:
+        raise argparse.ArgumentTypeError(f"{value} is not a TCP port (0 to 65535; 0: any)")
+    return value
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -285,6 +292,8 @@ def build_parser() -> Parser:
     host.add_argument("--yes", action="store_true",
                       help="let everyone sit down without asking (a changed key still asks)")
     host.add_argument("--out", metavar="FILE", type=_path, default=None)
+    host.add_argument("--no-spectators", action="store_true",
+                      help="nobody may watch this table's match (cryptcrawl spectate)")
     _table_speed(host)
     tables = commands.add_parser("tables", help="list the tables on the LAN, live",
                                  description="Listen for tables advertised on the LAN.")
@@ -353,6 +362,16 @@ def build_parser() -> Parser:
                        help="write your private key to FILE (mode 0600) as a backup")
     ident.add_argument("--import", dest="import_from", metavar="FILE", type=_path, default=None,
                        help="use the private key in FILE as this data directory's identity")
+    spectate = commands.add_parser(
+        "spectate", help="watch a live match, read-only (HOST:PORT of a seat)",
+        description="Watch a live match read-only, one move behind the table: the seat at "
+                    "HOST:PORT (its match port, which host and join print) relays it, and "
+                    "every message is checked here as verify does.")
+    spectate.add_argument("target", metavar="HOST:PORT")
+    spectate.add_argument("--relay", type=_port, default=None, metavar="PORT",
+                          help="relay the match to up to 4 other spectators on this TCP port "
+                               "(0: any), so the players' programs serve fewer")
+    common(spectate, net=False)
     replay = commands.add_parser("replay", help="step through a match file",
                                  description="Replay a match file step by step, as its game "
                                              "tells it (Enter for the next one); --plain "

@@ -224,6 +224,19 @@ def _record(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
 
 
+def _spectate(args: argparse.Namespace) -> int:
+    from cli.spectate import SpectateError, spectate
+
+    try:
+        return spectate(args.target, sys.stdout, args.relay)
+    except SpectateError as exc:
+        sys.stderr.write(f"{PROG} spectate: {exc}\n")
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        sys.stdout.write("\nStopped watching.\n")
+        return 0
+
+
 def _lan(args: argparse.Namespace) -> int:
     import dataclasses
 
@@ -262,7 +275,8 @@ def _lan(args: argparse.Namespace) -> int:
                                  bot_kind=args.bot_kind or "", game=args.game,
                                  options=args.game_options, name=args.name or "",
                                  timeouts=table_timeouts(args), out=args.out or "",
-                                 role="host", bell=not args.no_bell)
+                                 role="host", bell=not args.no_bell,
+                                 spectators=not args.no_spectators)
             full_screen = full_screen_for(args, console, args.game)
             if args.bots >= args.players:
                 sys.stderr.write(f"{PROG} host: error: --bots must be below --players (you "
@@ -335,6 +349,8 @@ def command(args: argparse.Namespace, parser: Parser) -> int:
         return _lan(args)
     if args.command in ("replay", "export"):
         return _record(args)
+    if args.command == "spectate":
+        return _spectate(args)
     sys.stderr.write(f"{PROG}: error: choose a command, for example: {PROG} play "
                      f"(see {PROG} --help)\n")
     return EXIT_USAGE

@@ -83,7 +83,8 @@ def check_lobby_port(port: int) -> int:
 
 
 def _config(options: NetOptions) -> PeerConfig:
-    return PeerConfig(linger=1.0)
+    return PeerConfig(linger=1.0, spectators=PeerConfig().spectators if options.spectators
+                      else 0)
 
 
 def _known(data_dir: Path) -> KnownKeys:
@@ -222,7 +223,7 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
                                 game=options.game,
                                 table_id=os.urandom(8), seats_total=options.players,
                                 seats_taken=1 + (options.bots), interfaces=interfaces,
-                                timeouts=options.timeouts)
+                                timeouts=options.timeouts, watchable=options.spectators)
             ad.append(advert)
             later(advert.start())
 
@@ -391,7 +392,8 @@ async def list_tables(out: TextIO, interfaces: list[str] | None, wait: float,
                 f"{t.address:<22} key {t.fingerprint}  v{t.version}{title(t.game)}")
         if t.other_version:
             return f"{text}  cannot join: {t.other_version}"
-        return f"{text}  speed {t.speed}" + (f" {_seconds(t.timeouts)}" if t.timeouts else "")
+        return (f"{text}  speed {t.speed}" + (f" {_seconds(t.timeouts)}" if t.timeouts else "")
+                + ("" if getattr(t, "watchable", True) else "  no spectators"))
 
     def title(name: str) -> str:
         return f"  ({get_game(name).title})" if name in games() else "  (a game this program lacks)"

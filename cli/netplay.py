@@ -74,6 +74,7 @@ class NetOptions:
     local: bool = False  # every other seat plays in this process (``play``): leaving stops it
     role: str = "play"  # play, host, join or resume: where the bots run
     bell: bool = True  # the full screen rings the terminal's bell when it is your move
+    spectators: bool = True  # ``host``: the table lets people watch (spectate)
 
     @property
     def leaving(self) -> str:
@@ -219,9 +220,20 @@ class NetGame:
             self.say(f"  seat {seat_letter(i)} {self.labels[i]:<20} key "
                      f"{fingerprint(seat.key)}")
         self.say(*wrap_text(f"{self.plugin.no_dealer} {self.options.bots_where}".rstrip()))
+        if self.human and not self.options.local and peer.watchers.limit > 0:
+            host, port = peer.addresses[peer.seat]
+            self.say(*wrap_text(f"Others may watch, one move behind: {invocation()} spectate "
+                                f"{host if host and host != '0.0.0.0' else 'THIS-HOST'}:{port}"))
+            peer.watchers.on_change = self._watching
         if self.human:
             peer.local.answering = lambda offerer, what: self.my_answers.get(offerer)
         self._show_progress()  # (a resumed match: its stage and its latest result)
+
+    def _watching(self, address: str, started: bool, count: int) -> None:
+        """A spectator started or stopped watching through this seat."""
+        what = "started" if started else "stopped"
+        self.say(f"A spectator {what} watching through your seat (from {address or '?'}): "
+                 f"{count} watching now.")
 
     # ------------------------------------------------------------------ events
 

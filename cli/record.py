@@ -193,32 +193,43 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
             answer = ask(f"Enter: next {ui.replay_unit}, q: stop> ")
             if answer.strip().lower() in ("q", "quit"):
                 return code
+    out.write("".join(line + "\n" for line in ending_lines(core, ui, names,
+                                                             unfinished=not wrong)))
+    if wrong:
+        out.write(f"\n{_invalid(verdict, names)}.\n")
+    return code
+
+
+def ending_lines(core: MatchCore, ui: Any, names: list[str], *, unfinished: bool = True
+                 ) -> list[str]:
+    """What a replay (or a spectator) shows once the feeds are taken: the seats replaced and
+    back, then the final standings, a claim or an abandonment (``unfinished``: say so when
+    none of them is there)."""
+    lines: list[str] = []
     watch = SeatWatch()
     for e in core.events:
         watch.on_event(e)
         if isinstance(e, SeatReplaced | SeatReclaimed):
-            out.write(f"note: {seat_note(e, names)}\n")
+            lines.append(f"note: {seat_note(e, names)}")
     bots = {seat: [(s.first, s.back) for s in stretches]
             for seat, stretches in watch.played_by_bot().items()}
     final = core.state.waiting
     outcome = getattr(final, "outcome", None)
     if outcome is not None:
         view = core.state.public().view(0)
-        out.write("\n" + "\n".join(ui.scoreboard(view, outcome, bots)) + "\n")
+        lines += ["", *ui.scoreboard(view, outcome, bots)]
     elif (claim := core.ending.claim) is not None and not claim.contested:
-        out.write(f"\n{names[claim.claimant]} claimed the match: {names[claim.seat]} stayed "
+        lines += ["", f"{names[claim.claimant]} claimed the match: {names[claim.seat]} stayed "
                   "silent past the timeouts where its move was owed, with only two players "
-                  "left.\n")
+                  "left."]
     elif core.ending.abandoned and core.ending.floor is not None:
         floor = core.ending.floor
-        out.write(f"\nThe match was abandoned: fewer than two players were left once "
+        lines += ["", f"The match was abandoned: fewer than two players were left once "
                   f"{names[floor.seat]} was replaced ({floor.reason}), and this game has no "
-                  "forfeit result.\n")
-    elif not wrong:
-        out.write("\nThe file stops before the end of the match.\n")
-    if wrong:
-        out.write(f"\n{_invalid(verdict, names)}.\n")
-    return code
+                  "forfeit result."]
+    elif unfinished:
+        lines += ["", "The file stops before the end of the match."]
+    return lines
 
 
 def _seat(seat: int, names: list[str]) -> str:

@@ -92,6 +92,7 @@ class TableInfo:
     # (quick, normal, long, silence) seconds, the table's speed; None: not advertised (a
     # table of another protocol version).
     timeouts: TableTimeouts | None = None
+    watchable: bool = True  # its match may be watched (``cryptcrawl spectate``)
 
     @property
     def address(self) -> str:
@@ -143,7 +144,8 @@ TableEvent = TableFound | TableUpdated | TableLost
 
 def table_txt(*, name: str, game: str, seats_taken: int, seats_total: int, table_id: str,
               fingerprint: str, version: int = PROTOCOL_VERSION,
-              timeouts: tuple[int, ...] | None = DEFAULT_TIMEOUTS) -> dict[str, str]:
+              timeouts: tuple[int, ...] | None = DEFAULT_TIMEOUTS,
+              watchable: bool = True) -> dict[str, str]:
     """The TXT properties of an advert (validated; ``ValueError`` names the bad field).
     ``timeouts`` None leaves ``to`` out (only an advert of another version may)."""
     name = _clean_name(name)
@@ -163,6 +165,8 @@ def table_txt(*, name: str, game: str, seats_taken: int, seats_total: int, table
         txt["to"] = to_txt(timeouts)
     elif version == PROTOCOL_VERSION:
         raise ValueError(f"an advert of protocol {version} carries the table's timeouts")
+    if not watchable:
+        txt["watch"] = "no"  # (absent: its match may be watched)
     return txt
 
 
@@ -200,9 +204,13 @@ def parse_table(instance: str, properties: dict[bytes, bytes | None], port: int 
         timeouts = (from_txt(text(b"to")) if b"to" in properties or version == PROTOCOL_VERSION
                     else None)
         host = _pick_host(addresses, networks or [])
+        watch = properties.get(b"watch")
+        if watch not in (None, b"no", b"yes"):
+            return None
         return TableInfo(name=name, host=host, port=port, version=version, game=game,
                          seats_taken=taken, seats_total=total, id=table_id, fingerprint=fp,
-                         instance=instance, addresses=tuple(addresses), timeouts=timeouts)
+                         instance=instance, addresses=tuple(addresses), timeouts=timeouts,
+                         watchable=watch != b"no")
     except (ValueError, UnicodeDecodeError, TypeError, AttributeError):
         return None
 
@@ -316,7 +324,8 @@ class Advertiser:
                  seats_total: int, game: str, seats_taken: int = 1,
                  version: int = PROTOCOL_VERSION, interfaces: list[str] | None = None,
                  addresses: list[str] | None = None,
-                 timeouts: tuple[int, ...] | None = DEFAULT_TIMEOUTS) -> None:
+                 timeouts: tuple[int, ...] | None = DEFAULT_TIMEOUTS,
+                 watchable: bool = True) -> None:
         if not 0 < port < 65536:
             raise ValueError(f"port {port} is out of range")
         self.name = _clean_name(name)
@@ -328,6 +337,7 @@ class Advertiser:
         self.game = game
         self.version = version
         self.timeouts = timeouts
+        self.watchable = watchable
         self.interfaces = interfaces
         self.addresses = addresses
         self._properties()  # validate now, not on the network
@@ -342,7 +352,7 @@ class Advertiser:
         return table_txt(name=self.name, game=self.game, seats_taken=self.seats_taken,
                          seats_total=self.seats_total, table_id=self.table_id,
                          fingerprint=self.fingerprint, version=self.version,
-                         timeouts=self.timeouts)
+                         timeouts=self.timeouts, watchable=self.watchable)
 
     def _service_info(self) -> AsyncServiceInfo:
         return AsyncServiceInfo(SERVICE_TYPE, f"{self.instance}.{SERVICE_TYPE}", port=self.port,

@@ -29,6 +29,7 @@ from engine.games import get_game
 from p2p.links import LinkClosed, NotAFrame, read_frame
 from p2p.speeds import TableTimeouts, checked
 from p2p.wire import (
+    MAX_SPECTATORS,
     Frame,
     FrameKind,
     other_version,
@@ -99,6 +100,7 @@ class Seated:
     header: SignedHeader
     seat: int
     addresses: list[tuple[str, int]]
+    spectators: int = 4  # the table's: how many spectators each seat relays to (0: none)
 
 
 Approve = Callable[[Joiner], Awaitable[bool]]
@@ -128,6 +130,7 @@ class Table:
     timeouts: TableTimeouts = DEFAULT_TIMEOUTS
     # A JOIN of another protocol version was refused: (the joiner's address, its version).
     on_other_version: Callable[[str, int], None] | None = None
+    spectators: int = 4  # how many spectators each seat relays the match to (0: none)
 
     def __post_init__(self) -> None:
         try:
@@ -201,7 +204,7 @@ class Table:
             writer.write(Frame(FrameKind.SEATED, (len(self.seated), self.players,
                                                   self.table_name,
                                                   fingerprint(public_key_bytes(self.key)),
-                                                  self.timeouts)).encode())
+                                                  self.timeouts, self.spectators)).encode())
             if self.on_change is not None:
                 self.on_change([j for j, _, _ in self.seated])
             self._show_seats()
@@ -295,7 +298,8 @@ class Table:
             with contextlib.suppress(Exception):
                 await writer.drain()
             writer.close()
-        return Seated(signed, 0, [(h if h else "127.0.0.1", p) for h, p in addresses])
+        return Seated(signed, 0, [(h if h else "127.0.0.1", p) for h, p in addresses],
+                      self.spectators)
 
 
 def os_reason(exc: BaseException) -> str:
@@ -434,6 +438,7 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
     try:
         seat = -1
         timeouts: TableTimeouts = DEFAULT_TIMEOUTS  # (SEATED says which)
+        spectators = 4  # (SEATED may say otherwise)
         signed_for: Header | None = None  # the header this seat signed
         seen: set[FrameKind] = set()
         players = 0
@@ -473,6 +478,8 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
                     raise BadMessage(f"seat {frame.fields[0]} of {frame.fields[1]}")
                 seat, players = int(frame.fields[0]), int(frame.fields[1])
                 timeouts = check_timeouts(frame.fields[4])
+                if len(frame.fields) > 5:
+                    spectators = min(int(frame.fields[5]), MAX_SPECTATORS)
                 if on_seated is not None:
                     on_seated(seat, players, _one_line(frame.fields[2], 64),
                               _one_line(frame.fields[3], 40), timeouts)
@@ -498,7 +505,7 @@ async def join_table(key: Ed25519PrivateKey, name: str, host: str, port: int, me
                                                 host)
                 except BadMessage as exc:
                     raise LobbyError(f"the table sent a malformed start: {exc}") from None
-                return Seated(signed, seat, addresses)
+                return Seated(signed, seat, addresses, spectators)
     except BadMessage as exc:
         raise LobbyError(f"the table sent something malformed: {exc}") from None
     finally:

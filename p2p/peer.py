@@ -21,7 +21,6 @@ import contextlib
 import hashlib
 import logging
 import math
-import os
 import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -32,14 +31,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from engine.core import GameState
 from p2p.decide import AsyncDecider, Decider, bot_decider
+from p2p.handshake import Watching, handshake
 from p2p.links import Link, LinkClosed, NotAFrame, listen_socket, read_frame, set_nodelay
 from p2p.store import MatchStore, StoreError
+from p2p.watchers import Watchers
 from p2p.wire import (
-    LINK_VERSION,
     Frame,
     FrameKind,
     FrameSplitter,
-    handshake_payload,
     parse_frame,
 )
 from protocol.crypto import public_key_bytes
@@ -107,6 +106,7 @@ class PeerConfig:
     # who are still within their time.
     timeouts: Timeouts | None = None
     time_scale: float = 1.0
+    spectators: int = 4  # how many spectators this seat relays the match to (0: none)
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.bot_think) and self.bot_think >= 0):
@@ -170,6 +170,7 @@ class MatchPeer:
         self.local = LocalSeat(self.core, seat, key, seed, self._decide_now)
         self.local.remember = store.save_choices  # (before each COMMIT is persisted: §8.1)
         self.links: dict[int, Link] = {}
+        self.watchers = Watchers(header, self.config.spectators)
         self.sock = sock
         self.server: asyncio.Server | None = None
         self.on_event = on_event
@@ -363,6 +364,7 @@ class MatchPeer:
 
     async def close(self) -> None:
         self._closing = True
+        self.watchers.close("the match is over")
         for link in list(self.links.values()):
             link.send(Frame(FrameKind.BYE, ("the match is over",)))
             link.close()
@@ -501,6 +503,7 @@ class MatchPeer:
             out = self.local.messages_to_send()
             self._note(self.local.take_events())
             if not out:
+                self.watchers.update(self.core)
                 return
             for message in out:
                 self.store.append(message)
@@ -560,50 +563,16 @@ class MatchPeer:
         except asyncio.CancelledError:
             writer.close()
 
-    async def _handshake(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                         expect: int | None) -> int:
-        """Exchange HELLO and PROOF; returns the authenticated seat of the other side."""
-        challenge = os.urandom(32)
-        mine = self.core.keys[self.seat]
-        writer.write(Frame(FrameKind.HELLO, (LINK_VERSION, self.core.match_id, self.seat, mine,
-                                             challenge)).encode())
-        hello = await read_frame(reader)
-        if hello.kind is not FrameKind.HELLO:
-            raise BadMessage("the connection did not start with HELLO")
-        version, match_id, seat, key, their_challenge = hello.fields
-        if version != LINK_VERSION:
-            raise BadMessage(f"link version {version}, this peer speaks {LINK_VERSION}")
-        if match_id != self.core.match_id:
-            raise BadMessage("a connection for another match")
-        if not 0 <= seat < self.core.n or seat == self.seat or key != self.core.keys[seat]:
-            raise BadMessage(f"an unknown key for seat {seat}")
-        if expect is not None and seat != expect:
-            raise BadMessage(f"expected seat {expect}, got seat {seat}")
-        if expect is None and seat > self.seat:
-            # Only a lower seat dials a higher one.  Refusing the other direction is what keeps
-            # a third seat from sitting between two others: it would have to claim to one of
-            # them, on a connection it accepts, to be a higher seat.
-            raise BadMessage(f"seat {seat} is higher than this seat: this seat dials it")
-        proof = self.key.sign(handshake_payload(match_id, their_challenge, mine, key))
-        writer.write(Frame(FrameKind.PROOF, (proof,)).encode())
-        answer = await read_frame(reader)
-        if answer.kind is not FrameKind.PROOF:
-            raise BadMessage("no PROOF after HELLO")
-        from cryptography.exceptions import InvalidSignature
-
-        try:
-            Ed25519PublicKey.from_public_bytes(key).verify(
-                answer.fields[0], handshake_payload(match_id, challenge, key, mine))
-        except (InvalidSignature, ValueError):
-            raise BadMessage(f"seat {seat} did not prove its key") from None
-        return int(seat)
-
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                      expect: int | None) -> None:
         set_nodelay(writer)
         try:
-            seat = await asyncio.wait_for(self._handshake(reader, writer, expect),
-                                          HANDSHAKE_TIMEOUT)
+            seat = await asyncio.wait_for(handshake(
+                reader, writer, match_id=self.core.match_id, seat=self.seat,
+                keys=self.core.keys, key=self.key, expect=expect), HANDSHAKE_TIMEOUT)
+        except Watching as spectator:
+            await self.watchers.serve(reader, writer, spectator.frame)
+            return
         except (BadMessage, LinkClosed, TimeoutError, OSError) as exc:
             log.info("refused a connection: %s", exc)
             writer.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import hashlib
 import logging
 import os
@@ -50,13 +51,21 @@ async def play_seated(data_dir: Path, key: Ed25519PrivateKey, seated: Seated, so
     seed = os.urandom(32)
     store = MatchStore(data_dir, seated.header.match_id)
     store.create(seated.header, seed, {"seat": seated.seat,
-                                       "addresses": [list(a) for a in seated.addresses]})
+                                       "addresses": [list(a) for a in seated.addresses],
+                                       "spectators": seated.spectators})
+    config = _spectators(config, seated.spectators)
     peer = MatchPeer(seated.header, seated.seat, key, seed, store, seated.addresses,
                      decide=decide, choose=choose, config=config, sock=sock, on_event=on_event)
     if on_peer is not None:
         on_peer(peer)
     core = await peer.run()
     return Result(core, seated.seat, store.path)
+
+
+def _spectators(config: PeerConfig | None, table: int) -> PeerConfig:
+    """This seat's config under the table's spectator policy (never more than the table's)."""
+    config = config or PeerConfig()
+    return dataclasses.replace(config, spectators=max(0, min(config.spectators, table)))
 
 
 async def host(data_dir: Path, *, game: str, name: str, players: int,
@@ -84,7 +93,8 @@ async def host(data_dir: Path, *, game: str, name: str, players: int,
         table = Table(key, name, players, sock.getsockname()[1], game=game,
                       options=dict(options or {}), passphrase=passphrase,
                       on_change=on_joiners, table_name=table_name, on_left=on_left,
-                      timeouts=timeouts, on_other_version=on_other_version)
+                      timeouts=timeouts, on_other_version=on_other_version,
+                      spectators=(config or PeerConfig()).spectators)
     except LobbyError:
         sock.close()
         raise
@@ -189,6 +199,9 @@ async def resume(data_dir: Path, *, store: MatchStore | None = None,
     if transcript.header is None:
         raise StoreError(f"{store.path} has no readable header")
     seat, addresses = store.seat_and_addresses(len(transcript.header.header.seats))
+    table_spectators = store.info().get("spectators", PeerConfig().spectators)
+    if isinstance(table_spectators, int) and not isinstance(table_spectators, bool):
+        config = _spectators(config, table_spectators)
     seed = store.seed()
     port = addresses[seat][1]
     try:

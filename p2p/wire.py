@@ -38,12 +38,15 @@ class FrameKind(enum.IntEnum):
     BYE = 5  # [reason]
     PING = 6  # []: the link is alive (sent every third of the link silence; see network.md §4)
     JOIN = 10  # [protocol version, name, public key, nonce, mesh port, passphrase proof]
-    SEATED = 11  # [seat, players, table name, opener fingerprint, timeouts [q, n, l, s]]
+    SEATED = 11  # [seat, players, table name, opener fingerprint, timeouts [q, n, l, s]
+    #              (, spectators a seat relays to: 0 for none)]
     REFUSE = 12  # [reason]
     HEADER = 13  # [header bytes]
     HEADER_SIG = 14  # [signature]
     START = 15  # [signed header bytes, [[host, port], ...]]
     LOBBY = 16  # [[name, fingerprint], ...]: who sits at the table so far
+    WATCH = 17  # [link version, match id]: a spectator's answer to a seat's HELLO
+    WATCHING = 18  # [signed header bytes]: the seat relays the match to the spectator
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,14 @@ _SHAPES: Final[dict[FrameKind, tuple[type, ...]]] = {
     FrameKind.HEADER_SIG: (bytes,),
     FrameKind.START: (bytes, tuple),
     FrameKind.LOBBY: (tuple,),
+    FrameKind.WATCH: (int, bytes),
+    FrameKind.WATCHING: (bytes,),
 }
+
+MAX_SPECTATORS: Final = 16
+"""The most spectators one seat relays to, whatever a table says."""
+_OPTIONAL_TAIL: Final[dict[FrameKind, tuple[type, ...]]] = {FrameKind.SEATED: (int,)}
+"""Fields a frame may carry after its shape's (a table's spectator policy in SEATED)."""
 
 
 def _msg_frame(payload: bytes) -> Frame | None:
@@ -111,6 +121,9 @@ def parse_frame(payload: bytes) -> Frame:
     except ValueError:
         raise BadMessage(f"unknown frame kind {kind_value}") from None
     shape = _SHAPES[kind]
+    tail = _OPTIONAL_TAIL.get(kind, ())
+    if tail and len(fields) == len(shape) + len(tail):
+        shape = shape + tail
     if len(fields) != len(shape):
         raise BadMessage(f"a {kind.name} frame has {len(shape)} fields, not {len(fields)}")
     for i, (item, want) in enumerate(zip(fields, shape, strict=True)):

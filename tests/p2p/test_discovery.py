@@ -380,3 +380,17 @@ def test_interfaces() -> None:
     # Advertise loopback only when bound to nothing else.
     assert discovery._advertised_addresses(["127.0.0.1"]) == ["127.0.0.1"]
     assert discovery._advertised_addresses(["127.0.0.1", "10.9.8.7"]) == ["10.9.8.7"]
+
+
+def test_the_advert_says_whether_a_table_may_be_watched() -> None:
+    base = {"name": "t", "game": "raiders", "seats_taken": 1, "seats_total": 3,
+            "table_id": "ab12", "fingerprint": "aaaa-bbbb"}
+    closed = table_txt(**base, watchable=False)  # type: ignore[arg-type]
+    assert closed["watch"] == "no" and "watch" not in table_txt(**base)  # type: ignore[arg-type]
+
+    def parsed(txt: dict[str, str]) -> Any:
+        return parse_table("x", {k.encode(): v.encode() for k, v in txt.items()}, 5000,
+                           ["10.1.2.3"])
+    assert parsed(closed).watchable is False
+    assert parsed(table_txt(**base)).watchable is True  # type: ignore[arg-type]
+    assert parsed({**closed, "watch": "maybe"}) is None  # (malformed: ignored)
