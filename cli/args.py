@@ -363,11 +363,15 @@ def build_parser() -> Parser:
     ident.add_argument("--import", dest="import_from", metavar="FILE", type=_path, default=None,
                        help="use the private key in FILE as this data directory's identity")
     spectate = commands.add_parser(
-        "spectate", help="watch a live match, read-only (HOST:PORT of a seat)",
-        description="Watch a live match read-only, one move behind the table: the seat at "
-                    "HOST:PORT (its match port, which host and join print) relays it, and "
-                    "every message is checked here as verify does.")
-    spectate.add_argument("target", metavar="HOST:PORT")
+        "spectate", help="watch a live match, read-only (a table's name, or HOST:PORT)",
+        description="Watch a live match read-only, one move behind the table: the table's "
+                    "match found on the LAN by its name, or the seat at HOST:PORT (its match "
+                    "port, which host and join print), relays it, and every message is checked "
+                    "here as verify does.")
+    spectate.add_argument("target", metavar="TABLE|HOST:PORT")
+    interface(spectate)
+    spectate.add_argument("--wait", type=_seconds, default=5.0, metavar="SECONDS",
+                          help="how long to look for the table's match on the LAN")
     spectate.add_argument("--relay", type=_port, default=None, metavar="PORT",
                           help="relay the match to up to 4 other spectators on this TCP port "
                                "(0: any), so the players' programs serve fewer")

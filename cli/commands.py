@@ -228,7 +228,8 @@ def _spectate(args: argparse.Namespace) -> int:
     from cli.spectate import SpectateError, spectate
 
     try:
-        return spectate(args.target, sys.stdout, args.relay)
+        return spectate(args.target, sys.stdout, args.relay, interfaces=args.interface,
+                        wait=args.wait)
     except SpectateError as exc:
         sys.stderr.write(f"{PROG} spectate: {exc}\n")
         return EXIT_FAILURE

@@ -240,12 +240,24 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
             else:
                 later(ad[0].update(seats_taken=1 + len(joiners)))
 
+    def on_peer(peer: Any) -> None:
+        game.attach(peer)
+        if advertise and options.spectators:
+            # The match is on: advertised again, live, at this seat's match port, for
+            # spectators (`cryptcrawl spectate NAME`); nobody can join it.
+            live = Advertiser(name=table_name, port=peer.addresses[peer.seat][1],
+                              fingerprint=my_fp, game=options.game, table_id=os.urandom(8),
+                              seats_total=options.players, seats_taken=options.players,
+                              interfaces=interfaces, timeouts=options.timeouts, live=True)
+            ad.append(live)
+            later(live.start())
+
     game_task = host(data_dir, game=options.game, name=options.name or "host",
                      players=options.players, options=dict(options.options), port=port, bind=bind,
                      bots=options.bots, bot=options.bot_kind,
                      choose=game.choose, config=_config(options), passphrase=passphrase,
                      on_event=game.on_event, on_port=on_port, on_joiners=on_joiners,
-                     on_peer=game.attach, approve=approve, bot_dir=data_dir / "bots",
+                     on_peer=on_peer, approve=approve, bot_dir=data_dir / "bots",
                      table_name=table_name, on_left=on_left, timeouts=options.timeouts,
                      on_other_version=on_other_version)
     game.task = asyncio.ensure_future(game_task)
@@ -390,6 +402,8 @@ async def list_tables(out: TextIO, interfaces: list[str] | None, wait: float,
     def line(t: Any) -> str:
         text = (f"{t.name:<24} {t.game:<8} {t.seats_taken}/{t.seats_total} seats  "
                 f"{t.address:<22} key {t.fingerprint}  v{t.version}{title(t.game)}")
+        if getattr(t, "live", False):
+            return f"{text}  playing: cryptcrawl spectate {t.name!r}"
         if t.other_version:
             return f"{text}  cannot join: {t.other_version}"
         return (f"{text}  speed {t.speed}" + (f" {_seconds(t.timeouts)}" if t.timeouts else "")

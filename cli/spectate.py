@@ -20,7 +20,6 @@ from cli.text import seat_letter
 from engine.core import GameState
 from engine.games import get_game
 from p2p.watchers import Relay, WatchRefused, watch
-from p2p.wire import parse_address
 from protocol.errors import BadMessage
 from protocol.events import Event, HeadsDisputed, PeerMisbehaved
 from protocol.match import MatchCore
@@ -108,11 +107,40 @@ async def _watch(viewer: Spectator, host: str, port: int) -> MatchCore:
             await asyncio.sleep(0.2)  # (what was relayed last gets out)
 
 
-def spectate(target: str, out: TextIO, relay_port: int | None = None) -> int:
-    """Watch the match the seat at ``target`` relays (and with ``relay_port``, relay it to
-    other spectators); 0 once it ended (or the seat closed)."""
+def _address(target: str, out: TextIO, interfaces: list[str] | None,
+             wait: float) -> tuple[str, int]:
+    """``HOST:PORT``, or the table called ``target`` whose match is on (found with zeroconf)."""
+    from cli.lan import UsageError, parse_target
+
     try:
-        host, port = parse_address(target)
+        address = parse_target(target)
+    except UsageError as exc:
+        raise SpectateError(str(exc).replace("join", "spectate", 1)) from None
+    if address is not None:
+        return address
+    from p2p.discovery import DiscoveryError, find_table
+
+    out.write(f"Looking for the match of table {target!r} on the LAN...\n")
+    out.flush()
+    try:
+        table = asyncio.run(find_table(interfaces, timeout=wait, match=lambda t: (
+            target in (t.name, t.id) and t.live)))
+    except TimeoutError:
+        raise SpectateError(f"no match of a table {target!r} being played was found in "
+                            f"{wait:g} s (a table that takes no spectators is not advertised "
+                            "once it plays; where multicast does not reach, give HOST:PORT)"
+                            ) from None
+    except DiscoveryError as exc:
+        raise SpectateError(str(exc)) from None
+    return table.host, table.port
+
+
+def spectate(target: str, out: TextIO, relay_port: int | None = None, *,
+             interfaces: list[str] | None = None, wait: float = 5.0) -> int:
+    """Watch the match the seat at ``target`` (HOST:PORT, or a table's name) relays (and with
+    ``relay_port``, relay it to other spectators); 0 once it ended (or the seat closed)."""
+    try:
+        host, port = _address(target, out, interfaces, wait)
     except ValueError as exc:
         raise SpectateError(str(exc)) from None
     viewer = Spectator(out, relay_port)

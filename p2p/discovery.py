@@ -93,6 +93,7 @@ class TableInfo:
     # table of another protocol version).
     timeouts: TableTimeouts | None = None
     watchable: bool = True  # its match may be watched (``cryptcrawl spectate``)
+    live: bool = False  # its match is being played: the port is a seat's, for spectators
 
     @property
     def address(self) -> str:
@@ -145,7 +146,7 @@ TableEvent = TableFound | TableUpdated | TableLost
 def table_txt(*, name: str, game: str, seats_taken: int, seats_total: int, table_id: str,
               fingerprint: str, version: int = PROTOCOL_VERSION,
               timeouts: tuple[int, ...] | None = DEFAULT_TIMEOUTS,
-              watchable: bool = True) -> dict[str, str]:
+              watchable: bool = True, live: bool = False) -> dict[str, str]:
     """The TXT properties of an advert (validated; ``ValueError`` names the bad field).
     ``timeouts`` None leaves ``to`` out (only an advert of another version may)."""
     name = _clean_name(name)
@@ -167,6 +168,8 @@ def table_txt(*, name: str, game: str, seats_taken: int, seats_total: int, table
         raise ValueError(f"an advert of protocol {version} carries the table's timeouts")
     if not watchable:
         txt["watch"] = "no"  # (absent: its match may be watched)
+    if live:
+        txt["live"] = "yes"  # (its match is on: the port is a seat's match port)
     return txt
 
 
@@ -204,13 +207,13 @@ def parse_table(instance: str, properties: dict[bytes, bytes | None], port: int 
         timeouts = (from_txt(text(b"to")) if b"to" in properties or version == PROTOCOL_VERSION
                     else None)
         host = _pick_host(addresses, networks or [])
-        watch = properties.get(b"watch")
-        if watch not in (None, b"no", b"yes"):
+        watch, live = properties.get(b"watch"), properties.get(b"live")
+        if watch not in (None, b"no", b"yes") or live not in (None, b"yes"):
             return None
         return TableInfo(name=name, host=host, port=port, version=version, game=game,
                          seats_taken=taken, seats_total=total, id=table_id, fingerprint=fp,
                          instance=instance, addresses=tuple(addresses), timeouts=timeouts,
-                         watchable=watch != b"no")
+                         watchable=watch != b"no", live=live == b"yes")
     except (ValueError, UnicodeDecodeError, TypeError, AttributeError):
         return None
 
@@ -325,7 +328,7 @@ class Advertiser:
                  version: int = PROTOCOL_VERSION, interfaces: list[str] | None = None,
                  addresses: list[str] | None = None,
                  timeouts: tuple[int, ...] | None = DEFAULT_TIMEOUTS,
-                 watchable: bool = True) -> None:
+                 watchable: bool = True, live: bool = False) -> None:
         if not 0 < port < 65536:
             raise ValueError(f"port {port} is out of range")
         self.name = _clean_name(name)
@@ -338,6 +341,7 @@ class Advertiser:
         self.version = version
         self.timeouts = timeouts
         self.watchable = watchable
+        self.live = live
         self.interfaces = interfaces
         self.addresses = addresses
         self._properties()  # validate now, not on the network
@@ -352,7 +356,7 @@ class Advertiser:
         return table_txt(name=self.name, game=self.game, seats_taken=self.seats_taken,
                          seats_total=self.seats_total, table_id=self.table_id,
                          fingerprint=self.fingerprint, version=self.version,
-                         timeouts=self.timeouts, watchable=self.watchable)
+                         timeouts=self.timeouts, watchable=self.watchable, live=self.live)
 
     def _service_info(self) -> AsyncServiceInfo:
         return AsyncServiceInfo(SERVICE_TYPE, f"{self.instance}.{SERVICE_TYPE}", port=self.port,

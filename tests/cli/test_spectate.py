@@ -16,11 +16,12 @@ from tests.p2p.conftest import start_match
 
 
 @pytest.mark.parametrize(("target", "words"), [
-    ("nowhere", "is not a valid HOST:PORT"),
+    ("nowhere", "no match of a table 'nowhere' being played was found in 0.5 s"),
     ("127.0.0.1:70000", "is not a valid HOST:PORT"),
 ])
 def test_a_bad_address_is_one_line(target: str, words: str) -> None:
-    result = cryptcrawl("spectate", target)
+    # (zeroconf on loopback only: tests never multicast on the machine's interfaces)
+    result = cryptcrawl("spectate", target, "--interface", "127.0.0.1", "--wait", "0.5")
     assert result.returncode == 1, result.stderr
     assert result.stderr.count("\n") == 1 and words in result.stderr
     assert result.stderr.startswith("cryptcrawl spectate: ")
@@ -41,7 +42,7 @@ def test_nobody_there_is_one_line() -> None:
 @pytest.mark.asyncio
 async def test_the_command_watches_a_live_match_to_its_end(tmp_path: Path) -> None:
     config = PeerConfig(timeouts=(5, 5, 5, 5), linger=1.0)
-    match = await start_match(tmp_path, 3, config, think=0.05)
+    match = await start_match(tmp_path, 3, config, think=0.4)  # (long enough to be watched)
     try:
         await match.wait_peers(3)
         host, port = match.peers[2].addresses[2]
@@ -65,3 +66,46 @@ async def test_the_command_watches_a_live_match_to_its_end(tmp_path: Path) -> No
     assert "one move behind the table" in text and "refused" not in text
     assert "Final" in text or "wins" in text, text[-1500:]
     assert all(r.core.signed for r in results)
+
+
+@pytest.mark.asyncio
+async def test_a_live_match_is_found_by_its_tables_name(tmp_path: Path) -> None:
+    """A table whose match is on is advertised live at a seat's match port (as `host` does
+    once play starts): `spectate NAME` finds it with zeroconf — on loopback only — and watches
+    it; `tables` lists it as playing, and `join NAME` would not (it is full)."""
+    import secrets
+
+    from p2p import discovery
+    from p2p.discovery import Advertiser, find_table
+
+    config = PeerConfig(timeouts=(5, 5, 5, 5), linger=1.0)
+    match = await start_match(tmp_path, 3, config, think=0.4)  # (long enough to be watched)
+    name = f"live {secrets.token_hex(4)}"
+    try:
+        await match.wait_peers(3)
+        _host, port = match.peers[0].addresses[0]
+        with discovery.quick_timing():
+            async with Advertiser(name=name, port=port, fingerprint="aaaa-bbbb",
+                                  table_id=secrets.token_hex(8), seats_total=3, seats_taken=3,
+                                  game="raiders", interfaces=["127.0.0.1"], live=True):
+                found = await find_table(["127.0.0.1"], timeout=5, match=lambda t: t.name == name)
+                assert found.live and found.full and not found.joinable
+                env = {**os.environ, "PYTHONPATH": str(ROOT)}
+                env.pop("CRYPTCRAWL_DEBUG", None)
+                proc = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "cli.main", "spectate", name, "--interface",
+                    "127.0.0.1", "--wait", "10", stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=env)
+                try:
+                    out, err = await asyncio.wait_for(proc.communicate(), 90)
+                finally:
+                    if proc.returncode is None:
+                        proc.kill()
+                        await proc.wait()
+        await match.results(60)
+    finally:
+        await match.cancel()
+    text = out.decode()
+    assert proc.returncode == 0, err.decode()[-2000:]
+    assert text.startswith(f"Looking for the match of table {name!r} on the LAN...\n"
+                           "Watching Dungeon Raiders, 3 players")
