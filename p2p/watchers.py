@@ -54,12 +54,16 @@ class _Watcher:
     address: str = ""
 
     def push(self, feeds: Sequence[Feed], upto: Sequence[int]) -> bool:
-        """Send what is due; False if the spectator must be dropped (it reads too slowly)."""
+        """Send what is due, in one write; False if the spectator must be dropped (it reads
+        too slowly)."""
+        frames: list[bytes] = []
         for seat, feed in enumerate(feeds):
             messages = feed.messages
-            for message in messages[self.sent[seat]:upto[seat]]:
-                self.writer.write(Frame(FrameKind.MSG, (message.encode(),)).encode())
+            frames += [Frame(FrameKind.MSG, (m.encode(),)).encode()
+                       for m in messages[self.sent[seat]:upto[seat]]]
             self.sent[seat] = max(self.sent[seat], min(upto[seat], len(messages)))
+        if frames:
+            self.writer.write(b"".join(frames))
         transport = self.writer.transport
         return transport is None or transport.get_write_buffer_size() <= MAX_BUFFERED
 

@@ -43,11 +43,11 @@ class FakeWriter:
         self.closed = True
 
     def messages(self, version: int) -> list[Message]:
-        from p2p.wire import parse_frame
+        from p2p.wire import FrameSplitter, parse_frame
 
         out = []
-        for data in self.frames:
-            frame = parse_frame(data[4:])
+        for payload in FrameSplitter().feed(b"".join(self.frames)):
+            frame = parse_frame(payload)
             if frame.kind is FrameKind.MSG:
                 out.append(Message.decode(frame.fields[0], version))
         return out
