@@ -301,7 +301,8 @@ def _watchers(args: argparse.Namespace) -> int:
                 await asyncio.sleep(0.01)
     asyncio.run(go())
     (work / "watched.json").write_text(json.dumps(
-        {"finished": finished, "refused": refused, "matches": matches}))
+        {"finished": finished, "refused": refused, "matches": matches,
+         "cpu_s": round(time.process_time(), 3)}))
     return 0
 
 
@@ -376,7 +377,8 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
         "spectators": args.spectators,
         **({} if watched is None else {"spectators_finished": watched["finished"],
                                        "spectators_refused": watched["refused"],
-                                       "matches_watched": watched["matches"]}),
+                                       "matches_watched": watched["matches"],
+                                       "spectators_cpu_s": watched["cpu_s"]}),
     }
 
 
