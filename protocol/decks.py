@@ -374,11 +374,9 @@ class Decks:
         if want[0] != name or inner.positions != (want[1],):
             raise Fault(f"bad deck step (not-owed): it owes the open of {owed[0]} (deck "
                         f"{want[0]}, position {want[1]}) first", message)
-        events = deck.receive(seat, inner)
-        if self._waits(events, message):
+        card = self._open_one(seat, message, name, deck, inner)
+        if card is None:
             return False
-        self._taken(name, seat, inner, message)
-        card = next(e.card for e in events if isinstance(e, DeckCardShown))
         try:
             self._state().open_private(seat, owed[0], card)
         except EngineError as exc:
@@ -409,13 +407,20 @@ class Decks:
         if event is None or event in self.shown or event in self.preopened.get(seat, {}):
             raise Fault(f"bad deck step (not-owed): position {inner.positions[0]} of deck "
                         f"{name} is no card of its to show now", message)
-        events = deck.receive(seat, inner)
-        if self._waits(events, message):
+        card = self._open_one(seat, message, name, deck, inner)
+        if card is None:
             return False
-        self._taken(name, seat, inner, message)
-        card = next(e.card for e in events if isinstance(e, DeckCardShown))
         self.preopened.setdefault(seat, {})[event] = card
         return True
+
+    def _open_one(self, seat: int, message: Message, name: str, deck: Deck,
+                  inner: DeckOpenBody) -> str | None:
+        """The deck's checks of an open of one card, then taken: the card (None: it waits)."""
+        events = deck.receive(seat, inner)
+        if self._waits(events, message):
+            return None
+        self._taken(name, seat, inner, message)
+        return next(e.card for e in events if isinstance(e, DeckCardShown))
 
     def claimed(self, seat: int, events: tuple[str, ...], message: Message) -> dict[str, str]:
         """The cards of ``events`` (an opening's claims) that ``seat`` opened before its OPEN;

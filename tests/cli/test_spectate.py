@@ -15,6 +15,22 @@ from tests.cli.test_command import ROOT, cryptcrawl
 from tests.p2p.conftest import start_match
 
 
+async def spectate_command(*args: str) -> tuple[int | None, str, str]:
+    """``cryptcrawl spectate ARGS`` in a process of its own: (status, output, errors)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("CRYPTCRAWL_DEBUG", None)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "cli.main", "spectate", *args, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=env)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), 90)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    return proc.returncode, out.decode(), err.decode()
+
+
 @pytest.mark.parametrize(("target", "words"), [
     ("nowhere", "no match of a table 'nowhere' being played was found in 0.5 s"),
     ("127.0.0.1:70000", "is not a valid HOST:PORT"),
@@ -46,22 +62,11 @@ async def test_the_command_watches_a_live_match_to_its_end(tmp_path: Path) -> No
     try:
         await match.wait_peers(3)
         host, port = match.peers[2].addresses[2]
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        env.pop("CRYPTCRAWL_DEBUG", None)
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "cli.main", "spectate", f"{host or '127.0.0.1'}:{port}",
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=env)
-        try:
-            out, err = await asyncio.wait_for(proc.communicate(), 90)
-        finally:
-            if proc.returncode is None:
-                proc.kill()
-                await proc.wait()
+        code, text, err = await spectate_command(f"{host or '127.0.0.1'}:{port}")
         results = await match.results(60)
     finally:
         await match.cancel()
-    text = out.decode()
-    assert proc.returncode == 0, err.decode()[-2000:]
+    assert code == 0, err[-2000:]
     assert text.startswith("Watching Dungeon Raiders, 3 players: A Host, B Bot 1, C Bot 2.")
     assert "one move behind the table" in text and "refused" not in text
     assert "Final" in text or "wins" in text, text[-1500:]
@@ -90,22 +95,11 @@ async def test_a_live_match_is_found_by_its_tables_name(tmp_path: Path) -> None:
                                   game="raiders", interfaces=["127.0.0.1"], live=True):
                 found = await find_table(["127.0.0.1"], timeout=5, match=lambda t: t.name == name)
                 assert found.live and found.full and not found.joinable
-                env = {**os.environ, "PYTHONPATH": str(ROOT)}
-                env.pop("CRYPTCRAWL_DEBUG", None)
-                proc = await asyncio.create_subprocess_exec(
-                    sys.executable, "-m", "cli.main", "spectate", name, "--interface",
-                    "127.0.0.1", "--wait", "10", stdout=asyncio.subprocess.PIPE,
-                    stderr=asyncio.subprocess.PIPE, cwd=ROOT, env=env)
-                try:
-                    out, err = await asyncio.wait_for(proc.communicate(), 90)
-                finally:
-                    if proc.returncode is None:
-                        proc.kill()
-                        await proc.wait()
+                code, text, err = await spectate_command(
+                    name, "--interface", "127.0.0.1", "--wait", "10")
         await match.results(60)
     finally:
         await match.cancel()
-    text = out.decode()
-    assert proc.returncode == 0, err.decode()[-2000:]
+    assert code == 0, err[-2000:]
     assert text.startswith(f"Looking for the match of table {name!r} on the LAN...\n"
                            "Watching Dungeon Raiders, 3 players")

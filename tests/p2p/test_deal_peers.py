@@ -20,21 +20,12 @@ from protocol.decks import Decks
 from protocol.events import CardDealt, DeckRestarted, PeerMisbehaved, SeatReplaced
 from protocol.messages import Kind
 from tests.p2p.conftest import assert_agreed, start_match, verdict_of
+from tests.p2p.test_loopback import until
 from tests.protocol import deal_toy
-from tests.protocol.test_deals import other_card, swapped_after_challenge, wrong_share
+from tests.protocol.helpers import other_card, swapped_after_challenge, wrong_share
 
 FAST = PeerConfig(timeouts=(5, 5, 5, 5), linger=0.3)
 LOST = PeerConfig(timeouts=(1, 1, 1, 1), linger=0.5)
-
-
-async def until(check: Callable[[], bool], timeout: float, what: str) -> None:
-    async def poll() -> None:
-        while not check():
-            await asyncio.sleep(0.002)
-    try:
-        await asyncio.wait_for(poll(), timeout)
-    except TimeoutError:
-        raise AssertionError(f"timed out after {timeout} s: {what}") from None
 
 
 def sent_deck(peer: MatchPeer, what: str) -> bool:

@@ -1,12 +1,16 @@
 """Helpers shared by the protocol tests: in-memory match files, seats that decide last, and
-seats that lie about their sealed values."""
+seats that lie about their sealed values, their pool secrets and their deck steps."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 from protocol.crypto import sealed_commitment
+from protocol.deck import DeckBody, DeckMessageBody, SharesBody, ShuffleBody
+from protocol.deck import OpenBody as DeckOpenBody
+from protocol.deck.group import add, base_mul
 from protocol.local import Network
 from protocol.match import DecisionPending, LocalSeat
 from protocol.messages import CommitBody, Message, OpenBody, RevealBody
@@ -85,3 +89,38 @@ def pool_lies(local: LocalSeat, how: str) -> None:
             return slot, local.secrets.chance_secret(slot)
         return found
     local._pool_secret = pool  # type: ignore[method-assign]
+
+
+DeckLie = Callable[[DeckBody], DeckBody]
+
+
+def deck_lies(net: Network, seat: int, kind: type, lie: DeckLie) -> None:
+    """``seat``'s peer signs ``lie(body)`` in place of each of its DECK bodies of ``kind``."""
+    decks = net.cores[seat].decks
+    original = decks.next_body
+
+    def next_body(s: int) -> DeckMessageBody | None:
+        made = original(s)
+        if made is None or not isinstance(made.body, kind):
+            return made
+        return DeckMessageBody(lie(made.body))
+    decks.next_body = next_body  # type: ignore[method-assign]
+
+
+def wrong_share(body: DeckBody) -> DeckBody:
+    """Decryption shares with the first moved by the base point (its proof then fails)."""
+    assert isinstance(body, SharesBody)
+    return dataclasses.replace(body, shares=(add(body.shares[0], base_mul(1)),
+                                             *body.shares[1:]))
+
+
+def swapped_after_challenge(body: DeckBody) -> DeckBody:
+    """A shuffle whose first two output cards are swapped after its proof was made."""
+    assert isinstance(body, ShuffleBody)
+    return dataclasses.replace(body, deck=(body.deck[1], body.deck[0], *body.deck[2:]))
+
+
+def other_card(body: DeckBody) -> DeckBody:
+    """An open claiming the next card of the deck's list in place of the one it holds."""
+    assert isinstance(body, DeckOpenBody)
+    return dataclasses.replace(body, cards=((body.cards[0] + 1) % 16,))

@@ -9,7 +9,6 @@ lost during the deal makes it restart among the others; a restarted peer sends t
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
 import pytest
 
@@ -22,7 +21,7 @@ from protocol.deck import (
     ShuffleBody,
 )
 from protocol.deck.elgamal import Proof
-from protocol.deck.group import add, base_mul
+from protocol.deck.group import base_mul
 from protocol.events import (
     CardDealt,
     CardShown,
@@ -36,6 +35,13 @@ from protocol.messages import Kind
 from protocol.verdicts import CLAIMED, INVALID, VALID
 from protocol.verify import verify
 from tests.protocol import deal_toy
+from tests.protocol.helpers import (
+    DeckLie,
+    deck_lies,
+    other_card,
+    swapped_after_challenge,
+    wrong_share,
+)
 
 TOY = MeshGame(deal_toy.GAME)
 
@@ -179,33 +185,6 @@ def test_a_restarted_peer_sends_the_same_bytes(stage: str) -> None:
 
 # ----------------------------------------------------------------------------- cheats
 
-Lie = Callable[[DeckBody], DeckBody]
-
-
-def lying(net: Network, seat: int, kind: type, lie: Lie) -> None:
-    """``seat``'s peer signs ``lie(body)`` in place of each of its DECK bodies of ``kind``."""
-    decks = net.cores[seat].decks
-    original = decks.next_body
-
-    def next_body(s: int) -> DeckMessageBody | None:
-        made = original(s)
-        if made is None or not isinstance(made.body, kind):
-            return made
-        return DeckMessageBody(lie(made.body))
-    decks.next_body = next_body  # type: ignore[method-assign]
-
-
-def wrong_share(body: DeckBody) -> DeckBody:
-    assert isinstance(body, SharesBody)
-    return dataclasses.replace(body, shares=(add(body.shares[0], base_mul(1)),
-                                             *body.shares[1:]))
-
-
-def swapped_after_challenge(body: DeckBody) -> DeckBody:
-    assert isinstance(body, ShuffleBody)
-    return dataclasses.replace(body, deck=(body.deck[1], body.deck[0], *body.deck[2:]))
-
-
 def no_knowledge(body: DeckBody) -> DeckBody:
     assert isinstance(body, KeyBody)
     return dataclasses.replace(body, proof=Proof(body.proof.challenge, body.proof.response + 1))
@@ -214,11 +193,6 @@ def no_knowledge(body: DeckBody) -> DeckBody:
 def other_key(body: DeckBody) -> DeckBody:
     assert isinstance(body, KeyBody)
     return dataclasses.replace(body, key=base_mul(31337))
-
-
-def other_card(body: DeckBody) -> DeckBody:
-    assert isinstance(body, OpenBody)
-    return dataclasses.replace(body, cards=((body.cards[0] + 1) % 16,))
 
 
 def another_deck(body: DeckBody) -> DeckBody:
@@ -235,9 +209,9 @@ def another_deck(body: DeckBody) -> DeckBody:
     (ShuffleBody, another_deck, "not-in-play"),
 ], ids=["wrong-share", "shuffle-changed-after-challenge", "key-without-proof",
         "key-not-committed", "open-of-another-card", "replayed-from-another-deck"])
-def test_a_cheat_is_caught_live_and_by_the_verifier(kind: type, lie: Lie, code: str) -> None:
+def test_a_cheat_is_caught_live_and_by_the_verifier(kind: type, lie: DeckLie, code: str) -> None:
     net = table(3, b"deal-cheat-" + code.encode())
-    lying(net, 1, kind, lie)
+    deck_lies(net, 1, kind, lie)
     net.run_with_timeouts()
     for peer in (0, 2):
         caught = [e for e in faults(net, peer) if isinstance(e, PeerMisbehaved)]

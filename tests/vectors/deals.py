@@ -11,12 +11,10 @@ every run.  A seat that cheats does it as a modified client would, signing with 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
 from protocol.deck import Deck, DeckBody, DeckMessageBody, OpenBody, SharesBody, ShuffleBody
 from protocol.deck.derive import Derivation
-from protocol.deck.group import add, base_mul
 from protocol.deck.shuffle import prove_shuffle
 from protocol.deck.state import proof_context
 from protocol.events import DeckRestarted, PeerMisbehaved
@@ -24,6 +22,7 @@ from protocol.local import MeshGame, Network
 from protocol.messages import Kind, Message
 from protocol.transcript import file_start, frame
 from tests.protocol.framing import framed
+from tests.protocol.helpers import deck_lies, other_card, swapped_after_challenge, wrong_share
 from tests.vectors.making import Expect, Vector, invalid, valid
 
 PAPER = MeshGame("paper")
@@ -45,43 +44,15 @@ def _cut_after(net: Network, message: Message) -> bytes:
     return data[:data.index(record) + len(record)]
 
 
-def _lying(net: Network, kind: type, lie: Callable[[DeckBody], DeckBody]) -> None:
-    """Seat 1's peer signs ``lie(body)`` in place of each of its DECK bodies of ``kind``."""
-    decks = net.cores[CHEAT].decks
-    original = decks.next_body
-
-    def next_body(seat: int) -> DeckMessageBody | None:
-        made = original(seat)
-        if made is None or not isinstance(made.body, kind):
-            return made
-        return DeckMessageBody(lie(made.body))
-    decks.next_body = next_body  # type: ignore[method-assign]
-
-
-def _wrong_share(body: DeckBody) -> DeckBody:
-    assert isinstance(body, SharesBody)
-    return dataclasses.replace(body, shares=(add(body.shares[0], base_mul(1)),
-                                             *body.shares[1:]))
-
-
-def _swapped(body: DeckBody) -> DeckBody:
-    assert isinstance(body, ShuffleBody)
-    return dataclasses.replace(body, deck=(body.deck[1], body.deck[0], *body.deck[2:]))
-
-
-def _other_card(body: DeckBody) -> DeckBody:
-    assert isinstance(body, OpenBody)
-    return dataclasses.replace(body, cards=((body.cards[0] + 1) % 16,))
-
-
 CHEATS = (
-    ("deals/wrong-share", b"wrong-share", SharesBody, _wrong_share, "bad-shares",
+    ("deals/wrong-share", b"wrong-share", SharesBody, wrong_share, "bad-shares",
      "Seat 1's decryption shares of the deal: one share moved by the base point, with the "
      "proof of the true ones (the Chaum–Pedersen proof fails)."),
-    ("deals/shuffle-changed", b"shuffle-changed", ShuffleBody, _swapped, "bad-shuffle",
+    ("deals/shuffle-changed", b"shuffle-changed", ShuffleBody, swapped_after_challenge,
+     "bad-shuffle",
      "Seat 1's shuffle of the powers with its first two output cards swapped after its proof "
      "was made (the Terelius–Wikström proof fails)."),
-    ("deals/open-another-card", b"open-another-card", OpenBody, _other_card, "wrong-card",
+    ("deals/open-another-card", b"open-another-card", OpenBody, other_card, "wrong-card",
      "Seat 1's open of the power it kept claims the next card of the deck's list in place of "
      "the one its share unmasks."),
 )
@@ -104,7 +75,7 @@ def _honest() -> Vector:
 def _cheat(name: str, tag: bytes, kind: type, lie: Callable[[DeckBody], DeckBody],
            code: str, what: str) -> Vector:
     net = _network(3, tag)
-    _lying(net, kind, lie)
+    deck_lies(net, CHEAT, kind, lie)
     net.run_with_timeouts()
     fault = next(e for e in net.events[0] if isinstance(e, PeerMisbehaved))
     assert fault.seat == CHEAT and f"({code})" in fault.reason, fault
