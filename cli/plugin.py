@@ -243,7 +243,8 @@ class GameUI:
             return [f"You were dealt {event.card} ({event.deck}): only you can see it."]
         if isinstance(event, CardShown):
             when = " at the end (the audit of what it held)" if event.at_end else ""
-            return [f"{labels[event.seat]} showed {event.card}{when}."]
+            line = f"{labels[event.seat]} showed {event.card}{when}."
+            return [line[:1].upper() + line[1:]]  # ("you showed" opens a line: "You")
         return wrap_text(f"{labels[event.lost]} left during the deal: the {event.deck} are "
                          "shuffled again by " + ", ".join(labels[s] for s in event.seats)
                          + " (a fresh deck; nothing seen before counts).")
