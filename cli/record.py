@@ -185,7 +185,7 @@ def replay(path: str, out: TextIO, ask: Any = None) -> int:
         out.write(f"{_invalid(verdict, names)}; what follows is shown only as far as it "
                   "checks out (cryptcrawl verify gives the details)\n")
     for state in states:
-        lines, pause = ui.replay_news(state.public().view(0))
+        lines, pause = ui.replay_news(state.spectator_view())
         if lines:
             out.write("\n".join(lines) + "\n")
             out.flush()
@@ -216,7 +216,7 @@ def ending_lines(core: MatchCore, ui: Any, names: list[str], *, unfinished: bool
     final = core.state.waiting
     outcome = getattr(final, "outcome", None)
     if outcome is not None:
-        view = core.state.public().view(0)
+        view = core.state.spectator_view()
         lines += ["", *ui.scoreboard(view, outcome, bots)]
     elif (claim := core.ending.claim) is not None and not claim.contested:
         lines += ["", f"{names[claim.claimant]} claimed the match: {names[claim.seat]} stayed "

@@ -68,7 +68,7 @@ class Spectator:
         self.say(f"Relaying to other spectators: {invocation()} spectate THIS-HOST:{port}")
 
     def state(self, state: GameState[Any]) -> None:
-        lines, _ = self.ui.replay_news(state.public().view(0))
+        lines, _ = self.ui.replay_news(state.spectator_view())
         self.say(*lines)
 
     def events(self, events: list[Event]) -> None:

@@ -921,6 +921,12 @@ class RaidersState(GameState[Action]):
 
         return make_view(self, seat)
 
+    def spectator_view(self) -> Any:
+        """The public table only (no seat's hand, pending card or torch)."""
+        from engine.raiders.view import make_view
+
+        return make_view(self.public(), None)
+
     def to_position(self, *, private: bool = True) -> Any:
         from engine.raiders.position import to_position
 

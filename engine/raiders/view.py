@@ -4,6 +4,10 @@ Public: coins, wounds, characters, item and hand counts, power cards played this
 face up), every torch use, revealed cards, the item supply, face-up rooms.  Private to the
 viewer: its hand, its committed but unrevealed card, what its torch showed.  Never in a view:
 another seat's hand or pending card, or a face-down room the viewer did not see by torch.
+
+A spectator's view (``make_view(state, None)``, of the public state) has the public table only:
+seat -1 (``null`` in JSON), no hand, no items of its own, nothing pending, nothing peeked, no
+legal actions.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ class SeatView:
 
 @dataclass(frozen=True, slots=True)
 class RaidersView:
-    seat: int
+    seat: int  # -1: a spectator
     players: int
     variant: str
     phase: str
@@ -71,7 +75,8 @@ class RaidersView:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "seat": self.seat, "players": self.players, "variant": self.variant,
+            "seat": self.seat if self.seat >= 0 else None, "players": self.players,
+            "variant": self.variant,
             "phase": self.phase, "level": self.level, "room": self.room, "layout": self.layout,
             "row": [[r.position, r.card, r.state, r.peeked] for r in self.row],
             "seats": [[v.seat, v.character, v.coins, v.wounds, v.items, v.hand_size,
@@ -88,11 +93,11 @@ class RaidersView:
         }
 
 
-def make_view(state: RaidersState, seat: int) -> RaidersView:
-    if not 0 <= seat < state.n:
+def make_view(state: RaidersState, seat: int | None) -> RaidersView:
+    """What ``seat`` may know; ``None``: what a spectator may (pass the public state)."""
+    if seat is not None and not 0 <= seat < state.n:
         raise ValueError(f"there is no seat {seat}")
-    me = state.knowledge[seat]
-    seen = dict(me.seen)
+    seen = dict(state.knowledge[seat].seen) if seat is not None else {}
     row: list[RoomView] = []
     layout = LEVEL_CARDS.get(state.layout)
     for p in range(ROOMS_PER_LEVEL):
@@ -137,13 +142,18 @@ def make_view(state: RaidersState, seat: int) -> RaidersView:
             s, player.character, player.coins, player.wounds, sum(player.items),
             player.hand_size, tuple(v for v in range(1, 6) if player.used >> (v - 1) & 1),
             state.peeks[s], player.eliminated, status, state.plays[s], state.followups[s]))
-    mine = state.players[seat]
     outcome = w.outcome if isinstance(w, Over) else None
+    if seat is None:
+        hand: tuple[str, ...] = ()
+        items, pending, legal = (0, 0, 0, 0), "", ()
+    else:
+        hand, items = state.players[seat].hand(), state.players[seat].items
+        pending, legal = state.knowledge[seat].pending, state.legal_actions(seat)
     return RaidersView(
-        seat=seat, players=state.n, variant=state.variant, phase=state.phase.value,
-        level=state.level, room=state.room + 1, layout=state.layout, row=tuple(row),
-        seats=tuple(seats), supply=state.supply, hand=mine.hand(), items=mine.items,
-        pending=me.pending, legal=state.legal_actions(seat),
+        seat=-1 if seat is None else seat, players=state.n, variant=state.variant,
+        phase=state.phase.value, level=state.level, room=state.room + 1, layout=state.layout,
+        row=tuple(row), seats=tuple(seats), supply=state.supply, hand=hand, items=items,
+        pending=pending, legal=legal,
         step=state.step if not isinstance(w, Chance | Over) else "",
         waiting_for=waiting_for, map=state.map, rooms_left=len(state.rooms),
         level_cards_left=len(state.level_cards), last=state.last,

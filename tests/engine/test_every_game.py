@@ -120,6 +120,11 @@ class Checker:
         again = self.spec.from_position(json.loads(json.dumps(data)))
         assert again == state and again.digest() == state.digest()
         public = state.public()
+        # A spectator's view is of the public part alone (each game's leak tests check it
+        # shows no secret).
+        watcher = state.spectator_view()
+        assert watcher == public.spectator_view()
+        json.dumps(watcher.to_json())
         assert public.knowledge_requests() == ()
         assert public.digest() == state.digest()
         assert self.spec.from_position(state.to_position(private=False)) == public

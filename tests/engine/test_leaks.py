@@ -87,6 +87,23 @@ class LeakCheck:
                     altered[viewer] = from_position(other_secrets(pos, viewer))
                 assert altered[viewer].view(viewer) == view, (
                     f"seat {viewer}'s view depends on another seat's private knowledge")
+        self.spectator(state, pos, hidden)
+
+    def spectator(self, state: Any, pos: dict[str, Any], hidden: dict[str, str]) -> None:
+        """A spectator's view: the public table, no seat's secrets (not even a torch's)."""
+        view = state.spectator_view()
+        assert view == state.public().spectator_view()
+        text = json.dumps(view.to_json())
+        for event, card in hidden.items():
+            assert f'"{card}"' not in text, f"a spectator sees face-down {event} = {card}"
+        assert view.seat == -1 and view.to_json()["seat"] is None
+        assert view.hand == () and view.pending == "" and view.legal == ()
+        assert all(r.peeked == "" for r in view.row)
+        for secret in pos["private"].values():
+            if secret.get("pending"):
+                assert all(sv.play != secret["pending"] or sv.status == "revealed"
+                           for sv in view.seats)
+        self.checked += 1
 
 
 def other_secrets(pos: dict[str, Any], viewer: int) -> dict[str, Any]:
@@ -163,3 +180,32 @@ def test_peeked_rooms_stay_private() -> None:
     assert state.view(0).pending == "" and state.view(2).pending == ""
     assert state.view(0).seats[1].status == "committed"
     assert state.view(0).seats[1].play == ""
+    watcher = json.dumps(state.spectator_view().to_json())
+    for card in preview.values():
+        assert f'"{card}"' not in watcher
+    assert state.spectator_view().pending == ""
+
+
+def test_a_planted_spectator_leak_is_caught() -> None:
+    """The spectator check is live: a view that passes one seat's torch through fails it."""
+    state = from_position({
+        "game": "raiders", "format": 1, "players": 3, "variant": "basic",
+        "phase": "play", "level": 1, "room": 1, "layout": "L5",
+        "row": ["zombie#1", "treasure-3", "down", "down", "down"],
+        "seats": [{"character": "explorer", "items": {"torch": 1}},
+                  {"character": "warrior"}, {"character": "thief"}]}).apply(0, PEEK)
+    dealer = dealer_for("leaks/planted")
+    preview = state.preview_hidden(dealer.choose)
+    state = state.learn(0, preview)
+    check = LeakCheck("leaks/planted", 3)
+
+    class Leaky:  # (the engine's classes may be compiled: a stand-in, not a subclass)
+        def spectator_view(self) -> Any:
+            return state.view(0)
+
+        def public(self) -> Any:
+            return self
+
+    check.spectator(state, state.to_position(), preview)
+    with pytest.raises(AssertionError, match="face-down"):
+        check.spectator(Leaky(), state.to_position(), preview)
