@@ -145,7 +145,8 @@ def make_view(state: RaidersState, seat: int | None) -> RaidersView:
     outcome = w.outcome if isinstance(w, Over) else None
     if seat is None:
         hand: tuple[str, ...] = ()
-        items, pending, legal = (0, 0, 0, 0), "", ()
+        legal: tuple[Action, ...] = ()
+        items, pending = (0, 0, 0, 0), ""
     else:
         hand, items = state.players[seat].hand(), state.players[seat].items
         pending, legal = state.knowledge[seat].pending, state.legal_actions(seat)
