@@ -7,9 +7,11 @@
 
 The host opens a table with :func:`p2p.run.host` bound to its namespace address and advertises
 it with :class:`p2p.discovery.Advertiser` on that interface (seats updated as they fill, the
-advert withdrawn once the table is full).  A joiner browses on its own interface until it finds
+advert withdrawn once the table is full, then advertised again *live* at the host's match port for
+spectators, as ``cryptcrawl host`` does).  A joiner browses on its own interface until it finds
 the table with that id, then joins the address and port it found.  Both play random bots to the
-end and write a JSON result.  (``p2p.run`` has no discovery hook yet; this is the test's own.)
+end (``--think``: each decision takes that long) and write a JSON result.  (``p2p.run`` has no
+discovery hook; this is the test's own.)
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 from p2p.discovery import Advertiser, find_table
 from p2p.lobby import Joiner
-from p2p.peer import PeerConfig, bot_decider
+from p2p.peer import MatchPeer, PeerConfig, bot_decider
 from p2p.run import Result, host, join
 from p2p.store import load_identity
 from protocol.crypto import fingerprint, public_key_bytes
@@ -56,11 +58,21 @@ async def run_host(args: argparse.Namespace, config: PeerConfig) -> tuple[Result
             pending.append(asyncio.ensure_future(
                 ad.close() if taken >= args.players else ad.update(seats_taken=taken)))
 
+    def on_peer(peer: MatchPeer) -> None:
+        # The match is on: advertised again, live, at this seat's match port (for spectators).
+        live = Advertiser(name=f"netns table {args.table_id[:6]}",
+                          port=peer.addresses[peer.seat][1], fingerprint=fp, game="raiders",
+                          table_id=os.urandom(8), seats_total=args.players,
+                          seats_taken=args.players, interfaces=[args.address], live=True)
+        advert.append(live)
+        seen["live_port"] = live.port
+        pending.append(asyncio.ensure_future(live.start()))
+
     try:
         result = await host(args.data_dir, game="raiders", name="host", players=args.players,
                             options={"variant": "basic"}, bind=args.address,
-                            decide=bot_decider("random", _seed(args, "host")), config=config,
-                            on_port=on_port, on_joiners=on_joiners)
+                            config=config, on_port=on_port, on_joiners=on_joiners,
+                            on_peer=on_peer, **_decider(args, "host"))
         await asyncio.wait_for(asyncio.gather(*pending), 10)
     finally:
         for ad in advert:
@@ -74,9 +86,8 @@ async def run_join(args: argparse.Namespace, config: PeerConfig) -> tuple[Result
     table = await find_table([args.address], timeout=args.find_timeout,
                              match=lambda t: t.id == args.table_id)
     found_s = time.monotonic() - start
-    result = await join(args.data_dir, table.host, table.port, name=args.name,
-                        decide=bot_decider("random", _seed(args, args.name)), config=config,
-                        bind=args.address)
+    result = await join(args.data_dir, table.host, table.port, name=args.name, config=config,
+                        bind=args.address, **_decider(args, args.name))
     return result, {"found": {"host": table.host, "port": table.port, "name": table.name,
                               "seats": [table.seats_taken, table.seats_total],
                               "fingerprint": table.fingerprint, "version": table.version,
@@ -85,6 +96,18 @@ async def run_join(args: argparse.Namespace, config: PeerConfig) -> tuple[Result
 
 def _seed(args: argparse.Namespace, who: str) -> bytes:
     return hashlib.sha256(f"{args.table_id}/{who}".encode() + os.urandom(8)).digest()
+
+
+def _decider(args: argparse.Namespace, who: str) -> dict[str, Any]:
+    """A random bot, taking ``--think`` seconds over each decision."""
+    bot = bot_decider("random", _seed(args, who))
+    if not args.think:
+        return {"decide": bot}
+
+    async def choose(state: Any, seat: int) -> str:
+        await asyncio.sleep(args.think)
+        return bot(state, seat)
+    return {"choose": choose}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--name", default="joiner")
     parser.add_argument("--turn-timeout", type=float, default=20.0)
     parser.add_argument("--find-timeout", type=float, default=30.0)
+    parser.add_argument("--think", type=float, default=0.0, help="seconds per decision")
     parser.add_argument("--deadline", type=float, default=150.0, help="give up after (s)")
     sub = parser.add_subparsers(dest="role", required=True)
     h = sub.add_parser("host")

@@ -1,5 +1,6 @@
-"""The multi-host test: three network namespaces on a private bridge; the host peer advertises
-its table over mDNS, the other two discover it over mDNS, join, and the match is played out.
+"""The multi-host test: network namespaces on a private bridge; the host peer advertises its
+table over mDNS, two others discover it over mDNS, join, and the match is played out; from a
+fourth, ``cryptcrawl spectate NAME`` finds the live match over mDNS and watches it to its end.
 
 Root only (skipped with the reason otherwise).  The namespaces, the veth pairs and the bridge
 are this test's own, with names unique to the run; the bridge has no address and is attached to
@@ -29,7 +30,9 @@ from protocol.verify import verify
 
 ROOT = Path(__file__).resolve().parents[2]
 PEERS = 3
-DEADLINE = 180.0  # s, the whole match, all three processes
+HOSTS = PEERS + 1  # (the last: a spectator)
+DEADLINE = 180.0  # s, the whole match, every process
+THINK = 0.15  # s, each bot's decision (the match lasts long enough to be watched)
 
 
 def _skip_reason() -> str:
@@ -74,7 +77,7 @@ class Lan:
 
 @pytest.fixture
 def lan(request: pytest.FixtureRequest) -> Lan:
-    """Three namespaces, each with lo up, one veth into a private bridge, an address in a
+    """Four namespaces, each with lo up, one veth into a private bridge, an address in a
     private /24 and a 224.0.0.0/4 route, removed by a finalizer even if setup fails."""
     tag = f"{os.getpid() % 10**7}"
     net = Lan(bridge=f"ccbr{tag}")
@@ -87,7 +90,7 @@ def lan(request: pytest.FixtureRequest) -> Lan:
             ip("link", "add", net.bridge, "type", "bridge")
         ip("link", "set", net.bridge, "addrgenmode", "none", check=False)  # no IPv6 from here
         ip("link", "set", net.bridge, "up")
-        for n in range(PEERS):
+        for n in range(HOSTS):
             ns, outer, inner = f"cc{tag}{n}", f"ccv{tag}{n}", f"ccp{tag}{n}"
             address = f"{subnet}.{n + 1}"
             ip("netns", "add", ns)
@@ -132,11 +135,12 @@ def procs() -> Iterator[list[Proc]]:
         proc.log.close()
 
 
-def spawn(procs: list[Proc], ns: str, args: list[str], log_path: Path) -> Proc:
+def spawn(procs: list[Proc], ns: str, args: list[str], log_path: Path,
+          module: str = "tests.p2p.netns_peer") -> Proc:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    env.pop("CRYPTCRAWL_DEBUG", None)
     log = log_path.open("wb")
-    popen = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-m",
-                              "tests.p2p.netns_peer", *args],
+    popen = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-m", module, *args],
                              cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=log,
                              stderr=subprocess.STDOUT, start_new_session=True)
     proc = Proc(popen, log, log_path)
@@ -149,11 +153,17 @@ def test_three_hosts_discover_join_and_finish(lan: Lan, procs: list[Proc],
     table_id = os.urandom(8).hex()
     started = time.monotonic()
     roles = [["host", "--players", str(PEERS)]] + [["join"]] * (PEERS - 1)
-    for n, (ns, address) in enumerate(zip(lan.namespaces, lan.addresses, strict=True)):
+    seats = list(zip(lan.namespaces[:PEERS], lan.addresses[:PEERS], strict=True))
+    for n, (ns, address) in enumerate(seats):
         spawn(procs, ns, ["--data-dir", str(tmp_path / f"peer{n}"), "--address", address,
                           "--table-id", table_id, "--result", str(tmp_path / f"result{n}.json"),
                           "--name", f"peer{n}", "--deadline", str(DEADLINE - 10),
-                          *roles[n]], tmp_path / f"peer{n}.log")
+                          "--think", str(THINK), *roles[n]], tmp_path / f"peer{n}.log")
+    # The spectator: the real command, looking for the table's live match by its name.
+    watcher = spawn(procs, lan.namespaces[PEERS],
+                    ["spectate", f"netns table {table_id[:6]}", "--interface",
+                     lan.addresses[PEERS], "--wait", "90"], tmp_path / "spectator.log",
+                    module="cli.main")
 
     def logs() -> str:
         return "\n".join(f"--- {p.log_path.name}\n{p.log_path.read_text(errors='replace')[-3000:]}"
@@ -167,7 +177,7 @@ def test_three_hosts_discover_join_and_finish(lan: Lan, procs: list[Proc],
             pytest.fail(f"the match did not finish within {DEADLINE:.0f} s\n{logs()}")
     elapsed = time.monotonic() - started
     codes = [p.popen.returncode for p in procs]
-    assert codes == [0] * PEERS, f"exit codes {codes}\n{logs()}"
+    assert codes == [0] * HOSTS, f"exit codes {codes}\n{logs()}"
 
     results: list[dict[str, Any]] = [json.loads((tmp_path / f"result{n}.json").read_text())
                                      for n in range(PEERS)]
@@ -189,5 +199,15 @@ def test_three_hosts_discover_join_and_finish(lan: Lan, procs: list[Proc],
     for path, verdict in zip(paths, verdicts, strict=True):
         assert verdict.valid, f"{path}: {verdict.verdict}: {verdict.reason}"
     assert len({(v.final_digest, v.winners) for v in verdicts}) == 1
+    # The spectator found the live match over mDNS, saw it to its result, refused nothing, and
+    # was shown no seat's private knowledge (the bytes it received are checked on loopback:
+    # tests/p2p/test_watchers.py).
+    seen = watcher.log_path.read_text(errors="replace")
+    assert "Watching Dungeon Raiders, 3 players: A host, " in seen, seen[-2000:]
+    assert "refused" not in seen and "Traceback" not in seen, seen[-2000:]
+    assert "Your cards" not in seen and "torch shows" not in seen
+    assert "stopped relaying" not in seen, seen[-2000:]
+    assert "Final" in seen or "wins" in seen, seen[-2000:]
+    assert host["live_port"] != host["port"], host  # (the match port, not the lobby's)
     print(f"netns match: {elapsed:.1f} s; discovery "
           f"{[r['found']['seconds'] for r in results[1:]]} s")
