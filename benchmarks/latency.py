@@ -267,10 +267,14 @@ def _watchers(args: argparse.Namespace) -> int:
     the end, how many were refused, how many matches)."""
     from p2p.watchers import watch
 
-    # The spectators stand for other machines on the LAN: their own checking runs at the lowest
-    # CPU priority here, so that what is measured is what the table pays for them (the relay),
-    # not two cores shared with four more verifiers.
-    os.nice(19)
+    # The spectators stand for other machines on the LAN: their own checking runs only when the
+    # seats leave a core idle (SCHED_IDLE where the OS has it, else the lowest nice level), so
+    # that what is measured is what the table pays for them (the relay), not two cores shared
+    # with four more verifiers.  Their CPU time is reported beside (spectators_cpu_s).
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(19)
     work = Path(args.work)
     finished = refused = matches = 0
     over = work / "match0.json"  # (the host's results: written after its last match)
@@ -281,7 +285,10 @@ def _watchers(args: argparse.Namespace) -> int:
             if (work / f"done{match}-0").exists() or over.exists():
                 return None  # (no such match: the last one is over)
             await asyncio.sleep(0.01)
-        core = await watch("127.0.0.1", int(port_file.read_text()), on_start=lambda c: None,
+        port = int(port_file.read_text())
+        if args.relay_only:
+            return await _read_relay(port)
+        core = await watch("127.0.0.1", port, on_start=lambda c: None,
                            on_events=lambda e: None, on_problem=lambda t: None)
         return core.signed
 
@@ -306,6 +313,28 @@ def _watchers(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _read_relay(port: int) -> bool:
+    """A diagnostic spectator (``--relay-only``): it asks the seat to relay the match and
+    reads every frame to BYE, checking nothing — what the table pays for a spectator, without
+    the spectator's own checking on the same cores.  True once the seat said BYE."""
+    from p2p.links import LinkClosed, read_frame
+    from p2p.wire import LINK_VERSION, Frame, FrameKind
+
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        hello = await read_frame(reader)
+        writer.write(Frame(FrameKind.WATCH, (LINK_VERSION, hello.fields[1])).encode())
+        while True:
+            try:
+                frame = await read_frame(reader)
+            except (LinkClosed, ConnectionError):
+                return False
+            if frame.kind in (FrameKind.BYE, FrameKind.REFUSE):
+                return frame.kind is FrameKind.BYE
+    finally:
+        writer.close()
+
+
 def _measure(args: argparse.Namespace) -> dict[str, Any]:
     """One run in a fresh set of processes: the raw rounds, then the matches."""
     n = args.players
@@ -314,7 +343,8 @@ def _measure(args: argparse.Namespace) -> dict[str, Any]:
         env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
         common = [sys.executable, "-m", "benchmarks", "latency", "--players", str(n), "--rooms",
                   str(args.rooms), "--raw-rounds", str(args.raw_rounds), "--bot-think",
-                  str(args.bot_think), "--spectators", str(args.spectators), "--work", tmp]
+                  str(args.bot_think), "--spectators", str(args.spectators), "--work", tmp,
+                  *(["--relay-only"] if args.relay_only else [])]
         procs = [subprocess.Popen([*common, "--worker", str(i)], env=env) for i in range(n)]
         if args.spectators:
             procs.append(subprocess.Popen([*common, "--worker", "-1"], env=env))
@@ -400,6 +430,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--spectators", type=int, default=0,
                         help="spectators watching every match (one process of their own, each "
                         "spectator on a seat in turn, checking everything it is sent)")
+    parser.add_argument("--relay-only", action="store_true",
+                        help="diagnostic: the spectators read the relay without checking it "
+                        "(what the table pays, without their checking on the same cores)")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--work", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
