@@ -1,25 +1,32 @@
-"""Dungeon Twister's client plug-in: its rules in short and its steps in words.  Its network
-play waits for protocol v2 (sealed values and moves longer than v1 carries, issue 27); offline
-practice (``--deal-seed``) plays it on the generic table."""
+"""Dungeon Twister's client plug-in: its rules in short, its steps in words, and its table: the
+board with walls, portcullises and tokens, each side's cards, the viewer's own face-down tokens
+(cli/games/twister/render.py)."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from cli.games.twister import render
 from cli.games.twister.help import RULES
 from cli.plugin import GameUI
+from cli.text import wrap_text
 
 _STEP = re.compile(r"T([0-9]+)\.")
 
 
 class TwisterUI(GameUI):
-    """Offline line mode over the generic table, until the board of issue 31."""
+    """Line mode with the board as text (the full screen shows the same table)."""
 
     networked = ""  # (its tokens and teams travel as sealed values: protocol.md §7.11)
     replay_unit = "turn"
 
     def rules(self) -> str:
-        return RULES
+        return RULES + "\n\nThe board\n" + "\n".join(
+            "  " + line for line in wrap_text(render.LEGEND, width=76))
+
+    def table(self, view: Any) -> list[str]:
+        return render.render_table(view, self.labels)
 
     def step_words(self, step: str) -> str:
         found = _STEP.match(step)
