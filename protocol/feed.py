@@ -34,7 +34,14 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from protocol.errors import BadMessage, LocalProtocolError
-from protocol.messages import DIGEST_SIZE, MAX_SEAT, PROTOCOL_VERSION, PUBLIC_KEY_SIZE, Message
+from protocol.messages import (
+    DIGEST_SIZE,
+    MAX_SEAT,
+    PROTOCOL_VERSION,
+    PUBLIC_KEY_SIZE,
+    Message,
+    public_key_object,
+)
 
 __all__ = ["BUFFER_CAP", "RIVALS_CAP", "AddResult", "AddStatus", "Equivocation", "Feed"]
 
@@ -122,10 +129,7 @@ class Feed:
             raise LocalProtocolError(f"a match id is {DIGEST_SIZE} bytes")
         if not isinstance(public_key, bytes) or len(public_key) != PUBLIC_KEY_SIZE:
             raise LocalProtocolError("a public key is 32 raw Ed25519 bytes")
-        try:
-            self._key = Ed25519PublicKey.from_public_bytes(public_key)
-        except ValueError as exc:
-            raise LocalProtocolError(f"not an Ed25519 public key: {exc}") from None
+        self._key = public_key_object(public_key)
         self.seat = seat
         self.public_key = public_key
         self.match_id = match_id

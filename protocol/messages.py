@@ -294,12 +294,19 @@ class Message:
     def verify(self, public_key: bytes | Ed25519PublicKey) -> None:
         """Raise BadMessage unless ``sig`` is the signature of ``public_key`` over
         :meth:`signed_bytes`.  ``public_key`` is the raw 32-byte Ed25519 key (or the key object);
-        a key of another size is the caller's mistake (LocalProtocolError)."""
+        a key of another size is the caller's mistake (LocalProtocolError).
+
+        A message is immutable, so a signature found valid for a key stays valid: the instance
+        remembers the key it was verified with, and checking it again with that key costs
+        nothing (a peer checks a message as it arrives, and its match core's feed again)."""
         key = _public_key(public_key)
+        if self.__dict__.get("_verified_by") is key:
+            return
         try:
             key.verify(self.sig, self.signed_bytes())
         except InvalidSignature:
             raise BadMessage(f"bad signature on seat {self.seat}'s message {self.seq}") from None
+        self.__dict__["_verified_by"] = key
 
 
 _FIELD_NAMES: Final = tuple(f.name for f in dataclass_fields(Message))
@@ -310,15 +317,31 @@ _WIRE_NAMES: Final = {
 _NO_SIGNATURE: Final = bytes(SIGNATURE_SIZE)
 
 
+_KEYS: dict[bytes, Ed25519PublicKey] = {}
+"""Key objects by their raw bytes: one object per key, so that :meth:`Message.verify`'s memo
+holds whichever form of the key a caller passes."""
+
+
 def _public_key(public_key: bytes | Ed25519PublicKey) -> Ed25519PublicKey:
     if isinstance(public_key, Ed25519PublicKey):
         return public_key
     if not isinstance(public_key, bytes) or len(public_key) != PUBLIC_KEY_SIZE:
         raise LocalProtocolError("a public key is 32 raw Ed25519 bytes")
-    try:
-        return Ed25519PublicKey.from_public_bytes(public_key)
-    except ValueError as exc:
-        raise LocalProtocolError(f"not an Ed25519 public key: {exc}") from None
+    key = _KEYS.get(public_key)
+    if key is None:
+        try:
+            key = Ed25519PublicKey.from_public_bytes(public_key)
+        except ValueError as exc:
+            raise LocalProtocolError(f"not an Ed25519 public key: {exc}") from None
+        if len(_KEYS) >= 1024:
+            _KEYS.clear()
+        _KEYS[public_key] = key
+    return key
+
+
+def public_key_object(public_key: bytes) -> Ed25519PublicKey:
+    """The one key object of a raw 32-byte Ed25519 key (LocalProtocolError if it is none)."""
+    return _public_key(public_key)
 
 
 def _freeze(value: object) -> Value:
