@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 import os
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2p.links import read_frame
 from p2p.wire import LINK_VERSION, Frame, FrameKind, handshake_payload
+from protocol.crypto import ed25519_valid
 from protocol.errors import BadMessage
 
 
@@ -57,9 +57,8 @@ async def handshake(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, 
     answer = await read_frame(reader)
     if answer.kind is not FrameKind.PROOF:
         raise BadMessage("no PROOF after HELLO")
-    try:
-        Ed25519PublicKey.from_public_bytes(their_key).verify(
-            answer.fields[0], handshake_payload(match_id, challenge, their_key, mine))
-    except (InvalidSignature, ValueError):
-        raise BadMessage(f"seat {other} did not prove its key") from None
+    proof = answer.fields[0]
+    if not (isinstance(proof, bytes) and isinstance(their_key, bytes) and ed25519_valid(
+            their_key, proof, handshake_payload(match_id, challenge, their_key, mine))):
+        raise BadMessage(f"seat {other} did not prove its key")
     return int(other)

@@ -58,7 +58,7 @@ from protocol.match import (
     SeatsOverdue,
     SeatTimedOut,
 )
-from protocol.messages import Kind, Message, public_key_object
+from protocol.messages import Kind, Message
 from protocol.transcript import read_transcript
 
 log = logging.getLogger("cryptcrawl.p2p")
@@ -155,7 +155,7 @@ class MatchPeer:
         self.seat = seat
         self.key = key
         # Each seat's key, made once (from raw bytes it costs a tenth of a verification).
-        self._verify_keys = [public_key_object(k) for k in self.core.keys]
+        self._verify_keys = list(self.core.keys)
         if public_key_bytes(key) != self.core.keys[seat]:
             raise StoreError(f"this identity is not seat {seat}'s key in the match header")
         self.store = store

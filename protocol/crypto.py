@@ -29,12 +29,10 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from nacl import exceptions as nacl_exceptions
+from nacl.bindings import crypto_sign_open
 
 from engine.core import ChanceEvent
 from engine.stream import SAMPLER_VERSION, sample_index
@@ -443,13 +441,26 @@ def sign(private_key: Ed25519PrivateKey, domain: str, payload: bytes) -> bytes:
     return private_key.sign(_signed_bytes(domain, payload))
 
 
+def ed25519_valid(public_key: bytes, signature: bytes, message: bytes) -> bool:
+    """Is ``signature`` a valid Ed25519 signature of ``message`` by ``public_key``, under the
+    strict rules of protocol.md §1.2 (libsodium's ``crypto_sign_verify_detached``): S < ℓ, R
+    not of small order, A canonical and not of small order, and the cofactorless equation
+    ``[S]B = R + [k]A`` compared as encodings.  Sizes must be 32 and 64 bytes."""
+    if len(public_key) != KEY_SIZE or len(signature) != SIGNATURE_SIZE:
+        return False
+    try:
+        crypto_sign_open(signature + message, public_key)
+    except (nacl_exceptions.BadSignatureError, nacl_exceptions.ValueError,
+            nacl_exceptions.TypeError):
+        return False
+    return True
+
+
 def verify(public_key: bytes, domain: str, payload: bytes, signature: bytes) -> None:
     """Check a :func:`sign` signature; raise BadMessage if it is not valid for this key,
     domain and payload (or if the key or signature has the wrong size)."""
     message = _signed_bytes(domain, payload)
     key = _sized(public_key, KEY_SIZE, "public key")
     sig = _sized(signature, SIGNATURE_SIZE, "signature")
-    try:
-        Ed25519PublicKey.from_public_bytes(key).verify(sig, message)
-    except (InvalidSignature, ValueError):
-        raise BadMessage(f"bad {domain} signature") from None
+    if not ed25519_valid(key, sig, message):
+        raise BadMessage(f"bad {domain} signature")

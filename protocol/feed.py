@@ -40,7 +40,6 @@ from protocol.messages import (
     PROTOCOL_VERSION,
     PUBLIC_KEY_SIZE,
     Message,
-    public_key_object,
 )
 
 __all__ = ["BUFFER_CAP", "RIVALS_CAP", "AddResult", "AddStatus", "Equivocation", "Feed"]
@@ -129,7 +128,7 @@ class Feed:
             raise LocalProtocolError(f"a match id is {DIGEST_SIZE} bytes")
         if not isinstance(public_key, bytes) or len(public_key) != PUBLIC_KEY_SIZE:
             raise LocalProtocolError("a public key is 32 raw Ed25519 bytes")
-        self._key = public_key_object(public_key)
+        self._key = public_key
         self.seat = seat
         self.public_key = public_key
         self.match_id = match_id

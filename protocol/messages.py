@@ -31,7 +31,6 @@ from dataclasses import fields as dataclass_fields
 from functools import cached_property
 from typing import Final
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
@@ -75,6 +74,7 @@ from protocol.bodies import (
     _sized,
     revealed_secrets,
 )
+from protocol.crypto import ed25519_valid
 from protocol.encoding import Value, decode_unchecked, encode, encode_checked
 from protocol.errors import BadMessage, LocalProtocolError
 from protocol.parsing import _BODY_PARSERS, _KINDS, CORE_KINDS, Body, _kind, check_body, parse_body
@@ -293,19 +293,18 @@ class Message:
 
     def verify(self, public_key: bytes | Ed25519PublicKey) -> None:
         """Raise BadMessage unless ``sig`` is the signature of ``public_key`` over
-        :meth:`signed_bytes`.  ``public_key`` is the raw 32-byte Ed25519 key (or the key object);
-        a key of another size is the caller's mistake (LocalProtocolError).
+        :meth:`signed_bytes` (Ed25519 under the strict rules of protocol.md §1.2).
+        ``public_key`` is the raw 32-byte Ed25519 key (or the key object); a key of another
+        size is the caller's mistake (LocalProtocolError).
 
         A message is immutable, so a signature found valid for a key stays valid: the instance
         remembers the key it was verified with, and checking it again with that key costs
         nothing (a peer checks a message as it arrives, and its match core's feed again)."""
         key = _public_key(public_key)
-        if self.__dict__.get("_verified_by") is key:
+        if self.__dict__.get("_verified_by") == key:
             return
-        try:
-            key.verify(self.sig, self.signed_bytes())
-        except InvalidSignature:
-            raise BadMessage(f"bad signature on seat {self.seat}'s message {self.seq}") from None
+        if not ed25519_valid(key, self.sig, self.signed_bytes()):
+            raise BadMessage(f"bad signature on seat {self.seat}'s message {self.seq}")
         self.__dict__["_verified_by"] = key
 
 
@@ -317,31 +316,12 @@ _WIRE_NAMES: Final = {
 _NO_SIGNATURE: Final = bytes(SIGNATURE_SIZE)
 
 
-_KEYS: dict[bytes, Ed25519PublicKey] = {}
-"""Key objects by their raw bytes: one object per key, so that :meth:`Message.verify`'s memo
-holds whichever form of the key a caller passes."""
-
-
-def _public_key(public_key: bytes | Ed25519PublicKey) -> Ed25519PublicKey:
+def _public_key(public_key: bytes | Ed25519PublicKey) -> bytes:
     if isinstance(public_key, Ed25519PublicKey):
-        return public_key
+        return public_key.public_bytes_raw()
     if not isinstance(public_key, bytes) or len(public_key) != PUBLIC_KEY_SIZE:
         raise LocalProtocolError("a public key is 32 raw Ed25519 bytes")
-    key = _KEYS.get(public_key)
-    if key is None:
-        try:
-            key = Ed25519PublicKey.from_public_bytes(public_key)
-        except ValueError as exc:
-            raise LocalProtocolError(f"not an Ed25519 public key: {exc}") from None
-        if len(_KEYS) >= 1024:
-            _KEYS.clear()
-        _KEYS[public_key] = key
-    return key
-
-
-def public_key_object(public_key: bytes) -> Ed25519PublicKey:
-    """The one key object of a raw 32-byte Ed25519 key (LocalProtocolError if it is none)."""
-    return _public_key(public_key)
+    return public_key
 
 
 def _freeze(value: object) -> Value:

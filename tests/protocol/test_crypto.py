@@ -477,3 +477,34 @@ def test_identity_helpers_refuse_other_keys() -> None:
         public_key_bytes(b"x" * 32)  # type: ignore[arg-type]
     with pytest.raises(LocalProtocolError):
         sign(b"x" * 32, TEST_DOMAIN, b"")  # type: ignore[arg-type]
+
+
+ELL = 2**252 + 27742317777372353535851937790883648493  # the order of the base point
+
+
+def test_signatures_are_checked_under_the_strict_rules() -> None:
+    """protocol.md §1.2: S < ℓ, R and A not of small order, A canonical.  Each forgery below
+    satisfies the cofactorless equation (or would, modulo ℓ) and is refused."""
+    from protocol.crypto import ed25519_valid
+
+    message = b"any message at all"
+    identity = (1).to_bytes(32, "little")  # the neutral point: of small order (order 1)
+    # A = R = the neutral point, S = 0: [0]B = O + [k]O holds for every message, so this
+    # "signature" needs no secret — a key anyone can sign for.
+    weak = identity + bytes(32)
+    assert not ed25519_valid(identity, weak, message)
+    with pytest.raises(BadMessage, match="signature"):
+        verify(identity, TEST_DOMAIN, b"hello", weak)
+    # S + ℓ for a valid S: the same point, a non-canonical scalar (signature malleability).
+    private = Ed25519PrivateKey.generate()
+    public = public_key_bytes(private)
+    good = private.sign(message)
+    assert ed25519_valid(public, good, message)
+    s = int.from_bytes(good[32:], "little") + ELL
+    assert s < 2**256
+    assert not ed25519_valid(public, good[:32] + s.to_bytes(32, "little"), message)
+    # A non-canonical encoding of a key (y ≥ p): refused before any arithmetic.
+    non_canonical = ((2**255 - 19) + 1).to_bytes(32, "little")  # y = p + 1 ≡ 1: the neutral
+    assert not ed25519_valid(non_canonical, weak, message)
+    assert not ed25519_valid(public[:31], good, message)
+    assert not ed25519_valid(public, good[:63], message)
