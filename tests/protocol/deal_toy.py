@@ -134,6 +134,9 @@ class DealToy(GameState[str]):
     def view(self, seat: int) -> Any:
         return (self, seat)
 
+    def spectator_view(self) -> Any:
+        return (self.public(), None)
+
     def to_position(self, *, private: bool = True) -> Any:
         out: dict[str, Any] = {"n": self.n, "dealt": self.dealt,
                                "played": [list(p) for p in self.played],

@@ -117,6 +117,9 @@ class DiceToy(GameState[str]):
     def view(self, seat: int) -> Any:
         return (self, seat)
 
+    def spectator_view(self) -> Any:
+        return (self.public(), None)
+
     def to_position(self, *, private: bool = True) -> Any:
         return {"turn": self.turn, "pending": list(self.pending), "scores": list(self.scores)}
 

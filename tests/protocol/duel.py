@@ -127,6 +127,9 @@ class Duel(GameState[str]):
     def view(self, seat: int) -> Any:
         return (self, seat)
 
+    def spectator_view(self) -> Any:
+        return (self.public(), None)
+
     def to_position(self, *, private: bool = True) -> Any:
         return {"stage": self.stage, "out": sorted(self.out), "record": list(self.record),
                 "drawn": self.drawn}

@@ -147,6 +147,9 @@ class SealedToy(GameState[str]):
     def view(self, seat: int) -> Any:
         return (self, seat)
 
+    def spectator_view(self) -> Any:
+        return (self.public(), None)
+
     def to_position(self, *, private: bool = True) -> Any:
         return {"stage": self.stage, "shown": [list(p) for p in self.shown]}
 

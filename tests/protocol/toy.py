@@ -124,6 +124,9 @@ class Toy(GameState[str]):
     def view(self, seat: int) -> Any:
         return self
 
+    def spectator_view(self) -> Any:
+        return self.public()
+
     def to_position(self, *, private: bool = True) -> Any:
         return {"stage": self.stage, "looked": self.looked, "record": list(self.record)}
 

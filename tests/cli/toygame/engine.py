@@ -198,6 +198,11 @@ class GridState(GameState[Plan]):
     def public(self) -> GridState:
         return dataclasses.replace(self, plans=())
 
+    def spectator_view(self) -> GridView:
+        """The public grid: no seat, no legal moves, no plan of anyone's."""
+        return GridView(-1, self.n, self.round, self.rounds, self.owner,
+                        str(getattr(self.waiting, "step", "")), (), "", self.log)
+
     def to_position(self, *, private: bool = True) -> Any:
         return {"players": self.n, "rounds": self.rounds, "owner": list(self.owner),
                 "round": self.round, "log": list(self.log),
