@@ -177,7 +177,7 @@ def render_board(state: Any, hidden: dict[int, str] | None = None) -> list[str]:
 
 def _facedown_label(state: Any, slot: int, r: int) -> str:
     if r == 1:
-        return f"room {slot + 1}"
+        return f"slot {slot}"
     if r == 2:
         return "face down"
     if r == 3:
@@ -191,13 +191,12 @@ def render_rooms(state: Any) -> list[str]:
     parts = []
     for slot, placed in enumerate(state.rooms):
         if placed is None:
-            parts.append(f"{slot + 1} face down")
+            parts.append(f"{slot} face down")
         else:
             room, orientation = placed
-            parts.append(f"{slot + 1} room {room}" + (f" turned {orientation * 90}"
-                                                      if orientation else ""))
-    return wrap_text("Rooms (slots 1-4 north, 5-8 south, west to east): " + "; ".join(parts)
-                     + ".")
+            parts.append(f"{slot} room {room}" + (f" turned {orientation * 90}"
+                                                  if orientation else ""))
+    return wrap_text("Slots (0-3 north, 4-7 south, west to east): " + "; ".join(parts) + ".")
 
 
 def render_sides(state: Any, labels: Sequence[str]) -> list[str]:
@@ -228,7 +227,7 @@ def render_mine(state: Any, seat: int, mine: dict[str, str]) -> list[str]:
     for slot, tokens in enumerate(state.facedown):
         for s, n in tokens:
             if s == seat:
-                where[f"tok.{s}.{n}"] = f"room {slot + 1}"
+                where[f"tok.{s}.{n}"] = f"slot {slot}"
     parts = []
     for slot_id, kind in sorted(mine.items()):
         if slot_id.startswith("start."):
