@@ -464,6 +464,10 @@ class NetGame:
                 self.say(*ui.table(view))
                 self.say(*ui.choices_lines(state, seat, view))
                 continue
+            extra = ui.command(view, text)
+            if extra is not None:
+                self.say(*extra)
+                continue
             if word in ("pause", "resume", "draw"):
                 self.say(self.offer("pause" if word == "resume" else word))
                 continue

@@ -345,6 +345,10 @@ class OfflineGame:
                 self.say(*ui.table(view))
                 self.say(*ui.choices_lines(self.state, self.me, view))
                 continue
+            extra = ui.command(view, text)
+            if extra is not None:
+                self.say(*extra)
+                continue
             if word in ("q", "quit", "exit"):
                 answer = self.console.ask("leave the game? [y/N] ").lower()
                 if answer in ("y", "yes"):

@@ -187,6 +187,12 @@ class GameUI:
         """Everything the viewer needs to decide (line mode)."""
         return outline.outline(outline.data_of(view), skip=outline.SKIPPED)
 
+    def command(self, view: Any, text: str) -> list[str] | None:
+        """A look-up command of the game's own at line mode's prompt (Paper Dungeons' ``sheet
+        B``): the lines it shows, or None when ``text`` is no such command (then it is read as
+        a move)."""
+        return None
+
     def choices(self, state: GameState[Any], seat: int) -> list[str]:
         """The moves to list before the prompt ([] when the step has too many to list)."""
         if not state.lists_actions(seat):

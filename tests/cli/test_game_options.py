@@ -92,16 +92,16 @@ def test_every_game_plays_offline_on_the_generic_table(game: str, players: str,
                if not line.startswith("  cryptcrawl play"))
 
 
-def test_a_person_plays_a_game_without_its_own_table_from_standard_input() -> None:
-    """Offline Dungeons of Kards, typed: the generic table, the moves in the game's notation,
-    the rules and the help on request, an illegal move refused in one line."""
+def test_a_person_plays_kards_from_standard_input() -> None:
+    """Offline Dungeons of Kards, typed: its table (the arena map), the moves in the game's
+    notation, the rules and the help on request, an illegal move refused in one line."""
     lines = ["pick warrior", "pick knight", "rules", "?", "explore now", "look", "q", "y"]
     result = cryptcrawl("play", "--game", "kards", "--seed", "s", "--deal-seed", "d",
                         stdin="".join(f"{line}\n" for line in lines))
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Dungeons of Kards, 2 players. OFFLINE game" in out
-    assert "your move> pick warrior" in out and "characters:" in out
+    assert "your move> pick warrior" in out and "Characters by seat letter" in out
     assert "Choose: pick " in out
     assert "Dungeons of Kards" in out and "A turn (one character)" in out  # rules
     assert "How to play (line mode)" in out
@@ -109,9 +109,25 @@ def test_a_person_plays_a_game_without_its_own_table_from_standard_input() -> No
     assert out.rstrip().endswith("You left the game.")
 
 
-def test_kards_plays_over_the_network_on_the_generic_table(tmp_path: Path) -> None:
-    """Dungeons of Kards has no table of its own yet; the network match runs all the same (an
-    all-bot match over loopback, line mode) and verifies."""
+def test_a_person_looks_at_another_paper_sheet_from_standard_input() -> None:
+    """Offline Paper Dungeons, typed: your sheet as the table, ``sheet B`` shows seat B's, an
+    unknown seat is one line, then leaving."""
+    lines = ["sheet B", "sheet Q", "q", "y"]
+    result = cryptcrawl("play", "--game", "paper", "--players", "2", "--seed", "s",
+                        "--deal-seed", "d", stdin="".join(f"{line}\n" for line in lines))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "@ your party, * explored, 1-3 lairs" in out
+    assert "Other seats (sheet B shows B's sheet in full):" in out
+    after = out.split("your move> sheet B", 1)[1]
+    assert after.lstrip("\n").startswith("B: ") and " 7 |" in after
+    assert "sheet of whom? Give a seat's letter or name (A " in out
+    assert out.rstrip().endswith("You left the game.")
+
+
+def test_kards_plays_over_the_network_on_its_table(tmp_path: Path) -> None:
+    """Dungeons of Kards over the network (an all-bot match over loopback, line mode) runs to
+    the end and verifies."""
     result = cryptcrawl("play", "--game", "kards", "--bots", "2", "--seed", "k",
                         "--data-dir", str(tmp_path), "--timeouts", "30,30,30,20", timeout=300)
     assert result.returncode == 0, result.stderr[-2000:]

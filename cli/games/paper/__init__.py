@@ -10,8 +10,8 @@ from typing import Any
 
 from cli.games.paper import render
 from cli.games.paper.help import RULES
-from cli.plugin import GameUI
-from cli.text import wrap_text
+from cli.plugin import LINE_HELP, GameUI
+from cli.text import seat_letter, wrap_text
 
 _STEP = re.compile(r"R([0-9]+)\.")
 
@@ -26,8 +26,22 @@ class PaperUI(GameUI):
         return RULES + "\n\nThe sheet\n" + "\n".join(
             "  " + line for line in wrap_text(render.LEGEND, width=76))
 
+    line_help = LINE_HELP + "\n  sheet B            another seat's sheet (B: its letter or name)"
+
     def table(self, view: Any) -> list[str]:
         return render.render_table(view, self.labels)
+
+    def command(self, view: Any, text: str) -> list[str] | None:
+        words = text.split()
+        if not words or words[0].lower() != "sheet":
+            return None
+        wanted = " ".join(words[1:]).lower()
+        for seat_view in view.seats:
+            s = seat_view.seat
+            if wanted in (seat_letter(s).lower(), self.labels[s].lower()):
+                return render.seat_sheet(view, seat_view, self.labels[s])
+        letters = ", ".join(f"{seat_letter(s.seat)} {self.labels[s.seat]}" for s in view.seats)
+        return [f"sheet of whom? Give a seat's letter or name ({letters})."]
 
     def step_words(self, step: str) -> str:
         found = _STEP.match(step)

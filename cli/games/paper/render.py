@@ -155,6 +155,14 @@ def sheet_lines(seat_view: Any) -> list[str]:
     return lines
 
 
+def seat_sheet(view: Any, seat_view: Any, label: str) -> list[str]:
+    """Another seat's sheet in full (line mode's ``sheet B``): its grid, then its numbers."""
+    board = BOARDS[view.dungeon] if view.dungeon else None
+    lines = wrap_text(seat_line(seat_view, label))
+    lines += render_grid(seat_view.sheet, board)
+    return lines + sheet_lines(seat_view)
+
+
 def seat_line(seat_view: Any, label: str) -> str:
     """Another seat in one line."""
     sheet: Sheet = seat_view.sheet
@@ -207,9 +215,11 @@ def render_table(view: Any, labels: Sequence[str]) -> list[str]:
     if view.open_missions:
         lines += wrap_text("Missions open: " + "; ".join(
             f"{m} {MISSIONS[m].text}" for m in view.open_missions) + ".")
-    for seat_view in view.seats:
-        if me is not None and seat_view.seat == me.seat:
-            continue
+    others = [s for s in view.seats if me is None or s.seat != me.seat]
+    if others:
+        lines.append("Other seats (sheet B shows B's sheet in full):" if me is not None else
+                     "Seats (sheet B shows B's sheet in full):")
+    for seat_view in others:
         lines += wrap_text(seat_line(seat_view, labels[seat_view.seat]), indent="  ")
     if view.result:
         lines += wrap_text(view.result[:1].upper() + view.result[1:] + ".")

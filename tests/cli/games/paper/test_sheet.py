@@ -98,3 +98,21 @@ def test_the_grid_draws_the_dungeon_card() -> None:
         column = "ABCDEF".index(name[0])
         cell = row_line[int(name[1])][4 + column * (render.CELL + 1):][:render.CELL]
         assert cell[1] == str(k + 1), (name, cell)
+
+
+def test_sheet_b_shows_another_seats_sheet() -> None:
+    """Line mode's ``sheet B``: another seat's grid and numbers; an unknown seat is one line;
+    anything else is left to be read as a move."""
+    state = _states(b"paper-sheet")["R4.plan"]
+    ui = make_ui("paper", 3, {}, Seating(("you", "Bot 1", "Bot 2"), 0, "me"))
+    view = state.view(0)
+    shown = ui.command(view, "sheet B")
+    assert shown is not None and shown[0].startswith("Bot 1: ")
+    assert any(line.startswith(" 7 |") for line in shown)
+    assert ui.command(view, "SHEET bot 2") is not None
+    other = view.seats[1].sheet
+    assert render.render_grid(other, BOARDS[view.dungeon])[3] in shown
+    missing = ui.command(view, "sheet Z")
+    assert missing is not None and len(missing) == 1 and "A you, B Bot 1, C Bot 2" in missing[0]
+    assert ui.command(view, "4 move C2 C3") is None
+    assert "sheet B" in ui.line_help
