@@ -109,13 +109,15 @@ def _item(item: Any) -> str:
 
 def character_line(c: Any, labels: Sequence[str]) -> str:
     """A character's panel in one (wrapped) line."""
-    who = f"{seat_letter(c.seat)} {labels[c.seat]}" if c.seat < len(labels) else seat_letter(
-        c.seat)
+    letter = seat_letter(c.seat)
+    label = labels[c.seat] if c.seat < len(labels) else letter
+    who = letter if label == letter else f"{letter} {label}"
     head = f"{who}, {c.name or 'no character yet'}"
     if not c.card:
         return head + "."
     if c.out or c.at is None:
-        state = "out of the game" if c.out else "defeated"
+        state = ("out of the game" if c.out else "not on the map yet" if c.start is None
+                 else "defeated")
         return f"{head}: {state}; gold {c.gold}."
     parts = [f"life {c.life}/{c.max_life}", f"ATK {c.attack} DEF {c.defence} DMG {c.damage}",
              f"AP {c.ap}", f"gold {c.gold}", f"at {c.at[0]},{c.at[1]}"]
