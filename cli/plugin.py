@@ -188,9 +188,9 @@ class GameUI:
         return outline.outline(outline.data_of(view), skip=outline.SKIPPED)
 
     def command(self, view: Any, text: str) -> list[str] | None:
-        """A look-up command of the game's own at line mode's prompt (Paper Dungeons' ``sheet
-        B``): the lines it shows, or None when ``text`` is no such command (then it is read as
-        a move)."""
+        """A look-up command of the game's own at line mode's prompt (another seat's part of
+        the table, say): the lines it shows, or None when ``text`` is no such command (then it
+        is read as a move)."""
         return None
 
     def choices(self, state: GameState[Any], seat: int) -> list[str]:
