@@ -9,7 +9,6 @@ Regenerate the golden files after an intended change of what is shown::
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from cli.plugin import Seating
 from cli.text import seat_letter
 from engine.games import get_game
 from engine.sim import Dealer, play_out
+from tests.cli.games.golden import check_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -34,15 +34,6 @@ def _run(seed: bytes, players: int) -> list[Any]:
     return states
 
 
-def _check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("CRYPTCRAWL_UPDATE_GOLDEN"):
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text)
-    assert path.exists(), f"{path} is missing (CRYPTCRAWL_UPDATE_GOLDEN=1 writes it)"
-    assert text == path.read_text(), f"{name} changed: regenerate it and read the diff"
-
-
 @pytest.mark.parametrize(("players", "at"), [(4, 0), (4, 120), (8, 200)])
 def test_golden_tables(players: int, at: int) -> None:
     states = _run(b"kards-map", players)
@@ -50,7 +41,7 @@ def test_golden_tables(players: int, at: int) -> None:
     labels = ("you", *(f"Bot {i}" for i in range(1, players)))
     ui = make_ui("kards", players, {}, Seating(labels, 0, "me"))
     text = "\n".join(ui.table(state.view(0))) + "\n"
-    _check_golden(f"{players}p-{at}.txt", text)
+    check_golden(GOLDEN, f"{players}p-{at}.txt", text)
     assert all(len(line) <= 79 for line in text.splitlines())
     # (the engine's log may hold ≤ or →: an ASCII terminal gets a likeness of each)
     assert all("?" not in to_ascii(line) for line in text.splitlines() if "?" not in line)

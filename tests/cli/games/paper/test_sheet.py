@@ -9,7 +9,6 @@ Regenerate the golden files after an intended change of what is shown::
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from engine.games import get_game
 from engine.paper.data import ROOM_NAMES
 from engine.paper.sheet import BOARDS
 from engine.sim import Dealer, play_out
+from tests.cli.games.golden import check_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -40,21 +40,12 @@ def _states(seed: bytes, players: int = 3) -> dict[str, Any]:
     return seen
 
 
-def _check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("CRYPTCRAWL_UPDATE_GOLDEN"):
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text)
-    assert path.exists(), f"{path} is missing (CRYPTCRAWL_UPDATE_GOLDEN=1 writes it)"
-    assert text == path.read_text(), f"{name} changed: regenerate it and read the diff"
-
-
 @pytest.mark.parametrize("step", ["setup", "R4.plan", "over"])
 def test_golden_sheets(step: str) -> None:
     state = _states(b"paper-sheet")[step]
     ui = make_ui("paper", 3, {}, Seating(("you", "Bot 1", "Bot 2"), 0, "me"))
     text = "\n".join(ui.table(state.view(0))) + "\n"
-    _check_golden(f"{step.replace('.', '-')}.txt", text)
+    check_golden(GOLDEN, f"{step.replace('.', '-')}.txt", text)
     assert all(len(line) <= 79 and line.isascii() for line in text.splitlines())
 
 

@@ -8,7 +8,6 @@ Regenerate the golden files after an intended change of what is shown::
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from cli.plugin import Seating
 from engine.games import get_game
 from engine.sim import Dealer, play_out
 from engine.twister.data import KINDS
+from tests.cli.games.golden import check_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -35,21 +35,12 @@ def _states(seed: bytes) -> dict[str, Any]:
     return seen
 
 
-def _check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("CRYPTCRAWL_UPDATE_GOLDEN"):
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text)
-    assert path.exists(), f"{path} is missing (CRYPTCRAWL_UPDATE_GOLDEN=1 writes it)"
-    assert text == path.read_text(), f"{name} changed: regenerate it and read the diff"
-
-
 @pytest.mark.parametrize("phase", ["place", "action-9", "over"])
 def test_golden_tables(phase: str) -> None:
     state = _states(b"twister-board")[phase]
     ui = make_ui("twister", 2, {}, Seating(("you", "Bob"), 0, "me"))
     text = "\n".join(ui.table(state.view(0))) + "\n"
-    _check_golden(f"{phase}.txt", text)
+    check_golden(GOLDEN, f"{phase}.txt", text)
     assert all(len(line) <= 79 and line.isascii() for line in text.splitlines())
 
 
