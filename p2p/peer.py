@@ -154,8 +154,6 @@ class MatchPeer:
         self._shortest = self.core.config.shortest  # (a rebuilt core keeps the config)
         self.seat = seat
         self.key = key
-        # Each seat's key, made once (from raw bytes it costs a tenth of a verification).
-        self._verify_keys = list(self.core.keys)
         if public_key_bytes(key) != self.core.keys[seat]:
             raise StoreError(f"this identity is not seat {seat}'s key in the match header")
         self.store = store
@@ -677,7 +675,7 @@ class MatchPeer:
         if same is not None and same.encode() == message.encode():
             return  # a duplicate (the same bytes, signature included): harmless
         try:
-            message.verify(self._verify_keys[message.seat])
+            message.verify(core.keys[message.seat])
         except BadMessage as exc:
             self._bad(link, str(exc))
             return

@@ -128,7 +128,6 @@ class Feed:
             raise LocalProtocolError(f"a match id is {DIGEST_SIZE} bytes")
         if not isinstance(public_key, bytes) or len(public_key) != PUBLIC_KEY_SIZE:
             raise LocalProtocolError("a public key is 32 raw Ed25519 bytes")
-        self._key = public_key
         self.seat = seat
         self.public_key = public_key
         self.match_id = match_id
@@ -205,7 +204,7 @@ class Feed:
             raise BadMessage(f"message {message.seq} of seat {message.seat} is of protocol "
                              f"version {message.version}, in a version {self.version} match")
         if not verified:
-            message.verify(self._key)
+            message.verify(self.public_key)
 
         if message.seq < self.next_seq:
             held: Message | None = self._messages[message.seq]
