@@ -8,7 +8,10 @@ change, Backspace takes back the last part (:meth:`InputModel.undo`) and Esc dro
 * :class:`KeyChoice` — one key per move (a card in the hand);
 * :class:`ListChoice` — a cursor on the list of legal moves (any game, from its notation);
 * :class:`PlanBuilder` — a plan of several parts, each chosen from its own keys;
-* :class:`GridCursor` — a cursor on a grid whose picked cells are the parts of a plan.
+* :class:`GridCursor` — a cursor on a grid whose picked cells are the parts of a plan;
+* :class:`BoardCursor` — a cursor on a board that narrows the legal moves by the squares each
+  one touches (a piece, then its path or target), Tab cycling through those left;
+* :class:`Typed` — a move typed in the game's notation (for decisions too large to list).
 """
 
 from __future__ import annotations
@@ -226,3 +229,139 @@ class GridCursor(_Parts):
     def restore(self, saved: Any) -> None:
         parts, self.at = saved
         self.parts = list(parts)
+
+
+Touches = tuple[frozenset[str], ...]
+"""The squares a move touches, in order: at each position, the cells a pick there may be (a
+path's square is one cell; a room or an area is several)."""
+
+
+class BoardCursor(InputModel):
+    """A cursor on a ``rows`` x ``columns`` board over the legal ``moves``: the arrows move it,
+    Space picks the cell under it (named by ``cell(row, column)``; None: off the board), and the
+    moves left are those whose ``touches`` begin with the picks — a piece first, then its path
+    square by square, or its target.  Tab (Shift-Tab back) cycles through the moves left, which
+    are previewed one at a time; the draft is the one cycled to, or the only move whose touches
+    the picks complete.  A pick no move makes is refused; Backspace takes the last part back
+    (the cycled move, then the picks one by one)."""
+
+    keys = ("up", "down", "left", "right", "space", "tab", "s-tab")
+    hints = ("arrows move", "Space pick", "Tab next move", "Bksp undo")
+
+    def __init__(self, rows: int, columns: int, cell: Callable[[int, int], str | None],
+                 moves: Mapping[str, Touches], *, start: tuple[int, int] = (0, 0)) -> None:
+        self.rows, self.columns = rows, columns
+        self.cell = cell
+        self.moves = dict(moves)
+        self.at = start
+        self.picks: list[str] = []
+        self.index = -1  # the move cycled to among those left (-1: none)
+
+    def left(self) -> list[str]:
+        """The moves the picks allow: those the picks complete first, then the longer ones."""
+        n = len(self.picks)
+        fits = [m for m, touches in self.moves.items() if len(touches) >= n and all(
+            pick in touches[i] for i, pick in enumerate(self.picks))]
+        return sorted(fits, key=lambda m: len(self.moves[m]) != n)
+
+    def press(self, key: str) -> str | None:
+        if key in MOVES:
+            dr, dc = MOVES[key]
+            row, column = self.at
+            self.at = (min(self.rows - 1, max(0, row + dr)),
+                       min(self.columns - 1, max(0, column + dc)))
+            return ""
+        if key in ("tab", "s-tab"):
+            left = self.left()
+            if not left:
+                return "No move is left with these picks: Backspace takes one back."
+            step = 1 if key == "tab" else -1
+            self.index = (self.index + step) % len(left) if self.index >= 0 else (
+                0 if step > 0 else len(left) - 1)
+            return ""
+        if key != "space":
+            return None
+        name = self.cell(*self.at)
+        if name is None:
+            return "Not a square of the board."
+        n = len(self.picks)
+        if not any(len(t) > n and name in t[n] and all(
+                p in t[i] for i, p in enumerate(self.picks)) for t in self.moves.values()):
+            what = "starts there" if not self.picks else "goes on there"
+            return f"No move of yours {what} ({name}); Tab shows the moves left."
+        self.picks.append(name)
+        self.index = -1
+        return ""
+
+    def draft(self) -> str:
+        left = self.left()
+        if 0 <= self.index < len(left):
+            return left[self.index]
+        whole = [m for m in left if len(self.moves[m]) == len(self.picks)]
+        return whole[0] if len(whole) == 1 and self.picks else ""
+
+    def shown(self) -> str:
+        if self.draft() or not self.picks:
+            return self.draft()
+        return (f"{' '.join(self.picks)} (and more: Space picks on, Tab shows the "
+                f"{len(self.left())} moves left)")
+
+    def undo(self) -> bool:
+        if self.index >= 0:
+            self.index = -1
+            return True
+        if not self.picks:
+            return False
+        self.picks.pop()
+        return True
+
+    def clear(self) -> None:
+        self.picks.clear()
+        self.index = -1
+
+    def snapshot(self) -> Any:
+        return tuple(self.picks), self.index, self.at
+
+    def restore(self, saved: Any) -> None:
+        picks, self.index, self.at = saved
+        self.picks = list(picks)
+
+
+class Typed(InputModel):
+    """A move typed in the game's notation: every printable key adds to it, Backspace takes
+    the last character back; the whole text is the draft (the engine checks it on Enter)."""
+
+    hints = ("type the move", "Bksp erase")
+    takes_text = True
+    """The full screen hands this model every printable key (q, ? and the rest included)."""
+
+    def __init__(self, start: str = "") -> None:
+        self.text = start
+
+    def press(self, key: str) -> str | None:
+        if len(key) != 1 and key != "space":
+            return None
+        self.text += " " if key == "space" else key
+        return ""
+
+    def ready(self) -> bool:
+        return bool(self.text.strip())
+
+    def draft(self) -> str:
+        return " ".join(self.text.split())
+
+    def shown(self) -> str:
+        return self.text + "_"
+
+    def undo(self) -> bool:
+        had, self.text = bool(self.text), self.text[:-1]
+        return had
+
+    def clear(self) -> None:
+        self.text = ""
+
+    def snapshot(self) -> Any:
+        return self.text
+
+    def restore(self, saved: Any) -> None:
+        self.text = str(saved)

@@ -265,8 +265,13 @@ class Screen:
                 self.press(name)
 
         for name in dict.fromkeys([*keys, "?", "escape", "pageup", "pagedown", "end", "home",
-                                   "up", "down", "enter"]):
+                                   "up", "down", "enter", ":"]):
             bind(name)
+
+        @kb.add("<any>")
+        def _(event: KeyPressEvent) -> None:  # (any other printable key: a typed move's text)
+            if len(event.data) == 1 and event.data.isprintable():
+                self.press(event.data)
 
         @kb.add("c-c")
         def _(event: KeyPressEvent) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.games import find_ui, make_ui
-from cli.inputs import InputModel
+from cli.inputs import InputModel, Typed
 from cli.netplay import NetGame, NetOptions
 from cli.play import Console, LeftGame
 from cli.plugin import Frame
@@ -32,7 +32,8 @@ from cli.text import join_words, seat_letter
 from engine.core import GameState, IllegalActionError, InvalidActionError, Simultaneous, Turn
 from engine.games import get_game
 
-PLAY_HINTS = ("Enter lock in", "Esc drop", "PgUp/PgDn log", "? help", "P pause", "q leave")
+PLAY_HINTS = ("Enter lock in", "Esc drop", ": type a move", "PgUp/PgDn log", "? help",
+              "P pause", "q leave")
 FRAME_KEYS = ("q", "y", "n", "r", "l", "s", "P", "D", "backspace")
 
 
@@ -275,7 +276,11 @@ class FullScreenGame(NetGame):
             elif not self.options.local and k == "r" and self.can_resign():
                 self._leave_for_good(resign=True)
             return
-        if self.offers_to_me and k in ("y", "n"):
+        if self._typing() and (len(k) == 1 or k == "space"):
+            self._select(k)  # (a typed move takes every printable key, q and y included)
+        elif k == ":" and self._my_move() and self.state is not None:
+            self._type_move()
+        elif self.offers_to_me and k in ("y", "n"):
             self.say(self.answer_offers(k == "y"))  # (in the log, where the offer came)
         elif k in ("P", "D"):
             self.say(self.offer("pause" if k == "P" else "draw"))
@@ -285,12 +290,25 @@ class FullScreenGame(NetGame):
             self._lock()
         elif k == "escape":
             self.selected = ""
-            if self.model is not None:
+            if self._typing() and self.state is not None:  # (back to the game's own keys)
+                self.model = self.plugin.inputs(self.state, self.seat)
+            elif self.model is not None:
                 self.model.clear()
         elif k == "backspace":
             self._undo()
         elif k in self.kind.keys:
             self._select(k)
+
+    def _typing(self) -> bool:
+        return isinstance(self.model, Typed) and self._my_move()
+
+    def _type_move(self) -> None:
+        """``:`` — type the move in the game's notation instead (any decision, however many
+        moves it has); Esc goes back to the game's own keys."""
+        self.model = Typed()
+        self.selected = ""
+        self.screen.message = ("Type your move in the game's notation; Enter checks and locks "
+                               "it in, Esc goes back to the keys.")
 
     def _select(self, key: str) -> None:
         """A key of the game's input model: the move it builds, checked once it is whole."""
@@ -304,7 +322,8 @@ class FullScreenGame(NetGame):
             return
         if refused is None:  # (a key of the game that this decision does not take)
             return
-        self._check(saved)
+        if not isinstance(self.model, Typed):  # (a typed move is checked whole, on Enter)
+            self._check(saved)
 
     def _check(self, saved: Any) -> None:
         """The model's draft through the engine: selected if legal; else the reason, and the
@@ -329,14 +348,18 @@ class FullScreenGame(NetGame):
         if not self.model.undo():
             self.screen.message = "Nothing to take back."
             return
-        self._check(self.model.snapshot())
+        if not isinstance(self.model, Typed):
+            self._check(self.model.snapshot())
 
     def _lock(self) -> None:
         if not self._my_move() or self.choice is None or self.state is None:
             self.screen.message = "Not your move yet."
             return
+        if isinstance(self.model, Typed) and self.model.ready():
+            self._check(self.model.snapshot())  # (refused: the reason, and the text kept)
         if not self.selected:
-            self.screen.message = self.kind.select_hint
+            if not isinstance(self.model, Typed) or not self.model.ready():
+                self.screen.message = self.kind.select_hint
             return
         step, _ = self._waiting()
         action = self.state.parse_action(self.seat, self.selected)

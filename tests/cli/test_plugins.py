@@ -11,7 +11,7 @@ import pytest
 
 from cli import games as clients
 from cli.games import CLIENTS, find_ui, has_plugin, make_ui
-from cli.inputs import GridCursor, KeyChoice, ListChoice, PlanBuilder
+from cli.inputs import BoardCursor, GridCursor, KeyChoice, ListChoice, PlanBuilder, Typed
 from cli.outline import SKIPPED, data_of, outline
 from cli.plugin import GameUI, Seating, placings
 from engine.core import Chance, Outcome, Standing, Visibility
@@ -209,3 +209,49 @@ def test_a_grid_cursor_moves_within_the_grid_and_picks_cells_once() -> None:
     grid.restore(saved)
     assert grid.parts == ["c1"] and grid.at == (1, 2)
     assert grid.press("q") is None
+
+
+def test_a_board_cursor_narrows_the_moves_by_the_squares_they_touch() -> None:
+    cells = {"end": (), "move a1 b1": (frozenset({"a1"}), frozenset({"b1"})),
+             "move a1 b1 b2": (frozenset({"a1"}), frozenset({"b1"}), frozenset({"b2"})),
+             "turn room": (frozenset({"a1"}), frozenset({"a2", "b2"})),
+             "stay a1": (frozenset({"a1"}),)}
+    board = BoardCursor(2, 2, lambda r, c: f"{'ab'[c]}{r + 1}", cells)
+    assert board.draft() == "" and board.shown() == ""
+    assert board.press("tab") == "" and board.draft() == "end"  # (Tab: the moves left)
+    assert board.undo() and board.draft() == ""
+    board.press("right")
+    assert board.press("space") == "No move of yours starts there (b1); Tab shows the moves left."
+    board.press("left")
+    assert board.press("space") == "" and board.draft() == "stay a1"  # (the one it completes)
+    assert board.left()[0] == "stay a1" and len(board.left()) == 4
+    board.press("down")
+    board.press("right")
+    assert board.press("space") == "" and board.draft() == "turn room"  # (b2: in the room)
+    assert board.undo() and board.picks == ["a1"]
+    board.press("up")
+    board.press("space")
+    assert board.draft() == "move a1 b1" and board.left() == ["move a1 b1", "move a1 b1 b2"]
+    board.press("tab")
+    board.press("tab")
+    assert board.draft() == "move a1 b1 b2"
+    board.press("s-tab")
+    assert board.draft() == "move a1 b1"
+    saved = board.snapshot()
+    board.clear()
+    assert board.picks == [] and board.draft() == ""
+    board.restore(saved)
+    assert board.draft() == "move a1 b1" and board.at == (0, 1)
+    assert board.press("q") is None
+
+
+def test_a_typed_move_takes_every_printable_key() -> None:
+    typed = Typed()
+    assert not typed.ready() and typed.shown() == "_"
+    for key in ["q", "u", "i", "t", "space", "?", "space", "space", "1"]:
+        assert typed.press(key) == ""
+    assert typed.draft() == "quit ? 1" and typed.ready()
+    assert typed.press("up") is None
+    assert typed.undo() and typed.draft() == "quit ?"
+    typed.clear()
+    assert not typed.undo()

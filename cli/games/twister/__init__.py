@@ -5,22 +5,51 @@ board with walls, portcullises and tokens, each side's cards, the viewer's own f
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from cli.games.twister import render
+from cli.games.twister import render, screen
 from cli.games.twister.help import RULES
-from cli.plugin import GameUI
-from cli.text import wrap_text
+from cli.inputs import BoardCursor, InputModel
+from cli.plugin import Frame, GameUI
+from cli.text import StyledLine, plain, wrap_text
 from engine.core import GameState
+from engine.twister.data import SIDE_NAME
 
 _STEP = re.compile(r"T([0-9]+)\.")
 
 
 class TwisterUI(GameUI):
-    """Line mode with the board as text (the full screen shows the same table)."""
+    """The board as text in line mode; full screen, a map with the room under the cursor drawn
+    large, and a cursor that builds each move (cli/games/twister/screen.py)."""
 
     networked = ""  # (its tokens and teams travel as sealed values: protocol.md §7.11)
     replay_unit = "turn"
+    full_screen = True
+    keys = screen.KEYS
+    keys_help = screen.KEYS_HELP
+    select_hint = "Build a move first (Space picks, Tab cycles), then Enter."
+    styles: ClassVar[Mapping[str, str]] = {"tw.cursor": "reverse", "tw.pick": "bold underline"}
+    asked: tuple[GameState[Any], int] | None = None  # (the decision the keys answer)
+
+    def title(self, view: Any, width: int) -> list[StyledLine]:
+        side = f"you are {SIDE_NAME[view.seat]}" if view.seat >= 0 else "watching"
+        text = f" Dungeon Twister, {side} (West CAPITALS, east small): {view.waiting}"
+        return [plain(wrap_text(text, width=width - 1)[0], "class:title")]
+
+    def board(self, view: Any, frame: Frame) -> list[StyledLine]:
+        cursor = frame.inputs if isinstance(frame.inputs, BoardCursor) else None
+        after = None
+        if cursor is not None and self.asked is not None:
+            after = screen.preview(*self.asked, cursor.draft())
+        return screen.board_lines(view, self.labels, cursor, after)
+
+    def move_note(self, view: Any) -> str:
+        return screen.NOTES.get(getattr(view, "phase", ""), "")
+
+    def inputs(self, state: GameState[Any], seat: int) -> InputModel:
+        self.asked = (state, seat)
+        return screen.inputs(state, seat, self.choices(state, seat))
 
     def rules(self) -> str:
         return RULES + "\n\nThe board\n" + "\n".join(

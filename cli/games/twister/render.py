@@ -60,7 +60,7 @@ def _letter(token: int) -> str:
     return SIGN[kind]
 
 
-def _cell(state: Any, sq: int, occupants: Sequence[int], kind: int) -> str:
+def cell_text(state: Any, sq: int, occupants: Sequence[int], kind: int) -> str:
     tokens = state.tokens
     standing = [t for t in occupants if tokens[t].carrier < 0]
     people = [t for t in standing if kind_of(t) < N_CHARACTERS]
@@ -169,7 +169,7 @@ def render_board(state: Any, hidden: dict[int, str] | None = None) -> list[str]:
             if hidden and sq in hidden and sq not in occupancy:
                 row += hidden[sq]
             else:
-                row += _cell(state, sq, occupancy.get(sq, ()), kinds[sq])
+                row += cell_text(state, sq, occupancy.get(sq, ()), kinds[sq])
             x += 1
         lines.append(row.rstrip())
     return lines
