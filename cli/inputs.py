@@ -233,7 +233,7 @@ class GridCursor(_Parts):
 
 Touches = tuple[frozenset[str], ...]
 """The squares a move touches, in order: at each position, the cells a pick there may be (a
-path's square is one cell; a room or an area is several)."""
+path's square is one cell; an area is several)."""
 
 
 class BoardCursor(InputModel):

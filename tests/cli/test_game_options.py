@@ -144,11 +144,12 @@ def test_kards_plays_over_the_network_on_its_table(tmp_path: Path) -> None:
 def test_a_game_without_a_full_screen_table_plays_in_line_mode_on_a_terminal(
         terminal: Callable[..., Terminal], tmp_path: Path) -> None:
     """``play`` and ``resume`` on a terminal, for a game whose plug-in draws no full screen
-    (Dungeons of Kards, today): one line says so, and the match is played in line mode — also
+    (Paper Dungeons, today): one line says so, and the match is played in line mode — also
     when the game is known only from the match (``resume`` starts as the full screen)."""
     data = str(tmp_path)
-    term = terminal(["play", "--game", "kards", "--data-dir", data, "--timeouts", "60,60,60,40"])
-    term.wait("Dungeons of Kards has no full-screen table yet: line mode (--plain) it is.")
+    term = terminal(["play", "--game", "paper", "--players", "2", "--data-dir", data,
+                     "--timeouts", "60,60,60,40"])
+    term.wait("Paper Dungeons has no full-screen table yet: line mode (--plain) it is.")
     term.wait("your move>")
     term.send(b"q\r")
     term.wait("leave the game?")

@@ -34,7 +34,7 @@ def test_plug_ins_are_imported_only_when_asked_for() -> None:
             "g.find_ui('kards')\n"
             "loaded = sorted(m for m in sys.modules if m.startswith('cli.games.'))\n"
             "assert loaded == ['cli.games.kards', 'cli.games.kards.help',\n"
-            "                  'cli.games.kards.render'], loaded\n")
+            "                  'cli.games.kards.render', 'cli.games.kards.screen'], loaded\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr

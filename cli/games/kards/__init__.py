@@ -5,20 +5,43 @@ arena map with every figure, each character's panel, the monsters, decks, lair a
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from cli.games.kards import render
+from cli.games.kards import render, screen
 from cli.games.kards.help import RULES
-from cli.plugin import GameUI
-from cli.text import wrap_text
+from cli.inputs import BoardCursor, InputModel
+from cli.plugin import Frame, GameUI
+from cli.text import StyledLine, plain, wrap_text
+from engine.core import GameState
 
 _STEP = re.compile(r"T([0-9]+)\.")
 
 
 class KardsUI(GameUI):
-    """Line mode with the arena map as text (no full screen yet)."""
+    """The arena map as text in line mode; full screen, a compact map with a cursor that
+    builds each move (cli/games/kards/screen.py)."""
 
     replay_unit = "turn"
+    full_screen = True
+    keys = screen.KEYS
+    keys_help = screen.KEYS_HELP
+    select_hint = "Build a move first (Space picks a cell, Tab cycles the moves), then Enter."
+    styles: ClassVar[Mapping[str, str]] = {"kd.cursor": "reverse", "kd.pick": "bold underline"}
+
+    def title(self, view: Any, width: int) -> list[StyledLine]:
+        text = " Dungeons of Kards: " + render.headline(view, self.labels)
+        return [plain(wrap_text(text, width=width - 1)[0], "class:title")]
+
+    def board(self, view: Any, frame: Frame) -> list[StyledLine]:
+        cursor = frame.inputs if isinstance(frame.inputs, BoardCursor) else None
+        return screen.board_lines(view, self.labels, cursor)
+
+    def move_note(self, view: Any) -> str:
+        return ": Space picks a cell, Tab cycles your moves"
+
+    def inputs(self, state: GameState[Any], seat: int) -> InputModel:
+        return screen.inputs(state.view(seat), self.choices(state, seat))
 
     def rules(self) -> str:
         return RULES + "\n\nThe map\n" + "\n".join(

@@ -37,7 +37,7 @@ def monster_code(card: str) -> str:
     return code.upper() if data is not None and data.level >= 3 else code
 
 
-def _edge(a: str | None, b: str | None) -> str:
+def edge_kind(a: str | None, b: str | None) -> str:
     """The boundary between two cells from their facing sides ("O", "D", "#"; None: no card):
     "wall", "door" or ""."""
     known = [s for s in (a, b) if s is not None]
@@ -70,7 +70,7 @@ def render_map(view: Any) -> list[str]:
     for y in range(n + 1):
         row = "   "
         for x in range(n):
-            edge = _edge(side(x, y - 1, SOUTH) if y > 0 else None,
+            edge = edge_kind(side(x, y - 1, SOUTH) if y > 0 else None,
                          side(x, y, NORTH) if y < n else None)
             if (y == 0 or y == n) and not edge:
                 edge = "wall"  # (the arena's edge)
@@ -80,7 +80,7 @@ def render_map(view: Any) -> list[str]:
             break
         top, bottom = f"{y:>2} ", "   "
         for x in range(n + 1):
-            edge = _edge(side(x - 1, y, EAST) if x > 0 else None,
+            edge = edge_kind(side(x - 1, y, EAST) if x > 0 else None,
                          side(x, y, WEST) if x < n else None)
             if (x == 0 or x == n) and not edge:
                 edge = "wall"
@@ -149,9 +149,8 @@ def monster_line(m: Any) -> str:
             f"ATK {m.attack} DEF {m.defence} DMG {m.damage}{extra}.")
 
 
-def render_table(view: Any, labels: Sequence[str]) -> list[str]:
-    """Everything the viewer needs to decide (line mode)."""
-    lines: list[str] = []
+def headline(view: Any, labels: Sequence[str]) -> str:
+    """The round of the cap, whose turn it is and who chooses, the mode."""
     cap = f"/{view.round_cap}" if view.round_cap else ""
     if view.turn:
         active = next((c for c in view.characters if c.card == view.active), None)
@@ -167,7 +166,12 @@ def render_table(view: Any, labels: Sequence[str]) -> list[str]:
     head += f". {mode}"
     if view.mode == "coop" and view.round_cap:
         head += f" (reaching round {view.round_cap} loses)"
-    lines += wrap_text(head + ".")
+    return head + "."
+
+
+def render_table(view: Any, labels: Sequence[str]) -> list[str]:
+    """Everything the viewer needs to decide (line mode)."""
+    lines = wrap_text(headline(view, labels))
     lines += render_map(view)
     lines.append(HINT)
     for c in view.characters:

@@ -22,12 +22,13 @@ import pytest
 
 from cli.games import make_ui
 from cli.games.twister import screen
-from cli.inputs import MOVES, BoardCursor, KeyChoice, PlanBuilder
+from cli.inputs import BoardCursor, KeyChoice, PlanBuilder
 from cli.plugin import Frame, Seating
 from cli.text import text_of
 from engine.games import get_game
 from engine.sim import Dealer, play_out
 from engine.twister.data import square_name
+from tests.cli.games.cursor import NoLive, reach, xy_cell
 from tests.cli.games.golden import check_golden
 from tests.cli.terminal import Terminal, terminal
 from tests.cli.test_command import ROOT
@@ -35,20 +36,6 @@ from tests.cli.test_command import ROOT
 __all__ = ["terminal"]
 
 GOLDEN = Path(__file__).parent / "golden"
-
-
-class _Live:
-    def locked(self, seat: int) -> bool:
-        return False
-
-    def overdue(self, seat: int) -> bool:
-        return False
-
-    def bot(self, seat: int) -> bool:
-        return False
-
-    def status(self, seat: int) -> str:
-        return ""
 
 
 def _states(seed: bytes) -> dict[str, Any]:
@@ -67,7 +54,7 @@ def _screen(state: Any, keys: list[str]) -> tuple[str, Any]:
     for key in keys:
         assert model.press(key) is not None, key
     view = state.view(seat)
-    lines = [*ui.title(view, 80), *ui.board(view, Frame(80, _Live(), model))]
+    lines = [*ui.title(view, 80), *ui.board(view, Frame(80, NoLive(), model))]
     return "\n".join(text_of(line).rstrip() for line in lines) + "\n", model
 
 
@@ -94,25 +81,6 @@ def test_the_inputs_of_each_step() -> None:
     assert "Cursor " in text
 
 
-def _reach(model: BoardCursor, move: str) -> bool:
-    """Pick each square ``move`` touches with the cursor, then Tab until it is the draft."""
-    for cells in model.moves[move]:
-        target = sorted(cells)[0]
-        x, y = (int(v) for v in target.split(","))
-        while model.at != (y, x):
-            row, column = model.at
-            key = ("down" if y > row else "up") if y != row else (
-                "right" if x > column else "left")
-            model.press(key)
-            assert key in MOVES
-        assert model.press("space") == "", (move, target)
-    for _ in range(len(model.moves) + 1):
-        if model.draft() == move:
-            return True
-        model.press("tab")
-    return False
-
-
 @pytest.mark.parametrize("phase", ["place-0", "action-5", "action-9", "action-15"])
 def test_every_legal_move_is_reached_with_the_cursor_and_tab(phase: str) -> None:
     state = _states(b"twister-board")[phase]
@@ -123,7 +91,7 @@ def test_every_legal_move_is_reached_with_the_cursor_and_tab(phase: str) -> None
     for move in moves:
         model = ui.inputs(state, seat)
         assert isinstance(model, BoardCursor)
-        assert _reach(model, move), move
+        assert reach(model, move, xy_cell), move
 
 
 def test_a_pick_no_move_makes_is_refused_and_the_preview_shows_the_move() -> None:
@@ -139,7 +107,7 @@ def test_a_pick_no_move_makes_is_refused_and_the_preview_shows_the_move() -> Non
     model.at = (0, 0)
     moving = next(m for m, t in model.moves.items() if m.startswith("move ") and len(t) >= 2
                   and t[0] != t[-1])
-    assert _reach(model, moving)
+    assert reach(model, moving, xy_cell)
     seat = state.waiting.seat
     after = screen.preview(state, seat, moving)
     assert after is not None

@@ -1,0 +1,140 @@
+"""Dungeons of Kards full screen (cli/games/kards/screen.py): the compact map with the
+characters' column, the cell under the cursor in words; golden screens of seeded games (4 seats
+on the 7x7 map, 8 on the 9x9), every legal move reachable with the cursor and Tab, every figure
+on its cell; and a 2-seat arena against a bot over loopback peers played with the keys on a
+pseudo-terminal, then verified.
+
+Regenerate the golden files after an intended change of what is shown::
+
+    CRYPTCRAWL_UPDATE_GOLDEN=1 python -m pytest -q tests/cli/games/kards/test_screen.py
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli.games import make_ui
+from cli.games.kards import render
+from cli.inputs import BoardCursor
+from cli.plugin import Frame, Seating
+from cli.text import seat_letter, text_of
+from engine.games import get_game
+from engine.sim import Dealer, play_out
+from tests.cli.games.cursor import NoLive, reach, xy_cell
+from tests.cli.games.golden import check_golden
+from tests.cli.terminal import Terminal, terminal
+from tests.cli.test_command import ROOT
+
+__all__ = ["terminal"]
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _deciding(players: int, seed: bytes) -> list[Any]:
+    """The states of a seeded random game where one seat decides."""
+    spec = get_game("kards")
+    states: list[Any] = []
+    play_out(spec.new(players=players), [spec.bots["random"]() for _ in range(players)],
+             Dealer(seed), on_state=states.append)
+    return [s for s in states if getattr(s.waiting, "seat", None) is not None]
+
+
+def _ui(state: Any, players: int) -> tuple[Any, int]:
+    seat = state.waiting.seat
+    labels = tuple("you" if s == seat else f"Bot {s}" for s in range(players))
+    return make_ui("kards", players, {}, Seating(labels, seat, "me")), seat
+
+
+def _screen(state: Any, players: int, keys: list[str]) -> tuple[str, BoardCursor]:
+    ui, seat = _ui(state, players)
+    model = ui.inputs(state, seat)
+    assert isinstance(model, BoardCursor)
+    for key in keys:
+        assert model.press(key) is not None, key
+    view = state.view(seat)
+    lines = [*ui.title(view, 80), *ui.board(view, Frame(80, NoLive(), model))]
+    return "\n".join(text_of(line).rstrip() for line in lines) + "\n", model
+
+
+@pytest.mark.parametrize(("players", "at", "keys"), [
+    (4, 0, ["tab"]), (4, 40, ["space", "tab"]), (8, 60, ["up", "space", "tab"])])
+def test_golden_screens(players: int, at: int, keys: list[str]) -> None:
+    states = _deciding(players, b"kards-map")
+    text, _ = _screen(states[min(at, len(states) - 1)], players, keys)
+    check_golden(GOLDEN, f"screen-{players}p-{at}-{'-'.join(keys)}.txt", text)
+    assert all(len(line) <= 80 and line.isascii() for line in text.splitlines())
+
+
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_every_legal_move_is_reached_and_every_figure_is_on_its_cell(players: int) -> None:
+    states = _deciding(players, b"kards-screen")
+    assert len(states) > 20
+    for state in states[::7]:
+        ui, seat = _ui(state, players)
+        moves = ui.choices(state, seat)
+        for move in moves:
+            model = ui.inputs(state, seat)
+            assert isinstance(model, BoardCursor)
+            assert reach(model, move, xy_cell), move
+        view = state.view(seat)
+        text, model = _screen(state, players, [])
+        rows = [r for r in text.splitlines() if re.match(r"^ ?[0-9] [|= ]", r)]
+        assert len(rows) == view.size
+        width = 8 if view.size <= 7 else 7
+        for c in view.characters:
+            if c.at is not None:
+                x, y = c.at
+                cell = rows[y][3 + x * width + 1: 3 + (x + 1) * width]
+                assert seat_letter(c.seat) in cell or "+" in cell, (c, rows[y])
+        for m in view.monsters:
+            x, y = m.at
+            cell = rows[y][3 + x * width + 1: 3 + (x + 1) * width]
+            assert render.monster_code(m.card) in cell or "+" in cell, (m, rows[y])
+
+
+# --------------------------------------------------------------------------- a whole match
+
+
+def _selected(text: str) -> bool:
+    return "Selected: " in text or "selected, Enter locks" in text
+
+
+def test_a_two_seat_arena_against_a_bot_played_with_the_keys(
+        terminal: Callable[..., Terminal], tmp_path: Path) -> None:
+    out = tmp_path / "kards.crawl"
+    term = terminal(["play", "--game", "kards", "--players", "2", "--bots", "1", "--option",
+                     "round_cap=3", "--data-dir", str(tmp_path / "data"), "--out", str(out),
+                     "--timeouts", "120,120,120,60"], 80, 24)
+    deadline = time.monotonic() + 300
+    decisions = 0
+    while time.monotonic() < deadline:
+        text = term.steady(lambda s: "The match is over" in s or (
+            "YOUR MOVE" in s and not _selected(s) and "Locked in" not in s))
+        if "The match is over" in text:
+            break
+        assert "Cursor " in text, text
+        # Every other decision: Space on the cell under the cursor (the character deciding)
+        # first, then the first move Tab gives; else Tab alone.
+        if decisions % 2:
+            term.send(b" ")
+            term.steady(lambda s: "Choosing:" in s or _selected(s) or "No move of yours" in s)
+        term.send(b"\t")
+        term.steady(_selected)
+        term.send(b"\r")
+        decisions += 1
+        term.wait(lambda s: not _selected(s))
+    text = term.steady("The match is over")
+    assert "Final standings" in text and decisions >= 3, (decisions, text)
+    term.send(b"q")
+    assert term.finished() == 0, term.text()
+    check = subprocess.run([sys.executable, "-m", "cli", "verify", str(out)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120, check=False)
+    assert check.returncode == 0 and "VALID" in check.stdout, check.stdout + check.stderr
