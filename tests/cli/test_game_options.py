@@ -144,18 +144,19 @@ def test_kards_plays_over_the_network_on_its_table(tmp_path: Path) -> None:
 def test_a_game_without_a_full_screen_table_plays_in_line_mode_on_a_terminal(
         terminal: Callable[..., Terminal], tmp_path: Path) -> None:
     """``play`` and ``resume`` on a terminal, for a game whose plug-in draws no full screen
-    (Paper Dungeons, today): one line says so, and the match is played in line mode — also
-    when the game is known only from the match (``resume`` starts as the full screen)."""
+    (every game of the program has one: Toy Grid under the generic plug-in,
+    tests/cli/lineonly): one line says so, and the match is played in line mode — also when the
+    game is known only from the match (``resume`` starts as the full screen)."""
     data = str(tmp_path)
-    term = terminal(["play", "--game", "paper", "--players", "2", "--data-dir", data,
-                     "--timeouts", "60,60,60,40"])
-    term.wait("Paper Dungeons has no full-screen table yet: line mode (--plain) it is.")
+    term = terminal(["play", "--game", "toy-grid", "--players", "2", "--data-dir", data,
+                     "--timeouts", "60,60,60,40"], module="tests.cli.lineonly")
+    term.wait("Toy Grid has no full-screen table yet: line mode (--plain) it is.")
     term.wait("your move>")
     term.send(b"q\r")
     term.wait("leave the game?")
     term.send(b"y\r")
     assert term.finished() == 0, term.text()
-    again = terminal(["resume", "--data-dir", data])
+    again = terminal(["resume", "--data-dir", data], module="tests.cli.lineonly")
     again.wait("has no full-screen table yet: line mode (--plain) it is.")
     again.wait("your move>")
     assert "\x1b[?1049h" not in again.raw.decode(errors="replace")  # (no alternate screen)

@@ -6,21 +6,52 @@ from shared decks (protocol.md §7.13)."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from cli.games.paper import render
+from cli.games.paper import render, screen
 from cli.games.paper.help import RULES
-from cli.plugin import LINE_HELP, GameUI
-from cli.text import seat_letter, wrap_text
+from cli.inputs import InputModel
+from cli.plugin import LINE_HELP, Frame, GameUI
+from cli.text import StyledLine, plain, seat_letter, wrap_text
+from engine.core import GameState
 
 _STEP = re.compile(r"R([0-9]+)\.")
 
 
 class PaperUI(GameUI):
-    """Line mode with the sheet as text (no full screen yet)."""
+    """The sheet as text in line mode; full screen, a compact sheet with a plan builder that
+    plays each part on the sheet as it is chosen (cli/games/paper/screen.py)."""
 
     networked = ""  # (its deals come from shared decks: protocol.md §7.13)
     replay_unit = "round"
+    full_screen = True
+    keys = screen.KEYS
+    keys_help = screen.KEYS_HELP
+    select_hint = "Build the plan first: a die (1-6), its use (Space, Tab), three times."
+    styles: ClassVar[Mapping[str, str]] = {"pd.cursor": "reverse", "pd.pick": "bold underline"}
+
+    def title(self, view: Any, width: int) -> list[StyledLine]:
+        head = f" Paper Dungeons: round {max(1, view.round)} of 8"
+        if view.dungeon:
+            head += f", card {view.dungeon}"
+        me = view.seats[view.seat] if view.seat is not None else None
+        if me is not None and me.sheet.power:
+            head += f", power {me.sheet.power}"
+        if view.objective:
+            head += f", objective {view.objective}"
+        return [plain(wrap_text(head, width=width - 1)[0], "class:title")]
+
+    def board(self, view: Any, frame: Frame) -> list[StyledLine]:
+        return screen.board_lines(view, self.labels, frame.inputs)
+
+    def move_note(self, view: Any) -> str:
+        if getattr(view, "phase", "") == "plan":
+            return ": a die (1-6), its use (Space, Tab), three times"
+        return ": Up/Down through the choices"
+
+    def inputs(self, state: GameState[Any], seat: int) -> InputModel:
+        return screen.inputs(state, seat, self.choices(state, seat))
 
     def rules(self) -> str:
         return RULES + "\n\nThe sheet\n" + "\n".join(

@@ -46,7 +46,7 @@ def _mask(mask: int, names: Sequence[str]) -> list[str]:
     return [name for i, name in enumerate(names) if mask >> i & 1]
 
 
-def _cell(sheet: Sheet | None, board: Board | None, i: int) -> str:
+def cell_text(sheet: Sheet | None, board: Board | None, i: int) -> str:
     room = GRID[i]
     mark = " "
     if sheet is not None:
@@ -95,7 +95,7 @@ def render_grid(sheet: Sheet | None, board: Board | None) -> list[str]:
         side = "=" if row in PASSAGE_ROWS else "|"
         text = f"{row:>2} {side}"
         for c in range(6):
-            text += _cell(sheet, board, _index(c, row))
+            text += cell_text(sheet, board, _index(c, row))
             if c < 5:
                 text += edge(_index(c, row), _index(c + 1, row), "|", "~", ":")
         lines.append(text + side)

@@ -1,0 +1,332 @@
+"""Paper Dungeons' full-screen table and its plan builder.
+
+The sheet is drawn **compact**, one text row a row of rooms (row 7 at the top): each room its
+marks (``@`` your party, ``*`` explored, a lair's season), its minion, gem and pickups as in line
+mode; between rooms side by side ``|`` a wall, ``~`` water and ``:`` open.  The walls above and
+below a room, and what it holds in words, the line under the sheet says for **the room under the
+cursor**.  A column beside the sheet gives the round, the season and the six dice (``W1``–``W3``
+white, ``B4``–``B6`` black: letters, never colour alone), each die in the plan marked with ``>``.
+Below: the heroes (B/W: their training dice), damage, potions, traps and items **of the sheet as
+the plan leaves it** — the builder plays every part on the engine's own resolver as you choose
+it — and every other seat in a few words (line mode's ``sheet B`` shows one in full).
+
+The plan builder (:class:`PlanDraft`) takes the plan a part at a time:
+
+1. **a die**, by its digit 1–6 (not a skull, not one already in the plan);
+2. **its use**: the die's every legal use is known (the engine's generator); Space picks rooms on
+   the sheet with the cursor — a move's rooms one step at a time — and Tab cycles through the uses
+   the picks leave (with none picked: every use — evolve a hero, an item, potions, the moves);
+   a use's triggered answers (``{evolve cleric}``) are its variants, cycled the same way;
+3. the next die's digit takes the use as chosen and goes on; after the third, Enter locks the
+   whole plan in.
+
+Backspace takes back the last part — the cycled use, a picked room, the die, then the uses
+already taken — and Esc drops the plan.  ``:`` types a plan in the notation instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from cli.games.paper import render
+from cli.inputs import BoardCursor, InputModel, ListChoice, Touches
+from cli.text import StyledLine, plain, wrap_text
+from engine.core import GameState
+from engine.paper.actions import MOVE, Use, format_use
+from engine.paper.data import COLUMNS, GRID, HEROES, ITEMS, ROOM_NAMES, ROWS, SKULL
+from engine.paper.plans import die_uses
+from engine.paper.resolve import Work
+from engine.paper.sheet import BOARDS, WALL, WATER_EDGE, Board, Sheet, edge_kind
+
+CELL: Final = 9
+KEYS: Final = ("up", "down", "left", "right", "space", "tab", "s-tab", *"123456")
+KEYS_HELP: Final = """\
+Keys (full screen): the plan builder
+  1-6           a die by its number (W1-W3 white, B4-B6 black); the next
+                die's number takes the use shown for this one and goes on
+  arrows        move the cursor over the sheet (the line under it says
+                what the room holds and its walls)
+  Space         pick the room under the cursor: a move's rooms one step
+                at a time
+  Tab/Shift-Tab cycle through this die's uses your picks leave (evolve,
+                item, potions, moves; each way of answering what it
+                triggers is a variant); the heroes and tracks below show
+                the sheet after the plan so far
+  Backspace     take back the last part;  Esc  drop the whole plan
+  :             type the plan in the notation instead
+  Enter         lock the plan in (once three dice have their uses)
+Other decisions (your setup choice, a reward): Up/Down through the list."""
+
+
+def room_cell(row: int, column: int) -> str:
+    """The room at a screen row (0: row 7) and column: ``C4``."""
+    return ROOM_NAMES[column + 6 * (ROWS - 1 - row)]
+
+
+def die_name(die: int) -> str:
+    return f"{'W' if die <= 3 else 'B'}{die}"
+
+
+def _touches(use: Use) -> Touches:
+    if use.kind != MOVE:
+        return ()
+    return tuple(frozenset({ROOM_NAMES[r]}) for r in use.path)
+
+
+class PlanDraft(InputModel):
+    """A plan built a die at a time on the seat's sheet (see the module)."""
+
+    keys = KEYS
+    hints = ("1-6 die", "arrows move", "Space pick", "Tab next use", "Bksp undo")
+
+    def __init__(self, sheet: Sheet, board: Board, roll: Sequence[str]) -> None:
+        self.sheet, self.board, self.roll = sheet, board, tuple(roll)
+        self.taken: list[tuple[int, str, Work]] = []  # (die, use, the work after it)
+        self.die = 0  # the die whose use is being chosen (0: none)
+        self.options: dict[str, Work] = {}
+        self.cursor: BoardCursor | None = None
+        room = sheet.room  # (the cursor starts on the party, or mid-sheet while outside)
+        self.at = (ROWS - 1 - room // 6, room % 6) if room >= 0 else (ROWS // 2, 2)
+
+    # ------------------------------------------------------------------ the parts
+
+    def work(self) -> Work:
+        return self.taken[-1][2] if self.taken else Work(self.sheet, self.board)
+
+    def after(self) -> Sheet:
+        """The sheet after the uses chosen so far (the one shown for this die included)."""
+        use = self.use()
+        work = self.options[use] if use else self.work()
+        return work.freeze(self.sheet.rounds)
+
+    def use(self) -> str:
+        """This die's use as the picks and Tab make it ("" while undecided)."""
+        return self.cursor.draft() if self.cursor is not None else ""
+
+    def _choose_die(self, die: int) -> str:
+        if self.roll[die - 1] == SKULL:
+            return f"{die_name(die)} shows a skull: it cannot be used."
+        if any(d == die for d, _, _ in self.taken):
+            return f"{die_name(die)} is in the plan already (Backspace takes a use back)."
+        if len(self.taken) == 3:
+            return "The plan has its three dice: Enter locks it in, Backspace takes one back."
+        options = die_uses(self.work(), die, self.roll[die - 1])
+        if not options:
+            return f"{die_name(die)} has no legal use now."
+        self.die = die
+        self.options = {format_use(u): w for u, w in options}
+        at = self.cursor.at if self.cursor is not None else self.at
+        self.cursor = BoardCursor(ROWS, 6, room_cell,
+                                  {format_use(u): _touches(u) for u, _ in options}, start=at)
+        return ""
+
+    def press(self, key: str) -> str | None:
+        if key.isdigit() and len(key) == 1:
+            die = int(key)
+            if not 1 <= die <= len(self.roll):
+                return None
+            if self.die == die:
+                return ""
+            if self.die:
+                use = self.use()
+                if not use:
+                    if self.cursor is not None and (self.cursor.picks or self.cursor.index >= 0):
+                        return (f"Finish {die_name(self.die)}'s use first (Tab shows the uses "
+                                "left), or Backspace.")
+                    self._drop_die()
+                else:
+                    self.taken.append((self.die, use, self.options[use]))
+                    self._drop_die()
+            return self._choose_die(die)
+        if key not in KEYS:
+            return None
+        if self.cursor is None:
+            if key in ("up", "down", "left", "right"):
+                self.at = _moved(self.at, key)
+                return ""
+            if len(self.taken) == 3:
+                return "The plan has its three dice: Enter locks it in."
+            return "Choose a die first: its number, 1-6."
+        return self.cursor.press(key)
+
+    def _drop_die(self) -> None:
+        if self.cursor is not None:
+            self.at = self.cursor.at
+        self.die, self.options, self.cursor = 0, {}, None
+
+    def parts(self) -> list[str]:
+        out = [use for _, use, _ in self.taken]
+        if self.use():
+            out.append(self.use())
+        return out
+
+    def ready(self) -> bool:
+        return len(self.parts()) == 3
+
+    def draft(self) -> str:
+        return "; ".join(self.parts()) if self.ready() else ""
+
+    def shown(self) -> str:
+        parts = self.parts()
+        if self.die and not self.use():
+            picks = " ".join(self.cursor.picks) if self.cursor is not None else ""
+            parts.append(f"{die_name(self.die)} {picks or '?'}".rstrip())
+        if not parts:
+            return ""
+        left = 3 - len(self.parts())
+        return "; ".join(parts) + (f" (and {left} more {'die' if left == 1 else 'dice'})"
+                                   if left else "")
+
+    def used(self) -> set[int]:
+        return {d for d, _, _ in self.taken} | ({self.die} if self.die else set())
+
+    # ------------------------------------------------------------------ undo
+
+    def undo(self) -> bool:
+        if self.cursor is not None and self.cursor.undo():
+            return True
+        if self.die:
+            self._drop_die()
+            return True
+        if self.taken:
+            die, _, _ = self.taken.pop()
+            self._choose_die(die)
+            return True
+        return False
+
+    def clear(self) -> None:
+        self.taken.clear()
+        self._drop_die()
+
+    def snapshot(self) -> Any:
+        return (list(self.taken), self.die, dict(self.options), self.cursor,
+                self.cursor.snapshot() if self.cursor is not None else None, self.at)
+
+    def restore(self, saved: Any) -> None:
+        taken, self.die, options, self.cursor, inner, self.at = saved
+        self.taken, self.options = list(taken), dict(options)
+        if self.cursor is not None:
+            self.cursor.restore(inner)
+
+    @property
+    def cursor_at(self) -> tuple[int, int]:
+        return self.cursor.at if self.cursor is not None else self.at
+
+
+def _moved(at: tuple[int, int], key: str) -> tuple[int, int]:
+    dr, dc = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}[key]
+    return min(ROWS - 1, max(0, at[0] + dr)), min(5, max(0, at[1] + dc))
+
+
+def inputs(state: GameState[Any], seat: int, moves: Sequence[str]) -> InputModel:
+    view = state.view(seat)
+    if view.phase != "plan" or not view.roll or not view.dungeon:
+        return ListChoice(moves)
+    return PlanDraft(view.sheet, BOARDS[view.dungeon], view.roll)
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def board_lines(view: Any, labels: Sequence[str], model: InputModel | None
+                ) -> list[StyledLine]:
+    """The compact sheet with the round and dice beside it, the room under the cursor, the
+    sheet's numbers (as the plan leaves them) and the other seats (see the module)."""
+    me = view.seats[view.seat] if view.seat is not None else None
+    board = BOARDS[view.dungeon] if view.dungeon else None
+    draft = model if isinstance(model, PlanDraft) else None
+    sheet = draft.after() if draft is not None else (me.sheet if me is not None else None)
+    at = draft.cursor_at if draft is not None else None
+    marked: set[str] = set()
+    if draft is not None and draft.cursor is not None:
+        marked = set(draft.cursor.picks)
+        use = draft.use()
+        marked |= {name for cells in draft.cursor.moves.get(use, ()) for name in cells}
+    side = _side(view, draft)
+    rows: list[StyledLine] = [plain("   " + "".join(f"{c:^{CELL + 1}}" for c in COLUMNS)
+                                    + "  " + side[0])]
+    for r in range(ROWS):
+        row = ROWS - r
+        line: StyledLine = [("", f"{row:>2} " + ("=" if row in render.PASSAGE_ROWS else "|"))]
+        for c in range(6):
+            i = c + 6 * (row - 1)
+            text = render.cell_text(sheet, board, i)
+            name = ROOM_NAMES[i]
+            if at == (r, c):
+                line.append(("class:pd.cursor", "[" + text[:CELL - 2] + "]"))
+            elif name in marked:
+                line.append(("class:pd.pick", text[:CELL - 1] + "<"))
+            else:
+                line.append(("", text))
+            if c < 5:
+                line.append(("", _edge(board, i, i + 1, "|", "~", ":")))
+        line.append(("", ("=" if row in render.PASSAGE_ROWS else "|") + " "
+                     + (side[r + 1] if r + 1 < len(side) else "")))
+        rows.append(line)
+    if at is not None and board is not None:
+        rows.append(plain(_under_cursor(board, sheet, at)))
+    if sheet is not None and me is not None:
+        rows += [plain(t) for t in wrap_text(_numbers(sheet), width=79)[:2]]
+    others = [s for s in view.seats if me is None or s.seat != me.seat]
+    if others:
+        text = "Others: " + "; ".join(_short(s, labels[s.seat]) for s in others) + "."
+        rows.append(plain(text if len(text) <= 79 else text[:76] + "..."))
+    return rows
+
+
+def _edge(board: Board | None, a: int, b: int, wall: str, water: str, open_: str) -> str:
+    if board is None:
+        return open_
+    kind = edge_kind(board, a, b)
+    return wall if kind == WALL else water if kind == WATER_EDGE else open_
+
+
+def _side(view: Any, draft: PlanDraft | None) -> list[str]:
+    seasons = render.SEASONS
+    rows = [f"round {max(1, view.round)}/8 {seasons[max(1, view.season) - 1]}"]
+    used = draft.used() if draft is not None else set()
+    for d, face in enumerate(view.roll, 1):
+        mark = ">" if d in used else " "
+        rows.append(f"{mark}{die_name(d)} {face}")
+    return rows
+
+
+def _numbers(sheet: Sheet) -> str:
+    """The heroes and tracks in two lines at most (line mode's sheet has them in full)."""
+    styles = sheet.styles or "????"
+    heroes = ", ".join(f"{hero} {level}" + (f" ({style})" if style in "BW" else "")
+                       for hero, level, style in zip(HEROES, sheet.levels, styles, strict=True))
+    items = ", ".join(f"{name.replace('_', ' ')} {boxes}/2" for name, boxes in
+                      zip(ITEMS, sheet.items, strict=True) if boxes)
+    return (f"{heroes}; damage {sheet.damage}, potions {sheet.potions}, hearts {sheet.hearts}, "
+            f"traps {sheet.traps}" + (f"; {items}" if items else "") + ".")
+
+
+def _short(seat_view: Any, label: str) -> str:
+    sheet = seat_view.sheet
+    where = ROOM_NAMES[sheet.room] if sheet.room >= 0 else "outside"
+    return f"{label} {seat_view.status}, in {where}, glory {seat_view.score.total}"
+
+
+def _under_cursor(board: Board, sheet: Sheet | None, at: tuple[int, int]) -> str:
+    r, c = at
+    name = room_cell(r, c)
+    i = ROOM_NAMES.index(name)
+    room = GRID[i]
+    sides = []
+    for word, other in (("north", i + 6 if r > 0 else -1), ("south", i - 6 if r < ROWS - 1
+                                                             else -1),
+                        ("west", i - 1 if c > 0 else -1), ("east", i + 1 if c < 5 else -1)):
+        if other >= 0:
+            sides.append(f"{word} " + _edge(board, i, other, "wall", "water", "open"))
+    held = [w for w in (room.minion and f"{room.minion} {room.level}", room.gem and
+                        f"gem {room.gem}", room.trap and "a trap",
+                        room.potions and f"{room.potions} potion(s)", room.item and "an item",
+                        room.evo and "an evolution") if w]
+    mine = ""
+    if sheet is not None:
+        mine = (" your party is here;" if sheet.room == i else
+                " explored;" if sheet.explored >> i & 1 else "")
+    text = (f"Cursor {name}:{mine} {', '.join(held) or 'nothing'}; " + ", ".join(sides) + ".")
+    return wrap_text(text, width=79)[0]
