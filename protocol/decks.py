@@ -441,6 +441,12 @@ class Decks:
 
     # ------------------------------------------------------------------ the audit
 
+    def hidden(self, seat: int) -> list[str]:
+        """The private events dealt to ``seat`` whose card was never shown (engine ids, in
+        order): what stays hidden when the seat is gone before its audit."""
+        return sorted(e for e, d in self._dealt.items()
+                      if d.owner == seat and d.position is not None and e not in self.shown)
+
     def _unshown(self, seat: int) -> list[tuple[str, tuple[int, ...]]]:
         """Per deck, the positions dealt to ``seat`` (by a deal the engine applied) that are
         not public yet."""

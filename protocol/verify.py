@@ -130,6 +130,9 @@ def match_notes(core: MatchCore) -> tuple[str, ...]:
             notes.append(core.naming.key_published_note(event.round, event.seat,
                                             len(core.rounds[event.round].deliveries)))
     notes.extend(core.shortfalls)
+    for seat in sorted(core.seats.absent):  # (§7.13: a seat gone after the deal costs its cards)
+        notes.extend(f"seat {seat}'s card {event} stays hidden: the seat is gone and never "
+                     "opened it" for event in core.decks.hidden(seat))
     for r in core.rounds.values():
         if r.release is None and r.deliveries:
             notes.append(core.naming.key_never_published_note(r.id, r.seat,

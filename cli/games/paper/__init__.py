@@ -47,7 +47,7 @@ class PaperUI(GameUI):
 
     def move_note(self, view: Any) -> str:
         if getattr(view, "phase", "") == "plan":
-            return ": a die (1-6), its use (Space, Tab), three times"
+            return ": your plan, a die at a time"
         return ": Up/Down through the choices"
 
     def inputs(self, state: GameState[Any], seat: int) -> InputModel:

@@ -86,8 +86,8 @@ class PlanDraft(InputModel):
         self.die = 0  # the die whose use is being chosen (0: none)
         self.options: dict[str, Work] = {}
         self.cursor: BoardCursor | None = None
-        room = sheet.room  # (the cursor starts on the party, or mid-sheet while outside)
-        self.at = (ROWS - 1 - room // 6, room % 6) if room >= 0 else (ROWS // 2, 2)
+        room = sheet.room  # (the cursor starts on the party, or on row 1 while outside)
+        self.at = (ROWS - 1 - room // 6, room % 6) if room >= 0 else (ROWS - 1, 2)
 
     # ------------------------------------------------------------------ the parts
 
@@ -268,6 +268,10 @@ def board_lines(view: Any, labels: Sequence[str], model: InputModel | None
         rows.append(plain(_under_cursor(board, sheet, at)))
     if sheet is not None and me is not None:
         rows += [plain(t) for t in wrap_text(_numbers(sheet), width=79)[:2]]
+    dealt = [c for c in (*view.powers, *view.objectives) if c]
+    if dealt and view.phase == "choose":  # (what the setup choice chooses among)
+        rows += [plain(t) for t in wrap_text("Dealt to you (only you see them): " + ", ".join(
+            map(render.card_text, dealt)) + ".", width=79)]
     others = [s for s in view.seats if me is None or s.seat != me.seat]
     if others:
         text = "Others: " + "; ".join(_short(s, labels[s.seat]) for s in others) + "."
@@ -305,8 +309,8 @@ def _numbers(sheet: Sheet) -> str:
 
 def _short(seat_view: Any, label: str) -> str:
     sheet = seat_view.sheet
-    where = ROOM_NAMES[sheet.room] if sheet.room >= 0 else "outside"
-    return f"{label} {seat_view.status}, in {where}, glory {seat_view.score.total}"
+    where = f"in {ROOM_NAMES[sheet.room]}" if sheet.room >= 0 else "outside"
+    return f"{label} {seat_view.status}, {where}, glory {seat_view.score.total}"
 
 
 def _under_cursor(board: Board, sheet: Sheet | None, at: tuple[int, int]) -> str:

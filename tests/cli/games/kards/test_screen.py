@@ -104,6 +104,7 @@ def test_every_legal_move_is_reached_and_every_figure_is_on_its_cell(players: in
 
 
 def _selected(text: str) -> bool:
+    text = " ".join(text.split())  # (the status line may wrap)
     return "Selected: " in text or "selected, Enter locks" in text
 
 

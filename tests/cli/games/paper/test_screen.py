@@ -145,6 +145,7 @@ def test_other_decisions_are_a_list() -> None:
 
 
 def _selected(text: str) -> bool:
+    text = " ".join(text.split())  # (the status line may wrap)
     return "Selected: " in text or "selected, Enter locks" in text
 
 
@@ -155,16 +156,16 @@ def _dice(text: str) -> list[int]:
 
 
 def _plan(term: Terminal, text: str) -> None:
-    """Three dice, each with the first use Tab gives (a die with none is passed over)."""
+    """Three dice, each with the first use Tab gives (a die with none is passed over); the
+    column beside the sheet marks a die in the plan with ``>``."""
     chosen = 0
     for die in _dice(text):
         term.send(str(die).encode())
-        screen = term.steady(lambda s, d=die: f"{die_name(d)} ?" in s or "has no legal" in s
-                             or "in the plan already" in s)
-        if f"{die_name(die)} ?" not in screen:
+        screen = term.steady(lambda s, d=die: f">{die_name(d)} " in s or "has no legal" in s)
+        if f">{die_name(die)} " not in screen:
             continue
         term.send(b"\t")
-        term.steady(lambda s, n=chosen + 1: "Choosing:" in s or _selected(s))
+        term.settle(0.3)
         chosen += 1
         if chosen == 3:
             break
@@ -184,7 +185,7 @@ def test_a_persons_plans_entered_with_the_keys_are_played_and_verified(
             "YOUR MOVE" in s and not _selected(s) and "Locked in" not in s))
         if "The match is over" in text:
             break
-        if "a die (1-6)" in text:
+        if "your plan, a die at a time" in text:
             _plan(term, text)
             plans += 1
         else:  # (the setup choice, a reward: the first of the list)

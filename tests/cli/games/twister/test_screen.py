@@ -125,6 +125,7 @@ def _status(text: str) -> str:
 
 
 def _selected(text: str) -> bool:
+    text = " ".join(text.split())  # (the status line may wrap)
     return "Selected: " in text or "selected, Enter locks" in text
 
 
