@@ -16,6 +16,7 @@ from typing import Any, Final
 from cli.text import wrap_text
 from engine.twister.board import BROKEN, CLOSED, FACE_DOWN, LINE
 from engine.twister.data import (
+    CAPACITY,
     HEIGHT,
     KINDS,
     LINE_X,
@@ -41,7 +42,9 @@ LEGEND: Final = (
     "* wounded, ^ carries a wounded character.  Objects: $ treasure, ] armour, / sword, "
     "! fireball wand, & rope, % speed potion.  ?? a face-down starting token (yours: its "
     "letter, then ?).  Squares: . floor, () pit, @ gear, : starting line; | and -- walls, "
-    "# closed portcullis, ' open portcullis.  Squares are named x,y (column, row)."
+    "# closed portcullis, ' open portcullis.  A face-down room: its slot, the face-down tokens "
+    "of each side on it (W2 E1) and, during the set-up, how many of the tokens it takes are "
+    "placed (1 of 3).  Squares are named x,y (column, row)."
 )
 HINT: Final = "West in CAPITALS, East in small letters; ? explains every sign."
 _CELL_FLOOR: Final = {FACE_DOWN: "  ", LINE: ": ", PIT: "()", GEAR: "@ "}
@@ -183,6 +186,8 @@ def _facedown_label(state: Any, slot: int, r: int) -> str:
     if r == 3:
         counts = [sum(1 for s, _n in state.facedown[slot] if s == seat) for seat in (0, 1)]
         return f"W{counts[0]} E{counts[1]}" if any(counts) else ""
+    if r == 4 and not state.turn:  # (the set-up: how many of the tokens it takes are placed)
+        return f"{len(state.facedown[slot])} of {CAPACITY[slot]} placed"
     return ""
 
 
