@@ -47,7 +47,8 @@ game's notation and press Enter; type ? during the game for help.
 
 --deal-seed plays OFFLINE instead, with a trusted local dealer seeded by the
 given text (to practise the same deal again; whoever knows the seed knows
-every hidden card)."""
+every hidden card); with --out it keeps the game's record, which proves
+nothing (`cryptcrawl verify` plays it again)."""
 
 
 def version() -> str:
@@ -240,7 +241,7 @@ def build_parser() -> Parser:
                       help="play offline with a trusted local dealer seeded by TEXT (the same "
                            "deal again; whoever knows it knows every hidden card)")
     play.add_argument("--out", metavar="FILE", type=_path, default=None,
-                      help="also write the match file to FILE")
+                      help="also write the match file to FILE (offline: the game's record)")
     _table_speed(play)
     play.add_argument("--name", type=_name, default=None, metavar="NAME",
                       help="your name at the table (default: you)")
@@ -401,7 +402,8 @@ def build_parser() -> Parser:
         epilog="exit status: 0 valid, 1 invalid (the first bad entry and the seat at fault), "
                "2 usage error (or copies of different matches), 3 unreadable file, "
                "4 incomplete, 5 claimed, 6 disputed (two seats, one of which broke the rules), "
-               "7 abandoned, 8 split (copies that signed different results)",
+               "7 abandoned, 8 split (copies that signed different results), 9 the record of "
+               "an offline game, played again (it proves nothing)",
     )
     verify.add_argument("files", metavar="FILE", nargs="+",
                         help="the match file, or several copies of one match")

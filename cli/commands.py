@@ -57,14 +57,26 @@ def _play(args: argparse.Namespace, parser: Parser) -> int:
         name=args.name or "",
     )
     out = sys.stdout
+    typed: list[str] = []
     try:
-        play_offline(options, sys.stdin, out)
+        outcome = play_offline(options, sys.stdin, out, typed)
     except LeftGame as left:
         out.write(f"{left}\n")
         out.flush()
         return left.code
     hint = replay_hint(options, default_players(args.game, networked=False))
     out.write(f"\nTo deal this game again (same moves, same game):\n  {hint}\n")
+    if args.out is not None:
+        from cli import practice
+
+        try:
+            practice.write(args.out, practice.record(options, typed, outcome))
+        except OSError as exc:
+            out.write(f"{PROG} play: could not write {args.out}: {exc.strerror or exc}\n")
+            out.flush()
+            return EXIT_USAGE
+        out.write(f"The game's record: {args.out} (an offline game: it proves nothing; "
+                  f"`cryptcrawl verify {args.out}` plays it again)\n")
     out.flush()
     return EXIT_OK
 
@@ -183,8 +195,6 @@ def out_problem(args: argparse.Namespace) -> str | None:
     out = getattr(args, "out", None)
     if out is None:
         return None
-    if getattr(args, "deal_seed", None) is not None:
-        return "--out needs a networked match: offline play (--deal-seed) keeps no match file"
     target = Path(out)
     if target.exists() or target.is_symlink():
         return f"--out {out}: there is a file there already; choose another name"

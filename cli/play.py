@@ -214,6 +214,7 @@ class OfflineGame:
                           Seating(self.labels, self.me, options.name))
         self.attempts: dict[tuple[str, int], int] = {}
         self.sealed: dict[int, dict[str, str]] = {}  # a seat's sealed values, until opened
+        self.typed: list[str] = []  # the person's moves, as typed (the record's)
         self.shows: list[tuple[int, str, str]] = []  # (seat, event, step): cards to show
 
     # ------------------------------------------------------------------ helpers
@@ -362,6 +363,7 @@ class OfflineGame:
                 self.say(" ".join(str(exc).split()))
                 continue
             self._apply(self.me, text)
+            self.typed.append(text)
             return
 
     # ------------------------------------------------------------------ announcements
@@ -399,13 +401,18 @@ class OfflineGame:
                  *self.ui.scoreboard(self.view(), outcome, {}))
 
 
-def play_offline(options: GameOptions, inp: TextIO, out: TextIO) -> Outcome:
-    """Play one offline game on the given streams; returns the outcome.
+def play_offline(options: GameOptions, inp: TextIO, out: TextIO,
+                 typed: list[str] | None = None) -> Outcome:
+    """Play one offline game on the given streams; returns the outcome (``typed``, if given,
+    receives the person's moves in order: the record's, :mod:`cli.practice`).
 
     Raises :class:`LeftGame` if the player quits and :class:`InputClosed` if input ends while
     the game waits for the player.
     """
-    return OfflineGame(options, Console(inp, out)).run()
+    game = OfflineGame(options, Console(inp, out))
+    if typed is not None:
+        game.typed = typed
+    return game.run()
 
 
 def replay_hint(options: GameOptions, default_players: int) -> str:

@@ -9,6 +9,7 @@ import stat
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from cli.text import wrap_text
 from protocol.copies import DifferentMatches, verify_copies
 from protocol.crypto import fingerprint
 from protocol.header import Header
@@ -121,6 +122,15 @@ def run_verify(paths: str | Sequence[str], *, as_json: bool, out: TextIO,
         except Unreadable as exc:
             err.write(f"cryptcrawl verify: {exc}\n")
             return EXIT_UNREADABLE
+    from cli import practice
+
+    records = [i for i, data in enumerate(datas) if practice.is_record(data)]
+    if records and len(paths) > 1:
+        err.write(f"cryptcrawl verify: {names[records[0]]} is the record of an offline game, "
+                  "not a copy of a match: verify it alone\n")
+        return EXIT_USAGE
+    if records:
+        return _practice(names[0], datas[0], as_json=as_json, out=out)
     if len(paths) == 1:
         return _one(names[0], datas[0], as_json=as_json, out=out, err=err)
     try:
@@ -142,6 +152,24 @@ def run_verify(paths: str | Sequence[str], *, as_json: bool, out: TextIO,
     else:
         out.write(_as_text(names, verdict, header))
     return verdict.exit_code
+
+
+def _practice(name: str, data: bytes, *, as_json: bool, out: TextIO) -> int:
+    """An offline game's record (:mod:`cli.practice`): played again; it proves nothing."""
+    from cli import practice
+
+    done = practice.replay(data)
+    if as_json:
+        out.write(json.dumps({"file": name, "verdict": "offline", "replayed": done.ok,
+                              "proves": practice.PROVES, "reason": " ".join(done.lines)})
+                  + "\n")
+    else:
+        head = ("OFFLINE GAME: it proves nothing" if done.ok else
+                "OFFLINE GAME, NOT REPLAYED: it proves nothing")
+        out.write(f"{head} ({name})\n")
+        for line in [*done.lines, f"It proves {practice.PROVES}."]:
+            out.write("".join(f"{row}\n" for row in wrap_text("  " + line, indent="    ")))
+    return practice.EXIT_REPLAYED if done.ok else EXIT_CODES[INVALID]
 
 
 def _one(name: str, data: bytes, *, as_json: bool, out: TextIO, err: TextIO) -> int:
