@@ -103,3 +103,32 @@ async def test_a_live_match_is_found_by_its_tables_name(tmp_path: Path) -> None:
     assert code == 0, err[-2000:]
     assert text.startswith(f"Looking for the match of table {name!r} on the LAN...\n"
                            "Watching Dungeon Raiders, 3 players")
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("game", "options", "title"), [
+    ("twister", {"turn_cap": 4}, "Dungeon Twister"),
+    ("kards", {"round_cap": 3}, "Dungeons of Kards"),
+    ("paper", {}, "Paper Dungeons"),
+])
+async def test_the_command_watches_each_game_and_sees_no_secret(
+        tmp_path: Path, game: str, options: dict[str, object], title: str) -> None:
+    """``spectate`` watches a 2-seat match of each round-two game to its end: its own table
+    (the spectator's view: no face-down token's identity, no dealt card, nobody's peek), and
+    nothing refused."""
+    config = PeerConfig(timeouts=(10, 10, 10, 10), linger=1.0)
+    match = await start_match(tmp_path, 2, config, think=0.15, game=game, options=options)
+    try:
+        await match.wait_peers(2)
+        host, port = match.peers[1].addresses[1]
+        code, text, err = await spectate_command(f"{host or '127.0.0.1'}:{port}")
+        results = await match.results(90)
+    finally:
+        await match.cancel()
+    assert code == 0, err[-2000:]
+    assert text.startswith(f"Watching {title}, 2 players"), text[:300]
+    assert "refused" not in text and "Traceback" not in err
+    assert "Final" in text or "wins" in text or "draw" in text, text[-1500:]
+    for secret in ("only you know", "Dealt to you", "only you can see", "showed you"):
+        assert secret not in text, secret
+    assert all(r.core.signed for r in results)
