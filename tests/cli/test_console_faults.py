@@ -82,8 +82,8 @@ def test_out_never_overwrites_a_file(tmp_path: Path) -> None:
 def test_out_is_checked_before_the_match(tmp_path: Path) -> None:
     for args, says in (
             (("--out", str(tmp_path / "no" / "such" / "dir.crawl")), "there is no directory"),
-            (("--deal-seed", "x", "--out", str(tmp_path / "x.crawl")), "offline play"),
-    ):
+            (("--deal-seed", "x", "--out", str(tmp_path)), "there is a file there already"),
+    ):  # (offline, --out keeps the game's record: checked before the game as well)
         result = cryptcrawl("play", "--data-dir", str(tmp_path / "data"), *args)
         assert result.returncode == 2, result.stderr
         assert result.stderr.count("\n") == 1 and says in result.stderr, result.stderr
