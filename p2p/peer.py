@@ -62,6 +62,9 @@ from protocol.messages import Kind, Message
 from protocol.transcript import read_transcript
 
 log = logging.getLogger("cryptcrawl.p2p")
+MAX_PUMPED = 10_000
+"""More messages than any seat owes at once: a pump that signs this many in a row stops (the
+match core would be skipping what its seat owes, and the loop would never end)."""
 
 BAD_FRAME_LIMIT = 32
 """Bad frames a connection may send before it is closed."""
@@ -497,11 +500,17 @@ class MatchPeer:
             for message in self._resend:
                 self._broadcast(message)
             self._resend = []
+        signed = 0
         while True:
             out = self.local.messages_to_send()
             self._note(self.local.take_events())
             if not out:
                 self.watchers.update(self.core)
+                return
+            signed += len(out)
+            if signed > MAX_PUMPED:  # (a core that skips what its seat owes: never loop on)
+                log.error("seat %d signed %d messages in a row; stopped sending", self.seat,
+                          signed)
                 return
             for message in out:
                 self.store.append(message)

@@ -32,6 +32,12 @@ from protocol.table import (
 from protocol.votes import Votes
 
 
+def ending_openings(ending: Ending | None) -> bool:
+    """The match ends (at the floor, or by an agreed draw) and only the openings due at the
+    end are taken before its END (§7.7, §7.11)."""
+    return ending is not None and (ending.cut or ending.agreed) and not ending.ended
+
+
 class Admission:
     """The table, applied: the phase, what each seat owes, and what its next message may be."""
 
@@ -127,6 +133,8 @@ class Admission:
             return OVER
         if isinstance(w, ChancePending):
             return DEAL if w.event.visibility is Visibility.PRIVATE else CHANCE
+        if isinstance(w, Openings) and ending_openings(self._ending):
+            return OPENINGS  # (the match is ending: no digest round, §7.7)
         if self._chance.digest_due():
             return DIGEST
         if isinstance(w, Openings):

@@ -181,12 +181,15 @@ class Departures:
         return None
 
     def after_floor(self, seat: int, message: Message) -> bool:
-        """A live seat's message after the match ended at the floor (§7.7) that is stale: any
-        but its END, a vote, a key release it may send, or an OPEN of exactly the values the
-        openings due at the end ask of it (§7.11)."""
+        """A live seat's message after the match ended at the floor or by an agreed draw
+        (§7.7) that is stale: any but its END, a vote, a key release it may send, an OPEN of
+        exactly the values the openings due at the end ask of it, or its audit (§7.11)."""
         core = self._core
         kind = message.kind
-        if kind is Kind.OPEN and core.ending.cut and not core.ending.ended:
-            return not core.sealed.fits(seat, message.content)
+        if kind is Kind.OPEN and (core.ending.cut or core.ending.agreed):
+            if not core.ending.ended:
+                return not core.sealed.fits(seat, message.content)
+            if core.ending.agreed and core.accepts(seat, Kind.OPEN):
+                return False  # (its audit: §7.11)
         return ((core.ending.cut or core.ending.agreed) and kind not in (Kind.END, Kind.ABSENT)
                 and not (kind is Kind.KEY_RELEASE and core.accepts(seat, kind)))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine.core import Chance as ChancePending
 from engine.core import Openings, Over, Simultaneous, Turn, Visibility
+from protocol.admission import ending_openings
 
 if TYPE_CHECKING:
     from protocol.match import MatchCore
@@ -80,6 +81,12 @@ def settle(core: MatchCore) -> None:
             outcome, resolved = found
             core._apply(core.state.apply_chance(w.event.id, outcome))
             core.events.append(resolved)
+            continue
+        if isinstance(w, Openings) and ending_openings(core.ending):
+            opened = core.sealed.settle(w)  # (no digest round once the match ends: §7.7)
+            if opened is None:
+                return
+            core._apply(opened)
             continue
         closed = core.chance.close_digest_round()
         if closed is not None:
