@@ -21,7 +21,8 @@ The plan builder (:class:`PlanDraft`) takes the plan a part at a time:
    whole plan in.
 
 Backspace takes back the last part — the cycled use, a picked room, the die, then the uses
-already taken — and Esc drops the plan.  ``:`` types a plan in the notation instead.
+already taken — and Esc drops the plan.  ``:`` types a plan in the notation instead; ``o``
+shows another seat's whole sheet in place of yours, seat after seat, then yours again.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from engine.paper.resolve import Work
 from engine.paper.sheet import BOARDS, WALL, WATER_EDGE, Board, Sheet, edge_kind
 
 CELL: Final = 9
-KEYS: Final = ("up", "down", "left", "right", "space", "tab", "s-tab", *"123456")
+KEYS: Final = ("up", "down", "left", "right", "space", "tab", "s-tab", "o", *"123456")
 KEYS_HELP: Final = """\
 Keys (full screen): the plan builder
   1-6           a die by its number (W1-W3 white, B4-B6 black); the next
@@ -53,6 +54,8 @@ Keys (full screen): the plan builder
                 item, potions, moves; each way of answering what it
                 triggers is a variant); the heroes and tracks below show
                 the sheet after the plan so far
+  o             another seat's sheet in place of yours, seat after seat,
+                then yours again (your plan stays as it is)
   Backspace     take back the last part;  Esc  drop the whole plan
   :             type the plan in the notation instead
   Enter         lock the plan in (once three dice have their uses)
@@ -78,10 +81,14 @@ class PlanDraft(InputModel):
     """A plan built a die at a time on the seat's sheet (see the module)."""
 
     keys = KEYS
-    hints = ("1-6 die", "arrows move", "Space pick", "Tab next use", "Bksp undo")
+    hints = ("1-6 die", "arrows move", "Space pick", "Tab next use", "o other sheets",
+             "Bksp undo")
 
-    def __init__(self, sheet: Sheet, board: Board, roll: Sequence[str]) -> None:
+    def __init__(self, sheet: Sheet, board: Board, roll: Sequence[str],
+                 others: Sequence[int] = ()) -> None:
         self.sheet, self.board, self.roll = sheet, board, tuple(roll)
+        self.others = tuple(others)
+        self.showing: int | None = None  # another seat whose sheet is shown (o), or yours
         self.taken: list[tuple[int, str, Work]] = []  # (die, use, the work after it)
         self.die = 0  # the die whose use is being chosen (0: none)
         self.options: dict[str, Work] = {}
@@ -122,6 +129,12 @@ class PlanDraft(InputModel):
         return ""
 
     def press(self, key: str) -> str | None:
+        if key == "o":  # (another seat's sheet in place of yours, in turn; then yours again)
+            if not self.others:
+                return "There is no other seat."
+            at = self.others.index(self.showing) + 1 if self.showing in self.others else 0
+            self.showing = self.others[at] if at < len(self.others) else None
+            return ""
         if key.isdigit() and len(key) == 1:
             die = int(key)
             if not 1 <= die <= len(self.roll):
@@ -223,7 +236,8 @@ def inputs(state: GameState[Any], seat: int, moves: Sequence[str]) -> InputModel
     view = state.view(seat)
     if view.phase != "plan" or not view.roll or not view.dungeon:
         return ListChoice(moves)
-    return PlanDraft(view.sheet, BOARDS[view.dungeon], view.roll)
+    others = [s.seat for s in view.seats if s.seat != seat]
+    return PlanDraft(view.sheet, BOARDS[view.dungeon], view.roll, others)
 
 
 # --------------------------------------------------------------------------- drawing
@@ -237,6 +251,8 @@ def board_lines(view: Any, labels: Sequence[str], model: InputModel | None
     board = BOARDS[view.dungeon] if view.dungeon else None
     draft = model if isinstance(model, PlanDraft) else None
     sheet = draft.after() if draft is not None else (me.sheet if me is not None else None)
+    if draft is not None and draft.showing is not None:
+        return _other_sheet(view, labels, view.seats[draft.showing], board)
     at = draft.cursor_at if draft is not None else None
     marked: set[str] = set()
     if draft is not None and draft.cursor is not None:
@@ -276,6 +292,28 @@ def board_lines(view: Any, labels: Sequence[str], model: InputModel | None
     if others:
         text = "Others: " + "; ".join(_short(s, labels[s.seat]) for s in others) + "."
         rows.append(plain(text if len(text) <= 79 else text[:76] + "..."))
+    return rows
+
+
+def _other_sheet(view: Any, labels: Sequence[str], seat_view: Any, board: Board | None
+                 ) -> list[StyledLine]:
+    """Another seat's sheet in place of yours (``o``): its grid, its numbers, its line."""
+    sheet = seat_view.sheet
+    label = labels[seat_view.seat]
+    rows: list[StyledLine] = [plain(f"{label}'s sheet (o: the next seat's, then yours again)",
+                                    "class:title")]
+    for r in range(ROWS):
+        row = ROWS - r
+        side = "=" if row in render.PASSAGE_ROWS else "|"
+        text = f"{row:>2} {side}"
+        for c in range(6):
+            i = c + 6 * (row - 1)
+            text += render.cell_text(sheet, board, i)
+            if c < 5:
+                text += _edge(board, i, i + 1, "|", "~", ":")
+        rows.append(plain(text + side))
+    rows += [plain(t) for t in wrap_text(_numbers(sheet), width=79)[:2]]
+    rows.append(plain(_short(seat_view, label)[:79]))
     return rows
 
 

@@ -200,3 +200,23 @@ def test_a_persons_plans_entered_with_the_keys_are_played_and_verified(
     check = subprocess.run([sys.executable, "-m", "cli", "verify", str(out)], cwd=ROOT,
                            capture_output=True, text=True, timeout=120, check=False)
     assert check.returncode == 0 and "VALID" in check.stdout, check.stdout + check.stderr
+
+
+def test_o_shows_each_other_seats_sheet_then_yours_and_keeps_the_plan() -> None:
+    state = _plans(b"paper-sheet")[5]
+    dice = [str(d) for d in _usable(state)]
+    text, model = _screen(state, [dice[0], "tab"])
+    use = model.use()
+    assert use and "Bot 1's sheet" not in text
+    ui = _ui()
+    view = state.view(0)
+    shown = []
+    for _ in range(3):
+        assert model.press("o") == ""
+        lines = ui.board(view, Frame(80, NoLive(), model))
+        shown.append(text_of(lines[0]))
+    assert shown[0].startswith("Bot 1's sheet") and shown[1].startswith("Bot 2's sheet")
+    assert not shown[2].startswith("Bot")  # (yours again)
+    assert model.use() == use  # (the plan as it was)
+    other = "\n".join(text_of(line) for line in ui.board(view, Frame(80, NoLive(), model)))
+    assert "Cursor" in other
