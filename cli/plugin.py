@@ -73,13 +73,15 @@ class Live(Protocol):
 
 @dataclass
 class Frame:
-    """What a full-screen renderer is given besides the view: the width, the seats' live status
-    and the move being built (None when it is not the person's move)."""
+    """What a full-screen renderer is given besides the view: the width, the seats' live status,
+    the move being built (None when it is not the person's move) and the window's height (0:
+    unknown; a board may draw more where the window is tall)."""
 
     width: int
     live: Live
     inputs: InputModel | None = None
     human: bool = True
+    height: int = 0
 
 
 @dataclass

@@ -150,7 +150,8 @@ class FullScreenGame(NetGame):
             return [plain(" Waiting for the match to start...")]
         step, seats = self._deciding()
         frame = Frame(width, self._live(step, seats),
-                      self.model if self._my_move() else None, self.human)
+                      self.model if self._my_move() else None, self.human,
+                      height=self.screen.size[1])
         lines = self.plugin.board(view, frame)
         pick = self._pick_line() if self.human else []
         return [*lines, pick] if pick else lines

@@ -42,6 +42,8 @@ class TwisterUI(GameUI):
         after = None
         if cursor is not None and self.asked is not None:
             after = screen.preview(*self.asked, cursor.draft())
+        if frame.width >= screen.TALL[0] and frame.height >= screen.TALL[1]:
+            return screen.full_board(view, cursor, after)  # (room for every wall)
         return screen.board_lines(view, self.labels, cursor, after)
 
     def move_note(self, view: Any) -> str:

@@ -6,7 +6,8 @@ board as a **map**, one square per two characters (tokens and floor, no walls), 
 board, cropped).  A side column says whose turn it is, its AP, and each side's VP, action cards
 (a), combat cards (c) and jumps (``*``: yours); below comes the square under the cursor in words.
 Nothing depends on colour: the cursor is reversed on the map, ``< >`` in the room and named in
-words below; an empty square picked or on the move's path is ``*``.
+words below; an empty square picked or on the move's path is ``*``.  A window of at least
+100 × 40 has room for the whole board with its walls: it shows that instead of map and room.
 
 The keys build a move in the notation (:mod:`cli.inputs`):
 
@@ -205,6 +206,47 @@ def board_lines(view: Any, labels: Sequence[str], cursor: BoardCursor | None,
             zline = [("", " " + z[:at - 1]), ("class:tw.cursor", "<" + z[at:at + 2] + ">"),
                      ("", z[at + 3:].ljust(ZOOM_W - at - 3))]
         out.append([*line, *zline, ("", " " + (side[r] if r < len(side) else ""))])
+    if cursor is not None:
+        out.append(plain(_under_cursor(view.state, cursor)))
+    gone = _out_of_play(state)
+    if gone:
+        out.append(plain(gone))
+    return out
+
+
+TALL: Final = (100, 40)
+"""A window at least this wide and tall gets the whole board with its walls (``full_board``)."""
+
+
+def full_board(view: Any, cursor: BoardCursor | None, after: Any = None) -> list[StyledLine]:
+    """The whole board with every wall (the line-mode board), the cursor's square reversed and
+    the picked squares and the move's path underlined, the side column beside it, then the
+    square under the cursor in words — for a window of at least :data:`TALL`."""
+    state = after if after is not None else view.state
+    lines = render.render_board(state, render.hidden_starts(state, view.seat, view.mine))
+    cy, cx = cursor.at if cursor is not None else (-1, -1)
+    marked = set(cursor.picks) if cursor is not None else set()
+    if cursor is not None and cursor.draft():
+        marked |= {name for cells in cursor.moves.get(cursor.draft(), ()) for name in cells
+                   if len(cells) == 1}
+    side = _side_column(state, view.seat, after is not None)
+    out: list[StyledLine] = []
+    for i, text in enumerate(lines):
+        text = text.ljust(3 + 3 * WIDTH + 1)
+        line: StyledLine = []
+        y = (i - 2) // 2 if i >= 2 and i % 2 == 0 else -1  # (a row of squares)
+        at = 0
+        for x in range(WIDTH):
+            name = square_name(square(x, y)) if y >= 0 else ""
+            style = ("class:tw.cursor" if (y, x) == (cy, cx) else
+                     "class:tw.pick" if name in marked else "")
+            if style:
+                start = 3 + 3 * x + 1
+                line += [("", text[at:start]), (style, text[start:start + 2])]
+                at = start + 2
+        line.append(("", text[at:]))
+        line.append(("", "  " + (side[i] if i < len(side) else "")))
+        out.append(line)
     if cursor is not None:
         out.append(plain(_under_cursor(view.state, cursor)))
     gone = _out_of_play(state)

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from cli.games import make_ui
-from cli.games.twister import screen
+from cli.games.twister import render, screen
 from cli.inputs import BoardCursor, KeyChoice, PlanBuilder
 from cli.plugin import Frame, Seating
 from cli.text import text_of
@@ -194,3 +194,23 @@ def test_a_whole_match_against_a_bot_played_with_the_keys(
     check = subprocess.run([sys.executable, "-m", "cli", "verify", str(out)], cwd=ROOT,
                            capture_output=True, text=True, timeout=120, check=False)
     assert check.returncode == 0 and "VALID" in check.stdout, check.stdout + check.stderr
+
+
+def test_a_tall_window_shows_the_whole_board_with_its_walls() -> None:
+    state = _states(b"twister-board")["action-9"]
+    seat = state.waiting.seat
+    ui = make_ui("twister", 2, {}, Seating(("you", "Bob"), seat, "me"))
+    model = ui.inputs(state, seat)
+    assert isinstance(model, BoardCursor)
+    model.press("space")
+    model.press("tab")
+    view = state.view(seat)
+    small = [text_of(line) for line in ui.board(view, Frame(120, NoLive(), model, height=30))]
+    tall = [text_of(line) for line in ui.board(view, Frame(120, NoLive(), model, height=40))]
+    assert len(small) <= 13 and len(tall) >= 23  # (map and room; the whole board)
+    whole = render.render_board(
+        screen.preview(state, seat, model.draft()),
+        render.hidden_starts(state, seat, view.mine))
+    assert [line[:len(row)] for line, row in zip(tall, whole, strict=False)] == whole
+    assert any(line.startswith("Cursor ") for line in tall) and "(after)" in "\n".join(tall)
+    assert all(len(line) <= 100 for line in tall)
