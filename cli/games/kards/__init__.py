@@ -35,6 +35,8 @@ class KardsUI(GameUI):
 
     def board(self, view: Any, frame: Frame) -> list[StyledLine]:
         cursor = frame.inputs if isinstance(frame.inputs, BoardCursor) else None
+        if screen.tall_enough(view, frame.width, frame.height):
+            return screen.full_map(view, self.labels, cursor)  # (room for every wall)
         return screen.board_lines(view, self.labels, cursor)
 
     def move_note(self, view: Any) -> str:

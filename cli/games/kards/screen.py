@@ -7,7 +7,8 @@ cells side by side.  What a row cannot show — the walls above and below a cell
 full panel of a figure — the line under the map says for **the cell under the cursor**, in
 words.  A column beside the map gives every character's life, AP and gold (``>`` marks the one
 acting); under the map come the monsters, the decks, the lair and the events track.  Nothing
-depends on colour: the cursor is reversed and between ``[ ]``.
+depends on colour: the cursor is reversed and between ``[ ]``.  A window tall enough for the
+line-mode map (every wall, three rows a row of cells) shows that instead.
 
 The keys build a move in the notation (:class:`~cli.inputs.BoardCursor`): the cursor starts on
 the character that decides; **Space** picks the cells of a move — a walk's cells one step at a
@@ -149,6 +150,50 @@ def board_lines(view: Any, labels: Sequence[str], cursor: BoardCursor | None) ->
         rows += [plain(t) for t in wrap_text("Your guardian showed you (only you): " + ", ".join(
             f"{card} ({event})" for event, card in view.peeked) + ".", width=79)]
     return rows
+
+
+def tall_enough(view: Any, width: int, height: int) -> bool:
+    """Whether the window has room for the line-mode map, every wall drawn (3 rows a row of
+    cells; beside it the characters' column)."""
+    return width >= 100 and height >= 3 * view.size + 18
+
+
+def full_map(view: Any, labels: Sequence[str], cursor: BoardCursor | None) -> list[StyledLine]:
+    """The line-mode map with the cell under the cursor reversed and the picked cells and the
+    move's path underlined, the characters' column beside it, then the cell under the cursor
+    in words and the monsters — for a window :func:`tall_enough`."""
+    lines = render.render_map(view)
+    cell_w = render.CELL + 1
+    cy, cx = cursor.at if cursor is not None else (-1, -1)
+    marked = set(cursor.picks) if cursor is not None else set()
+    if cursor is not None and cursor.draft():
+        marked |= {name for cells in cursor.moves.get(cursor.draft(), ()) for name in cells
+                   if len(cells) == 1}
+    column = _column(view, 30)
+    out: list[StyledLine] = []
+    for i, text in enumerate(lines):
+        text = text.ljust(3 + view.size * cell_w + 1)
+        y = (i - 2) // 3 if i >= 2 and (i - 2) % 3 in (0, 1) else -1  # (the cells' two lines)
+        line: StyledLine = []
+        at = 0
+        for x in range(view.size if y >= 0 else 0):
+            name = _cell_name(x, y)
+            style = ("class:kd.cursor" if (y, x) == (cy, cx) else
+                     "class:kd.pick" if name in marked else "")
+            if style:
+                start = 3 + x * cell_w + 1
+                line += [("", text[at:start]), (style, text[start:start + render.CELL])]
+                at = start + render.CELL
+        line.append(("", text[at:]))
+        row = i - 1
+        line.append(("", "  " + (column[row] if 0 <= row < len(column) else "")))
+        out.append(line)
+    if cursor is not None:
+        out += [plain(t) for t in _under_cursor(view, labels, (cx, cy))]
+    if view.monsters:
+        out += [plain(t) for t in wrap_text("Monsters: " + " ".join(
+            render.monster_line(m) for m in view.monsters), width=79)][:4]
+    return out
 
 
 def _boundary(west: Any, east: Any, edge: bool) -> str:

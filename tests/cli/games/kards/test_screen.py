@@ -139,3 +139,22 @@ def test_a_two_seat_arena_against_a_bot_played_with_the_keys(
     check = subprocess.run([sys.executable, "-m", "cli", "verify", str(out)], cwd=ROOT,
                            capture_output=True, text=True, timeout=120, check=False)
     assert check.returncode == 0 and "VALID" in check.stdout, check.stdout + check.stderr
+
+
+def test_a_tall_window_shows_the_map_with_every_wall() -> None:
+    state = _deciding(4, b"kards-map")[40]
+    ui, seat = _ui(state, 4)
+    model = ui.inputs(state, seat)
+    assert isinstance(model, BoardCursor)
+    view = state.view(seat)
+    small = [text_of(line) for line in ui.board(view, Frame(120, NoLive(), model, height=30))]
+    tall = [text_of(line) for line in ui.board(view, Frame(120, NoLive(), model, height=40))]
+    whole = render.render_map(view)
+    assert len(small) < len(whole) and len(tall) > len(whole)
+    assert [line[:len(row)].rstrip() for line, row in zip(tall, whole, strict=False)] == whole
+    assert any(line.startswith("Cursor ") for line in tall)
+    eight = _deciding(8, b"kards-map")[60]  # (the 9x9 map needs more than 40 rows)
+    ui8, seat8 = _ui(eight, 8)
+    rows = ui8.board(eight.view(seat8), Frame(120, NoLive(), ui8.inputs(eight, seat8),
+                                              height=40))
+    assert len(rows) < len(render.render_map(eight.view(seat8)))
