@@ -293,6 +293,14 @@ class BoardCursor(InputModel):
         self.index = -1
         return ""
 
+    def marked(self) -> set[str]:
+        """The cells to show as chosen: the picks, and every square of the draft's path."""
+        cells = set(self.picks)
+        draft = self.draft()
+        if draft:
+            cells |= {name for at in self.moves[draft] if len(at) == 1 for name in at}
+        return cells
+
     def draft(self) -> str:
         left = self.left()
         if 0 <= self.index < len(left):

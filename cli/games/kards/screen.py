@@ -111,10 +111,7 @@ def board_lines(view: Any, labels: Sequence[str], cursor: BoardCursor | None) ->
     cards = {(c.x, c.y): c for c in view.cells}
     figures = _figures(view)
     cy, cx = cursor.at if cursor is not None else (-1, -1)
-    picked = set(cursor.picks) if cursor is not None else set()
-    if cursor is not None and cursor.draft():
-        picked |= {name for cells in cursor.moves.get(cursor.draft(), ()) for name in cells
-                   if len(cells) == 1}
+    picked = cursor.marked() if cursor is not None else set()
     column = _column(view, 80 - (3 + n * width + 1) - 1)
     rows: list[StyledLine] = [plain("   " + "".join(f"{x:^{width}}" for x in range(n)))]
     for y in range(n):
@@ -165,10 +162,7 @@ def full_map(view: Any, labels: Sequence[str], cursor: BoardCursor | None) -> li
     lines = render.render_map(view)
     cell_w = render.CELL + 1
     cy, cx = cursor.at if cursor is not None else (-1, -1)
-    marked = set(cursor.picks) if cursor is not None else set()
-    if cursor is not None and cursor.draft():
-        marked |= {name for cells in cursor.moves.get(cursor.draft(), ()) for name in cells
-                   if len(cells) == 1}
+    marked = cursor.marked() if cursor is not None else set()
     column = _column(view, 30)
     out: list[StyledLine] = []
     for i, text in enumerate(lines):

@@ -254,11 +254,7 @@ def board_lines(view: Any, labels: Sequence[str], model: InputModel | None
     if draft is not None and draft.showing is not None:
         return _other_sheet(view, labels, view.seats[draft.showing], board)
     at = draft.cursor_at if draft is not None else None
-    marked: set[str] = set()
-    if draft is not None and draft.cursor is not None:
-        marked = set(draft.cursor.picks)
-        use = draft.use()
-        marked |= {name for cells in draft.cursor.moves.get(use, ()) for name in cells}
+    marked = draft.cursor.marked() if draft is not None and draft.cursor is not None else set()
     side = _side(view, draft)
     rows: list[StyledLine] = [plain("   " + "".join(f"{c:^{CELL + 1}}" for c in COLUMNS)
                                     + "  " + side[0])]

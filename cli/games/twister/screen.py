@@ -173,10 +173,7 @@ def board_lines(view: Any, labels: Sequence[str], cursor: BoardCursor | None,
     hidden = render.hidden_starts(state, view.seat, view.mine)
     occ = state.occupancy()
     cy, cx = cursor.at if cursor is not None else (-1, -1)
-    marked = set(cursor.picks) if cursor is not None else set()
-    if cursor is not None and cursor.draft():
-        marked |= {name for cells in cursor.moves.get(cursor.draft(), ()) for name in cells
-                   if len(cells) == 1}
+    marked = cursor.marked() if cursor is not None else set()
     rows: list[StyledLine] = []
     for y in range(HEIGHT):
         line: StyledLine = [("", f"{y} ")]
@@ -225,10 +222,7 @@ def full_board(view: Any, cursor: BoardCursor | None, after: Any = None) -> list
     state = after if after is not None else view.state
     lines = render.render_board(state, render.hidden_starts(state, view.seat, view.mine))
     cy, cx = cursor.at if cursor is not None else (-1, -1)
-    marked = set(cursor.picks) if cursor is not None else set()
-    if cursor is not None and cursor.draft():
-        marked |= {name for cells in cursor.moves.get(cursor.draft(), ()) for name in cells
-                   if len(cells) == 1}
+    marked = cursor.marked() if cursor is not None else set()
     side = _side_column(state, view.seat, after is not None)
     out: list[StyledLine] = []
     for i, text in enumerate(lines):

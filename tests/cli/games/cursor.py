@@ -1,11 +1,16 @@
-"""Helpers for the games' full-screen tests: a frame with no live status, and driving a
-:class:`~cli.inputs.BoardCursor` to a move the way a person does (arrows, Space, Tab)."""
+"""Helpers for the games' full-screen tests: a frame with no live status, driving a
+:class:`~cli.inputs.BoardCursor` to a move the way a person does (arrows, Space, Tab), reading
+whether a move is selected, and verifying the match file a test played."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from cli.inputs import BoardCursor
+from tests.cli.test_command import ROOT
 
 
 class NoLive:
@@ -53,3 +58,17 @@ def xy_cell(name: str) -> tuple[int, int]:
     x, y = (int(v) for v in name.split(","))
     return y, x
 
+
+
+def selected(text: str) -> bool:
+    """The screen shows a whole move selected (the pick line, or the status line, which may
+    wrap)."""
+    text = " ".join(text.split())
+    return "Selected: " in text or "selected, Enter locks" in text
+
+
+def assert_verifies(path: Path) -> None:
+    """``cryptcrawl verify PATH`` says VALID."""
+    check = subprocess.run([sys.executable, "-m", "cli", "verify", str(path)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120, check=False)
+    assert check.returncode == 0 and "VALID" in check.stdout, check.stdout + check.stderr

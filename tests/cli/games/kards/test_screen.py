@@ -12,8 +12,6 @@ Regenerate the golden files after an intended change of what is shown::
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,10 +26,9 @@ from cli.plugin import Frame, Seating
 from cli.text import seat_letter, text_of
 from engine.games import get_game
 from engine.sim import Dealer, play_out
-from tests.cli.games.cursor import NoLive, reach, xy_cell
+from tests.cli.games.cursor import NoLive, assert_verifies, reach, selected, xy_cell
 from tests.cli.games.golden import check_golden
 from tests.cli.terminal import Terminal, terminal
-from tests.cli.test_command import ROOT
 
 __all__ = ["terminal"]
 
@@ -103,11 +100,6 @@ def test_every_legal_move_is_reached_and_every_figure_is_on_its_cell(players: in
 # --------------------------------------------------------------------------- a whole match
 
 
-def _selected(text: str) -> bool:
-    text = " ".join(text.split())  # (the status line may wrap)
-    return "Selected: " in text or "selected, Enter locks" in text
-
-
 def test_a_two_seat_arena_against_a_bot_played_with_the_keys(
         terminal: Callable[..., Terminal], tmp_path: Path) -> None:
     out = tmp_path / "kards.crawl"
@@ -118,7 +110,7 @@ def test_a_two_seat_arena_against_a_bot_played_with_the_keys(
     decisions = 0
     while time.monotonic() < deadline:
         text = term.steady(lambda s: "The match is over" in s or (
-            "YOUR MOVE" in s and not _selected(s) and "Locked in" not in s))
+            "YOUR MOVE" in s and not selected(s) and "Locked in" not in s))
         if "The match is over" in text:
             break
         assert "Cursor " in text, text
@@ -126,19 +118,17 @@ def test_a_two_seat_arena_against_a_bot_played_with_the_keys(
         # first, then the first move Tab gives; else Tab alone.
         if decisions % 2:
             term.send(b" ")
-            term.steady(lambda s: "Choosing:" in s or _selected(s) or "No move of yours" in s)
+            term.steady(lambda s: "Choosing:" in s or selected(s) or "No move of yours" in s)
         term.send(b"\t")
-        term.steady(_selected)
+        term.steady(selected)
         term.send(b"\r")
         decisions += 1
-        term.wait(lambda s: not _selected(s))
+        term.wait(lambda s: not selected(s))
     text = term.steady("The match is over")
     assert "Final standings" in text and decisions >= 3, (decisions, text)
     term.send(b"q")
     assert term.finished() == 0, term.text()
-    check = subprocess.run([sys.executable, "-m", "cli", "verify", str(out)], cwd=ROOT,
-                           capture_output=True, text=True, timeout=120, check=False)
-    assert check.returncode == 0 and "VALID" in check.stdout, check.stdout + check.stderr
+    assert_verifies(out)
 
 
 def test_a_tall_window_shows_the_map_with_every_wall() -> None:

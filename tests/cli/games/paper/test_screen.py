@@ -12,8 +12,6 @@ Regenerate the golden files after an intended change of what is shown::
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,10 +27,9 @@ from cli.text import text_of
 from engine.games import get_game
 from engine.paper.data import ROOM_NAMES, ROWS, SKULL
 from engine.sim import Dealer, play_out
-from tests.cli.games.cursor import NoLive, reach
+from tests.cli.games.cursor import NoLive, assert_verifies, reach, selected
 from tests.cli.games.golden import check_golden
 from tests.cli.terminal import Terminal, terminal
-from tests.cli.test_command import ROOT
 
 __all__ = ["terminal"]
 
@@ -144,11 +141,6 @@ def test_other_decisions_are_a_list() -> None:
 # --------------------------------------------------------------------------- a whole match
 
 
-def _selected(text: str) -> bool:
-    text = " ".join(text.split())  # (the status line may wrap)
-    return "Selected: " in text or "selected, Enter locks" in text
-
-
 def _dice(text: str) -> list[int]:
     """The dice not showing a skull, from the column beside the sheet."""
     found = re.findall(r"[ >]([WB])([1-6]) (\w+)", text)
@@ -169,7 +161,7 @@ def _plan(term: Terminal, text: str) -> None:
         chosen += 1
         if chosen == 3:
             break
-    term.steady(_selected)
+    term.steady(selected)
 
 
 def test_a_persons_plans_entered_with_the_keys_are_played_and_verified(
@@ -182,7 +174,7 @@ def test_a_persons_plans_entered_with_the_keys_are_played_and_verified(
     plans = 0
     while time.monotonic() < deadline:
         text = term.steady(lambda s: "The match is over" in s or (
-            "YOUR MOVE" in s and not _selected(s) and "Locked in" not in s))
+            "YOUR MOVE" in s and not selected(s) and "Locked in" not in s))
         if "The match is over" in text:
             break
         if "your plan, a die at a time" in text:
@@ -190,16 +182,14 @@ def test_a_persons_plans_entered_with_the_keys_are_played_and_verified(
             plans += 1
         else:  # (the setup choice, a reward: the first of the list)
             term.send(b"\x1b[B")
-            term.steady(_selected)
+            term.steady(selected)
         term.send(b"\r")
-        term.wait(lambda s: not _selected(s))
+        term.wait(lambda s: not selected(s))
     text = term.steady("The match is over")
     assert "Final standings" in text and plans == 8, (plans, text)
     term.send(b"q")
     assert term.finished() == 0, term.text()
-    check = subprocess.run([sys.executable, "-m", "cli", "verify", str(out)], cwd=ROOT,
-                           capture_output=True, text=True, timeout=120, check=False)
-    assert check.returncode == 0 and "VALID" in check.stdout, check.stdout + check.stderr
+    assert_verifies(out)
 
 
 def test_o_shows_each_other_seats_sheet_then_yours_and_keeps_the_plan() -> None:

@@ -11,8 +11,6 @@ Regenerate the golden files after an intended change of what is shown::
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,10 +26,9 @@ from cli.text import text_of
 from engine.games import get_game
 from engine.sim import Dealer, play_out
 from engine.twister.data import square_name
-from tests.cli.games.cursor import NoLive, reach, xy_cell
+from tests.cli.games.cursor import NoLive, assert_verifies, reach, selected, xy_cell
 from tests.cli.games.golden import check_golden
 from tests.cli.terminal import Terminal, terminal
-from tests.cli.test_command import ROOT
 
 __all__ = ["terminal"]
 
@@ -124,11 +121,6 @@ def _status(text: str) -> str:
     return rows[-1] if rows else ""
 
 
-def _selected(text: str) -> bool:
-    text = " ".join(text.split())  # (the status line may wrap)
-    return "Selected: " in text or "selected, Enter locks" in text
-
-
 def _type(term: Terminal) -> None:
     """A move typed in the notation (``:``): a wrong one is refused with the engine's reason
     and kept for correcting; ``end`` is then locked in."""
@@ -159,7 +151,7 @@ def _answer(term: Terminal, note: str, turn: int) -> None:
         keys = [b"\t"]  # the first move left
     for key in keys:
         term.send(key)
-    term.steady(_selected)
+    term.steady(selected)
     term.send(b"\r")
 
 
@@ -175,7 +167,7 @@ def test_a_whole_match_against_a_bot_played_with_the_keys(
     seen: set[str] = set()
     while time.monotonic() < deadline:
         text = term.steady(lambda s: "The match is over" in s or (
-            "YOUR MOVE" in s and not _selected(s) and "Locked in" not in s))
+            "YOUR MOVE" in s and not selected(s) and "Locked in" not in s))
         if "The match is over" in text:
             break
         note = _status(text)
@@ -184,16 +176,14 @@ def test_a_whole_match_against_a_bot_played_with_the_keys(
         typed_once = typed_once or typed
         _answer(term, note, -1 if typed else decisions)
         decisions += 1
-        term.wait(lambda s: not _selected(s))
+        term.wait(lambda s: not selected(s))
     text = term.steady("The match is over")
     assert "Final standings" in text
     assert decisions >= 12 and typed_once, decisions  # (team, 10 placements, cards and actions)
     assert any("your team" in s for s in seen) and any("Space picks" in s for s in seen), seen
     term.send(b"q")
     assert term.finished() == 0, term.text()
-    check = subprocess.run([sys.executable, "-m", "cli", "verify", str(out)], cwd=ROOT,
-                           capture_output=True, text=True, timeout=120, check=False)
-    assert check.returncode == 0 and "VALID" in check.stdout, check.stdout + check.stderr
+    assert_verifies(out)
 
 
 def test_a_tall_window_shows_the_whole_board_with_its_walls() -> None:
