@@ -413,6 +413,9 @@ class MatchPeer:
             self._idle = deadline is None
             self._check = (deadline if deadline is not None
                            else time.monotonic() + self._shortest)
+            due = self.local.answer_due()  # (an answer held back: protocol.md §8.2)
+            if due is not None:
+                self._check = min(self._check, due)
         return self._check
 
     def _moved(self, now: float) -> None:
@@ -427,6 +430,17 @@ class MatchPeer:
         self._check = None
         deadline = self.core.get_timer()
         now = time.monotonic()
+        due = self.local.answer_due()
+        if due is not None and now >= due and (deadline is None or now < deadline):
+            # An answer the seat held back fell due (protocol.md §8.2): the voters went on, so
+            # the feeds may replace a seat this core did not — look, as after both timeouts.
+            self.core.now = now
+            lagging = self.local.lagging()
+            if lagging is not None:
+                self._take_rebuilt(lagging)
+                log.warning("an answer held back fell due and this peer's state was short of "
+                            "what its file gives: rebuilt from the feeds")
+            return True
         if deadline is None or now < deadline:
             return False
         events = self.core.handle_timer(now)

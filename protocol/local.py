@@ -178,6 +178,17 @@ class Network:
         """Peer ``i``'s clock runs to its core's next deadline; False if it waits for nobody."""
         core = self.cores[i]
         deadline = None if i in self.crashed else core.get_timer()
+        due = None if i in self.crashed else self.seats[i].answer_due()
+        if due is not None and (deadline is None or due < deadline):
+            # An answer its seat held back falls due first (protocol.md §8.2): the seat is
+            # woken, brought back to what its file gives if it lags, and answers.
+            core.now = due + 1.0
+            if self.rebuild:
+                lagging = self.seats[i].lagging()
+                if lagging is not None:
+                    self.seats[i], self.cores[i] = lagging, lagging.core
+                    self.rebuilds += 1
+            return True
         if deadline is None:
             return False
         events = core.handle_timer(deadline + 1.0)
@@ -196,7 +207,12 @@ class Network:
         :class:`Stalled` if the match does not finish within ``limit`` such rounds."""
         for round_ in range(limit):
             self.pump(scramble=None if scramble is None else scramble + bytes([round_]))
-            if all(self.cores[i].signed for i, _ in self.running() if self.cores[i].live(i)):
+            if all(self.cores[i].signed if self.cores[i].live(i)
+                   else self.cores[i].signed or self.cores[i].get_timer() is None
+                   for i, _ in self.running()) and not any(
+                       seat.answer_due() is not None for _, seat in self.running()):
+                # (A peer whose seat is replaced here still runs its clock while it waits —
+                # its timeouts may bring it back to what its feeds give: lagging.)
                 return
             for step in ("turn", "silence"):
                 for i in range(len(self.cores)):

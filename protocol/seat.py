@@ -22,6 +22,7 @@ from protocol.crypto import (
     chance_outcome,
     commit_set_digest,
     play_commitment,
+    replaced_head,
     sealed_commitment,
 )
 from protocol.deck import DeckSeat
@@ -107,6 +108,8 @@ class LocalSeat:
         self._opened: set[str] = set()  # its rounds whose deliveries it has opened
         self._prove: set[str] = set()  # its rounds with a lying delivery: release at once
         self._voted: set[tuple[int, int]] = set()
+        # Points whose "present" answer is held back (see _present_vote): since when.
+        self._withheld: dict[tuple[int, int], float] = {}
         # Replaced for silence, it sends no RECLAIM while this is set: the driver of a person's
         # seat sets it when the person let the timeouts run out, and clears it when they
         # answer again (the bot plays meanwhile, without a timeout in every step).
@@ -197,7 +200,19 @@ class LocalSeat:
         local.restore(list(old.feeds[self.seat].messages), self.stored())
         local.hold_reclaim = self.hold_reclaim
         local.remember = self.remember
+        local._withheld = dict(self._withheld)  # (the clock of an answer held back runs on)
         return local
+
+    def answer_due(self) -> float | None:
+        """When the next "present" answer held back (:meth:`_present_vote`) falls due, if one
+        still lies ahead of the core's clock.  The driver wakes the seat then, even if the core
+        waits for nobody, and looks whether it is :meth:`lagging` (the voters went on: the feeds
+        may replace a seat this core did not)."""
+        config, now = self.core.config, self.core.now
+        window = config.turn_timeout + config.silence_timeout
+        due = [since + window for point, since in self._withheld.items()
+               if point not in self._voted and since + window > now]
+        return min(due) if due else None
 
     def lagging(self) -> LocalSeat | None:
         """After both timeouts of a wait: this seat on a core rebuilt from the feeds, if that
@@ -528,8 +543,32 @@ class LocalSeat:
             if len(core.feeds[target].messages) > count and not (
                     core.cursor[target] == count and core.stuck(target)):
                 # (Not for a message it holds that cannot be taken: stuck, it is voted out.)
+                if self._went_on_without(target, count, ballot):
+                    # A voter already replaced the seat there and played on (its signed heads
+                    # name the replacement): "present" now could only part the match — the
+                    # feeds, taken whole, would keep a seat the voters' side went on without.
+                    # Held back for both timeouts: a lone liar's mark only delays the answer.
+                    since = self._withheld.setdefault((target, count), core.now)
+                    config = core.config
+                    if core.now < since + config.turn_timeout + config.silence_timeout:
+                        continue  # (the driver wakes the seat then: answer_due)
                 return AbsentBody(target, count, 0)
         return None
+
+    def _went_on_without(self, target: int, count: int, ballot: dict[int, int]) -> bool:
+        """A live seat that voted ``target`` absent at ``count`` has signed, after that vote, a
+        message whose heads carry ``target``'s replacement mark at ``count`` (protocol.md §7.10):
+        it replaced ``target`` there and went on."""
+        core = self.core
+        mark = replaced_head(core.match_id, target, count)
+        for voter, verdict in ballot.items():
+            if verdict != 1 or voter == target or not core.live(voter):
+                continue
+            after = core.votes.ballot_at.get((target, count, voter), -1)
+            if any(len(m.heads) > target and m.heads[target] == mark
+                   for m in core.feeds[voter].messages[after + 1:]):
+                return True
+        return False
 
     def _vote(self) -> AbsentBody | None:
         """Answer another seat's vote (present if this peer holds the message), or vote a
