@@ -208,11 +208,15 @@ class LocalSeat:
         still lies ahead of the core's clock.  The driver wakes the seat then, even if the core
         waits for nobody, and looks whether it is :meth:`lagging` (the voters went on: the feeds
         may replace a seat this core did not)."""
-        config, now = self.core.config, self.core.now
-        window = config.turn_timeout + config.silence_timeout
+        window, now = self._hold_window(), self.core.now
         due = [since + window for point, since in self._withheld.items()
                if point not in self._voted and since + window > now]
         return min(due) if due else None
+
+    def _hold_window(self) -> float:
+        """How long a "present" answer is held back: both timeouts (turn, then silence)."""
+        config = self.core.config
+        return config.turn_timeout + config.silence_timeout
 
     def lagging(self) -> LocalSeat | None:
         """After both timeouts of a wait: this seat on a core rebuilt from the feeds, if that
@@ -549,8 +553,7 @@ class LocalSeat:
                     # feeds, taken whole, would keep a seat the voters' side went on without.
                     # Held back for both timeouts: a lone liar's mark only delays the answer.
                     since = self._withheld.setdefault((target, count), core.now)
-                    config = core.config
-                    if core.now < since + config.turn_timeout + config.silence_timeout:
+                    if core.now < since + self._hold_window():
                         continue  # (the driver wakes the seat then: answer_due)
                 return AbsentBody(target, count, 0)
         return None
