@@ -57,6 +57,11 @@ SMALL_FILE = 64 * 1024
 file): anything larger is not a file this program wrote."""
 
 
+CHOICES_COMPACT = SMALL_FILE // 2
+"""A match's stored choices are a log of records, each the whole set of pending choices: past
+this many bytes the next record replaces the file instead of being appended to it."""
+
+
 KNOWN_KEYS_LIMIT = 1024 * 1024
 """The most bytes of known_keys.json read (some 20 000 names)."""
 
@@ -116,9 +121,9 @@ def read_small(path: Path, limit: int = SMALL_FILE) -> bytes:
         os.close(fd)
 
 
-def _temp_file(path: Path, data: bytes, mode: int) -> Path:
+def _temp_file(path: Path, data: bytes, mode: int, flush: bool = True) -> Path:
     """``data`` in a new file of a name no other writer uses, next to ``path`` (created
-    with ``mode``, never readable by more than that, flushed to disk)."""
+    with ``mode``, never readable by more than that; flushed to disk if ``flush``)."""
     for _ in range(100):
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
         try:
@@ -131,7 +136,8 @@ def _temp_file(path: Path, data: bytes, mode: int) -> Path:
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]
-            os.fsync(fd)
+            if flush:
+                os.fsync(fd)
         except OSError as exc:
             os.close(fd)
             with contextlib.suppress(OSError):
@@ -142,17 +148,41 @@ def _temp_file(path: Path, data: bytes, mode: int) -> Path:
     raise StoreError(f"cannot write {path}: no free temporary name next to it")
 
 
-def _write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
+def _write_atomic(path: Path, data: bytes, mode: int = 0o600, *, flush: bool = True) -> None:
     """Replace ``path`` with ``data`` at once: a reader sees the old file or the new one,
-    whole, never a part (a temporary file of its own, then renamed over ``path``)."""
+    whole, never a part (a temporary file of its own, then renamed over ``path``).
+    ``flush``: the data reaches the disk first (without, a crash of the process still loses
+    nothing; one of the system may)."""
     _make_dir(path.parent)
-    tmp = _temp_file(path, data, mode)
+    tmp = _temp_file(path, data, mode, flush)
     try:
         os.replace(tmp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise StoreError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _open_append(directory: Path, path: Path, mode: int, *, readable: bool = False) -> int:
+    """A descriptor appending to ``path`` (created with ``mode``; ``readable``: read too)."""
+    _make_dir(directory)
+    try:
+        return os.open(path, (os.O_RDWR if readable else os.O_WRONLY) | os.O_CREAT
+                       | os.O_APPEND, mode)
+    except OSError as exc:
+        raise StoreError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _write_all(fd: int, path: Path, data: bytes) -> None:
+    """``data`` with one ``write(2)``, with no user-space buffer: once it returns, a crash of
+    the process (even ``kill -9``) loses nothing."""
+    try:
+        written = os.write(fd, data)
+    except OSError as exc:
+        raise StoreError(f"cannot write {path}: {exc.strerror}") from None
+    if written != len(data):
+        # A short write to a regular file: the disk filled up in the middle of it.
+        raise StoreError(f"cannot write {path}: {os.strerror(errno.ENOSPC)}")
 
 
 def _write_private(path: Path, data: bytes) -> None:
@@ -320,6 +350,8 @@ class MatchStore:
         self.info_path = directory / f"{stem}.json"
         self.choices_path = directory / f"{stem}.choices"
         self._fd: int | None = None
+        self._choices_fd: int | None = None
+        self._choices_size = 0
 
     @classmethod
     def of_seed(cls, seed: Path) -> MatchStore:
@@ -438,18 +470,8 @@ class MatchStore:
 
     def _append(self, data: bytes) -> None:
         if self._fd is None:
-            _make_dir(self.dir)
-            try:
-                self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-            except OSError as exc:
-                raise StoreError(f"cannot write {self.path}: {exc.strerror}") from None
-        try:
-            written = os.write(self._fd, data)  # straight to the kernel: survives a kill -9
-        except OSError as exc:
-            raise StoreError(f"cannot write {self.path}: {exc.strerror}") from None
-        if written != len(data):
-            # A short write to a regular file: the disk filled up in the middle of it.
-            raise StoreError(f"cannot write {self.path}: {os.strerror(errno.ENOSPC)}")
+            self._fd = _open_append(self.dir, self.path, 0o644)
+        _write_all(self._fd, self.path, data)
 
     def append(self, message: Message) -> None:
         """Persist one message (called before the message is sent to anyone)."""
@@ -457,19 +479,51 @@ class MatchStore:
 
     def save_choices(self, choices: Mapping[str, str]) -> None:
         """Store this seat's pending choices (step -> action, each committed but not revealed
-        yet), readable by its owner only and flushed to disk — called before the COMMIT they
-        belong to is persisted (protocol.md §8.1)."""
-        _write_private(self.choices_path, json.dumps(dict(choices), sort_keys=True).encode())
+        yet), readable by its owner only — called before the COMMIT they belong to is
+        persisted (protocol.md §8.1).
+
+        As durable as the match file and as cheap to write: one record, the whole set as a
+        line of JSON, appended with one ``write(2)`` (a crash of the process loses nothing;
+        like the match file it is not fsync'd, network.md §16).  The last whole line is the
+        set; a line cut short by a crash of the system is not read.  Past
+        :data:`CHOICES_COMPACT` bytes the record replaces the file at once (renamed into place).
+        """
+        record = json.dumps(dict(choices), sort_keys=True).encode() + b"\n"
+        if self._choices_fd is not None and (
+                self._choices_size + len(record) > CHOICES_COMPACT):
+            os.close(self._choices_fd)
+            self._choices_fd = None
+            _write_atomic(self.choices_path, record, 0o600, flush=False)
+            self._choices_size = len(record)
+            return
+        if self._choices_fd is None:
+            fd = _open_append(self.dir, self.choices_path, 0o600, readable=True)
+            try:
+                info = os.fstat(fd)
+                if info.st_mode & 0o077:
+                    os.fchmod(fd, 0o600)  # (never readable by others, even if it was made so)
+                if info.st_size and os.pread(fd, 1, info.st_size - 1) != b"\n":
+                    record = b"\n" + record  # (a record cut short before: end it, unread)
+            except OSError as exc:
+                os.close(fd)
+                raise StoreError(f"cannot write {self.choices_path}: {exc.strerror}") from None
+            self._choices_fd, self._choices_size = fd, info.st_size
+        _write_all(self._choices_fd, self.choices_path, record)
+        self._choices_size += len(record)
 
     def choices(self) -> dict[str, str]:
-        """The stored pending choices; none if there is no file.  A damaged file gives none
-        (the commitments are then reopened by search, where the game allows it)."""
+        """The stored pending choices (the last whole record); none if there is no file.  A
+        damaged file gives none (the commitments are then reopened by search, where the game
+        allows it)."""
         try:
             raw = read_small(self.choices_path)
         except (FileNotFoundError, StoreError):
             return {}
+        whole = raw.rsplit(b"\n", 2)  # (what follows the last newline was cut short)
+        if len(whole) < 2:
+            return {}
         try:
-            data = json.loads(raw)
+            data = json.loads(whole[-2])
         except ValueError:
             return {}
         if not isinstance(data, dict):
@@ -479,6 +533,7 @@ class MatchStore:
     def finish(self) -> None:
         """The match is over and every secret revealed: the seed and the stored choices are
         no longer needed."""
+        self._close_choices()
         for path in (self.seed_path, self.choices_path):
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
@@ -487,6 +542,12 @@ class MatchStore:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+        self._close_choices()
+
+    def _close_choices(self) -> None:
+        if self._choices_fd is not None:
+            os.close(self._choices_fd)
+            self._choices_fd = None
 
 
 def unfinished_matches(data_dir: Path) -> list[MatchStore]:

@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from p2p.peer import PeerConfig, bot_decider
 from p2p.run import host, resume
-from p2p.store import KnownKeys, MatchStore, StoreError, load_identity
+from p2p.store import CHOICES_COMPACT, KnownKeys, MatchStore, StoreError, load_identity
 from protocol.crypto import public_key_bytes
 
 CONFIG = PeerConfig(timeouts=(20, 20, 20, 15), linger=0.2, bot_think=0)
@@ -175,6 +175,39 @@ def test_pending_choices_are_private_and_a_damaged_file_gives_none(tmp_path: Pat
     store.save_choices({"L1.R2.play": "play 5"})
     store.finish()  # (the match is over: the choices go with the seed)
     assert not store.choices_path.exists() and store.choices() == {}
+
+
+def test_pending_choices_are_appended_and_the_last_whole_record_counts(tmp_path: Path) -> None:
+    """Each save is one record appended to the same file (no new file and rename per COMMIT:
+    that cost a millisecond in every step); a record cut short by a crash of the system is
+    not read, the one before it is; a file grown past CHOICES_COMPACT is replaced by the last
+    record; a file others could read is made private again."""
+    store = MatchStore(tmp_path, bytes(32))
+    store.save_choices({"L1.R1.play": "play 4"})
+    inode = store.choices_path.stat().st_ino
+    store.save_choices({"L1.R1.play": "play 4", "L1.R1.followup": "skip"})
+    assert store.choices_path.stat().st_ino == inode  # appended, not replaced
+    assert store.choices_path.read_bytes().count(b"\n") == 2
+    assert store.choices() == {"L1.R1.play": "play 4", "L1.R1.followup": "skip"}
+    with store.choices_path.open("ab") as f:
+        f.write(b'{"L1.R2.play": "pl')  # (a power cut in the middle of the next record)
+    assert store.choices() == {"L1.R1.play": "play 4", "L1.R1.followup": "skip"}
+    store.close()
+    store = MatchStore(tmp_path, bytes(32))  # (a restart appends to what is there)
+    store.choices_path.chmod(0o644)
+    store.save_choices({"L1.R2.play": "play 5"})
+    assert store.choices_path.stat().st_mode & 0o777 == 0o600
+    assert store.choices() == {"L1.R2.play": "play 5"}
+    big = {f"L{k}.R1.play": "play 1" for k in range(40)}
+    for _ in range(100):
+        store.save_choices(big)
+    assert store.choices_path.stat().st_size <= CHOICES_COMPACT
+    assert store.choices_path.read_bytes().endswith(b"\n") and store.choices() == big
+    store.save_choices({})
+    assert store.choices() == {}
+    store.finish()
+    assert not store.choices_path.exists()
+    store.close()
 
 
 @pytest.mark.parametrize("damage", [
