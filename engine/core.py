@@ -28,7 +28,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, NamedTuple, Self, TypeVar, Union
+from typing import Any, ClassVar, Final, Generic, NamedTuple, Self, TypeVar, Union
 
 Seat = int
 JSON = Any  # the JSON data model: dict / list / str / int / bool / None
@@ -433,9 +433,14 @@ class GameState(ABC, Generic[A]):
         return hashlib.sha256(self.public_bytes()).digest()
 
 
+_CANONICAL: Final = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""Made once: ``json.dumps`` with these options builds an encoder per call, which costs as
+much as the encoding itself (a peer digests every state it reaches)."""
+
+
 def canonical_json(data: JSON) -> bytes:
     """Canonical JSON: sorted keys, no spaces, UTF-8, no floats allowed by convention."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return _CANONICAL.encode(data).encode()
 
 
 # --------------------------------------------------------------------------- history and replay
