@@ -350,8 +350,9 @@ class MatchStore:
         self.info_path = directory / f"{stem}.json"
         self.choices_path = directory / f"{stem}.choices"
         self._fd: int | None = None
-        self._choices_fd: int | None = None
+        self._choices_fd: int | None = None  # (opened at the first save)
         self._choices_size = 0
+        self._choices_cut = False  # the file ended inside a record when it was opened
 
     @classmethod
     def of_seed(cls, seed: Path) -> MatchStore:
@@ -489,27 +490,30 @@ class MatchStore:
         :data:`CHOICES_COMPACT` bytes the record replaces the file at once (renamed into place).
         """
         record = json.dumps(dict(choices), sort_keys=True).encode() + b"\n"
-        if self._choices_fd is not None and (
-                self._choices_size + len(record) > CHOICES_COMPACT):
-            os.close(self._choices_fd)
-            self._choices_fd = None
-            _write_atomic(self.choices_path, record, 0o600, flush=False)
-            self._choices_size = len(record)
-            return
         if self._choices_fd is None:
-            fd = _open_append(self.dir, self.choices_path, 0o600, readable=True)
-            try:
-                info = os.fstat(fd)
-                if info.st_mode & 0o077:
-                    os.fchmod(fd, 0o600)  # (never readable by others, even if it was made so)
-                if info.st_size and os.pread(fd, 1, info.st_size - 1) != b"\n":
-                    record = b"\n" + record  # (a record cut short before: end it, unread)
-            except OSError as exc:
-                os.close(fd)
-                raise StoreError(f"cannot write {self.choices_path}: {exc.strerror}") from None
-            self._choices_fd, self._choices_size = fd, info.st_size
+            self._open_choices()
+            if self._choices_cut:
+                record = b"\n" + record  # (a record cut short before: end it, unread)
+        assert self._choices_fd is not None
+        if self._choices_size + len(record) > CHOICES_COMPACT:
+            self._close_choices()
+            _write_atomic(self.choices_path, record.lstrip(b"\n"), 0o600, flush=False)
+            return
         _write_all(self._choices_fd, self.choices_path, record)
         self._choices_size += len(record)
+
+    def _open_choices(self) -> None:
+        fd = _open_append(self.dir, self.choices_path, 0o600, readable=True)
+        try:
+            info = os.fstat(fd)
+            if info.st_mode & 0o077 and hasattr(os, "fchmod"):
+                os.fchmod(fd, 0o600)  # (never readable by others, even if it was made so)
+            self._choices_cut = bool(info.st_size) and (
+                os.lseek(fd, -1, os.SEEK_END) < 0 or os.read(fd, 1) != b"\n")
+        except OSError as exc:
+            os.close(fd)
+            raise StoreError(f"cannot write {self.choices_path}: {exc.strerror}") from None
+        self._choices_fd, self._choices_size = fd, info.st_size
 
     def choices(self) -> dict[str, str]:
         """The stored pending choices (the last whole record); none if there is no file.  A
