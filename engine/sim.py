@@ -101,6 +101,16 @@ class LegalView(NamedTuple):
     legal: tuple[Any, ...]
 
 
+def bot_input(bot: Bot, state: GameState[Any], seat: int, step: str) -> Any:
+    """What ``bot.choose`` is given for ``seat`` in ``step``: the seat's view — or, for a bot
+    that reads nothing but its legal actions (``reads_view = False``), a :class:`LegalView`,
+    the same legal actions in the same order for a fraction of the cost (a view describes the
+    whole table).  Every driver asks a bot this way, so a bot chooses alike in all of them."""
+    if getattr(bot, "reads_view", True):
+        return state.view(seat)
+    return LegalView(seat, step, state.legal_actions(seat))
+
+
 def play_out(
     state: GameState[Any],
     bots: Sequence[Bot],

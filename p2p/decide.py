@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import GameState
 from engine.games import get_game
-from engine.sim import bot_key
+from engine.sim import bot_input, bot_key
 
 Decider = Callable[[GameState[Any], int], str]
 AsyncDecider = Callable[[GameState[Any], int], Awaitable[str]]
@@ -27,5 +27,6 @@ def bot_decider(name: str, seed: bytes) -> Decider:
         step = str(getattr(state.waiting, "step", ""))
         n = tries.get((step, seat), 0)
         tries[(step, seat)] = n + 1
-        return state.format_action(bot.choose(state.view(seat), bot_key(seed, step, seat, n)))
+        return state.format_action(bot.choose(bot_input(bot, state, seat, step),
+                                              bot_key(seed, step, seat, n)))
     return decide

@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import GameState
 from engine.games import get_game
-from engine.sim import bot_key
+from engine.sim import bot_input, bot_key
 from engine.stream import HashStream
 from protocol.crypto import SAMPLER, public_key_bytes
 from protocol.game import deck_algorithm
@@ -79,7 +79,7 @@ def bot_decider(seed: bytes, name: str) -> Callable[[GameState[Any], int], str]:
         step = state.waiting.step  # type: ignore[union-attr]
         n = attempts.get((step, seat), 0)
         attempts[(step, seat)] = n + 1
-        action = bot.choose(state.view(seat), bot_key(seed, step, seat, n))
+        action = bot.choose(bot_input(bot, state, seat, step), bot_key(seed, step, seat, n))
         return state.format_action(action)
     return decide
 
