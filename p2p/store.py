@@ -352,7 +352,6 @@ class MatchStore:
         self._fd: int | None = None
         self._choices_fd: int | None = None  # (opened at the first save)
         self._choices_size = 0
-        self._choices_cut = False  # the file ended inside a record when it was opened
 
     @classmethod
     def of_seed(cls, seed: Path) -> MatchStore:
@@ -490,30 +489,33 @@ class MatchStore:
         :data:`CHOICES_COMPACT` bytes the record replaces the file at once (renamed into place).
         """
         record = json.dumps(dict(choices), sort_keys=True).encode() + b"\n"
-        if self._choices_fd is None:
-            self._open_choices()
-            if self._choices_cut:
-                record = b"\n" + record  # (a record cut short before: end it, unread)
-        assert self._choices_fd is not None
-        if self._choices_size + len(record) > CHOICES_COMPACT:
+        fd, lead = self._choices_fd, b""
+        if fd is None:
+            fd, cut = self._open_choices()
+            if cut:
+                lead = b"\n"  # (a record cut short before: end it, unread)
+        if self._choices_size + len(lead) + len(record) > CHOICES_COMPACT:
             self._close_choices()
-            _write_atomic(self.choices_path, record.lstrip(b"\n"), 0o600, flush=False)
+            _write_atomic(self.choices_path, record, 0o600, flush=False)
             return
-        _write_all(self._choices_fd, self.choices_path, record)
-        self._choices_size += len(record)
+        _write_all(fd, self.choices_path, lead + record)
+        self._choices_size += len(lead) + len(record)
 
-    def _open_choices(self) -> None:
+    def _open_choices(self) -> tuple[int, bool]:
+        """Open the choices for appending: the descriptor, and whether the file ends inside a
+        record."""
         fd = _open_append(self.dir, self.choices_path, 0o600, readable=True)
         try:
             info = os.fstat(fd)
             if info.st_mode & 0o077 and hasattr(os, "fchmod"):
                 os.fchmod(fd, 0o600)  # (never readable by others, even if it was made so)
-            self._choices_cut = bool(info.st_size) and (
+            cut = bool(info.st_size) and (
                 os.lseek(fd, -1, os.SEEK_END) < 0 or os.read(fd, 1) != b"\n")
         except OSError as exc:
             os.close(fd)
             raise StoreError(f"cannot write {self.choices_path}: {exc.strerror}") from None
         self._choices_fd, self._choices_size = fd, info.st_size
+        return fd, cut
 
     def choices(self) -> dict[str, str]:
         """The stored pending choices (the last whole record); none if there is no file.  A
