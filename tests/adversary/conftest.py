@@ -110,7 +110,6 @@ class Processes:
         self._runs += 1
         env = dict(os.environ)
         env["PYTHONPATH"] = str(REPO)
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
         out = self.root / f"{name}.{self._runs}.out"
         err = self.root / f"{name}.{self._runs}.err"
         argv = [sys.executable, "-m", module, "--data-dir", str(data_dir), *self.timing,
@@ -196,7 +195,6 @@ def cli_verify(path: Path) -> dict[str, Any]:
     """``cryptcrawl verify FILE --json``, as a user would run it."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
     done = subprocess.run([sys.executable, "-m", "cli", "verify", str(path), "--json"],
                           cwd=REPO, env=env, capture_output=True, timeout=60, check=False)
     assert done.stdout, done.stderr.decode(errors="replace")

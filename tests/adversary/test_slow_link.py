@@ -100,7 +100,7 @@ class NsProcesses:
         self.started: list[Proc] = []
 
     def start(self, ns: str, name: str, data_dir: Path, bind: str, *args: str) -> Proc:
-        env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1",
+        env = {**os.environ, "PYTHONPATH": str(REPO),
                "PYTHONUNBUFFERED": "1"}
         out, err = data_dir.with_suffix(".out"), data_dir.with_suffix(".err")
         argv = ["ip", "netns", "exec", ns, sys.executable, "-m", "p2p",

@@ -193,6 +193,7 @@ def test_a_full_disk_is_one_line(match_file: Path, tmp_path: Path, args: tuple[s
     assert done.returncode == 1
 
 
+@pytest.mark.mdns
 @posix
 @pytest.mark.parametrize("command", ["matches", "verify", "export", "replay"])
 def test_a_broken_pipe_is_one_line_for_every_command(match_file: Path,
@@ -266,6 +267,7 @@ def test_replay_stopped_at_its_prompt(match_file: Path, key: bytes, status: int)
         assert screen.rstrip().endswith("cryptcrawl replay: interrupted"), screen[-500:]
 
 
+@pytest.mark.mdns
 @posix
 def test_ctrl_c_ends_tables_watch_with_a_line_and_success(tmp_path: Path) -> None:
     """``cryptcrawl tables --watch`` and Ctrl-C, the documented way to stop it: one line, exit

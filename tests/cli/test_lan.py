@@ -15,6 +15,8 @@ import pytest
 
 from tests.cli.test_command import ROOT, cryptcrawl
 
+pytestmark = pytest.mark.mdns  # multicast DNS on 127.0.0.1: one such test at a time
+
 CARDS = "".join(f"{c}\n" for c in ["play 5", "play 4", "play 3", "play 2", "play 1",
                                     "play sword", "play key", "play torch", "play crystal"] * 40)
 

@@ -14,6 +14,8 @@ from cli.lan import list_tables, table_lines
 from p2p import discovery
 from p2p.discovery import Advertiser
 
+pytestmark = pytest.mark.mdns  # multicast DNS on 127.0.0.1: one such test at a time
+
 LOOPBACK = ["127.0.0.1"]
 FP = "3f2a-91bc-0d4e-5f60-7a8b"
 

@@ -26,6 +26,7 @@ BAD_TARGETS = [
 ]
 
 
+@pytest.mark.mdns
 @pytest.mark.parametrize(("target", "reason"), BAD_TARGETS, ids=[t for t, _ in BAD_TARGETS])
 def test_join_with_a_bad_address_is_a_usage_error(tmp_path: Path, target: str,
                                                   reason: str) -> None:
@@ -40,6 +41,7 @@ def test_join_with_a_bad_address_is_a_usage_error(tmp_path: Path, target: str,
     assert "Looking for" not in result.stdout  # not searched for as a table name
 
 
+@pytest.mark.mdns
 @pytest.mark.parametrize("port", ["99999", "65536"])
 def test_host_with_a_port_out_of_range_is_a_usage_error(tmp_path: Path, port: str) -> None:
     result = cryptcrawl("host", "--port", port, "--interface", "127.0.0.1", "--data-dir",
@@ -49,6 +51,7 @@ def test_host_with_a_port_out_of_range_is_a_usage_error(tmp_path: Path, port: st
                              "65535; 0: any free port) (see cryptcrawl host --help)\n")
 
 
+@pytest.mark.mdns
 def test_a_table_name_with_a_colon_is_still_a_name(tmp_path: Path) -> None:
     result = cryptcrawl("join", "Game: night", "--data-dir", str(tmp_path), "--interface",
                         "127.0.0.1", "--wait", "0.5", timeout=30)

@@ -17,6 +17,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from protocol.messages import Kind
 from protocol.transcript import read_transcript
 from tests.cli.terminal import Terminal, terminal
@@ -124,6 +126,7 @@ def test_whole_match_at_both_sizes_shows_each_result_and_the_winner(
         check_command(term)
 
 
+@pytest.mark.mdns
 def test_lan_start_rematch_and_resume_draw_one_clean_frame(
         terminal: Callable[..., Terminal], tmp_path: Path) -> None:
     """``host`` (its bots at the other seats, advertised on loopback only): the lobby's lines
@@ -198,6 +201,7 @@ def test_an_illegal_key_says_why_in_full(terminal: Callable[..., Terminal],
         term.close()
 
 
+@pytest.mark.mdns
 def test_leaving_a_lan_match_says_so_in_the_terminal(terminal: Callable[..., Terminal],
                                                      tmp_path: Path) -> None:
     """The screen is closed before the last words are written: they reach the terminal, not

@@ -73,6 +73,7 @@ async def test_the_command_watches_a_live_match_to_its_end(tmp_path: Path) -> No
     assert all(r.core.signed for r in results)
 
 
+@pytest.mark.mdns
 @pytest.mark.asyncio
 async def test_a_live_match_is_found_by_its_tables_name(tmp_path: Path) -> None:
     """A table whose match is on is advertised live at a seat's match port (as `host` does

@@ -118,6 +118,7 @@ def test_p_offers_a_pause_and_d_a_draw_on_the_full_screen(tmp_path: Path) -> Non
     assert "offered a pause" in check.stdout and "resumed the match" in check.stdout, check.stdout
 
 
+@pytest.mark.mdns
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
 def test_host_on_a_terminal_plays_full_screen_once_the_match_starts(tmp_path: Path) -> None:
     """``cryptcrawl host`` with bots at the other seats (advertised on loopback only): the

@@ -209,7 +209,6 @@ class Processes:
         self._runs += 1
         env = dict(os.environ)
         env["PYTHONPATH"] = str(REPO)
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
         out = self.root / f"{name}.{self._runs}.out"
         err = self.root / f"{name}.{self._runs}.err"
         argv = [sys.executable, "-m", "p2p", "--data-dir", str(data_dir), *self.timing,

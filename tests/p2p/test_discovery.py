@@ -31,6 +31,8 @@ from p2p.discovery import (
 )
 from protocol.header import PROTOCOL_VERSION
 
+pytestmark = pytest.mark.mdns  # multicast DNS on 127.0.0.1: one such test at a time
+
 LOOPBACK = ["127.0.0.1"]
 FP = "3f2a-91bc-0d4e-5f60-7a8b"
 WAIT = 5.0  # s, the bound on every wait for an event

@@ -182,7 +182,7 @@ def test_start_addresses_checks_each_seat() -> None:
 
 
 def cli_env() -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("CRYPTCRAWL_DEBUG", None)
     return env
 

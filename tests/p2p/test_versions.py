@@ -179,6 +179,7 @@ async def command(*args: str) -> AsyncIterator[asyncio.subprocess.Process]:
             await asyncio.wait_for(proc.wait(), 10)
 
 
+@pytest.mark.mdns
 @pytest.mark.asyncio
 async def test_tables_and_join_by_name_refuse_an_old_table(tmp_path: Path) -> None:
     """A version 1 table advertised on loopback (its TXT as such a table sends it: ``v=1``,
