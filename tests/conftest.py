@@ -1,18 +1,13 @@
-"""What every test shares: how the suite is split across parallel workers, and the hypothesis
-profiles.  See docs/testing.md.
+"""What every test shares: byte-compiled modules, the tiers (tests/tiers.py), and how the suite
+is split across parallel workers.  See docs/testing.md.
 
 The default run uses pytest-xdist (``-n`` in pyproject.toml's ``addopts``) with ``--dist
 loadgroup``: a test goes to whichever worker is free, except that
 
 * tests that share a module- or class-scoped fixture (a match played once and read by several
   tests) run on one worker, so the fixture is built once, not once per worker;
-* tests that use multicast DNS on 127.0.0.1:5353 run on one worker, one after the other, so one
-  test's tables never show up in another's browser.
-
-Hypothesis: the default run uses the ``default`` profile (fewer examples, fixed derandomised
-seeds, so a failure reproduces); the slow tier (``-m slow``) and ``HYPOTHESIS_PROFILE=thorough``
-use many more.  A test with its own ``@settings(max_examples=N)`` scales it with
-:func:`examples`.
+* tests that use multicast DNS on 127.0.0.1:5353 (marked ``mdns``) run on one worker, one after
+  the other, so one test's tables never show up in another's browser.
 """
 
 from __future__ import annotations
@@ -21,9 +16,6 @@ import os
 import sys
 
 import pytest
-from hypothesis import settings
-
-# --------------------------------------------------------------------------- bytecode
 
 # Byte-compiled modules are written (to __pycache__, which git ignores) even where the
 # environment says not to: the suite starts hundreds of Python processes (peers, the command),
@@ -32,43 +24,34 @@ from hypothesis import settings
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
-# --------------------------------------------------------------------------- hypothesis
-
-#: The share of each test's own example count the profile runs.
-_SCALE = {"default": 0.25, "thorough": 1.0}
-
-settings.register_profile("default", max_examples=40, deadline=None, derandomize=True,
-                          print_blob=True)
-settings.register_profile("thorough", max_examples=400, deadline=None, print_blob=True)
-
-
-def _profile() -> str:
-    return os.environ.get("HYPOTHESIS_PROFILE", "default")
-
-
-settings.load_profile(_profile())
-
-
-def examples(n: int) -> int:
-    """How many examples a test that asks for ``n`` runs under the current profile (at least
-    ten, so a scaled test still explores)."""
-    return max(10, int(n * _SCALE.get(_profile(), 1.0)))
-
-
-# --------------------------------------------------------------------------- parallel workers
-
-#: Test modules that browse or advertise on multicast DNS (127.0.0.1:5353).
-MULTICAST_DNS = "mdns"
+_SLOW_TIER = False
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if config.option.markexpr == "slow" and "HYPOTHESIS_PROFILE" not in os.environ:
-        os.environ["HYPOTHESIS_PROFILE"] = "thorough"
-        settings.load_profile("thorough")
+    global _SLOW_TIER
+    _SLOW_TIER = config.option.markexpr == "slow"
+    if _SLOW_TIER and "HYPOTHESIS_PROFILE" not in os.environ:
+        os.environ["HYPOTHESIS_PROFILE"] = "thorough"  # (the workers inherit it)
+    from tests import tiers  # noqa: F401  (loads the profile, after the line above)
+
+
+#: The order the workers are handed the folders: those whose tests wait longest (processes,
+#: terminals, sockets) first, so that no long test starts near the end of the run.
+_FIRST = ("tests/adversary/", "tests/cli/", "tests/p2p/", "tests/campaign/", "tests/deck/",
+          "tests/engine/", "tests/protocol/", "tests/vectors/")
+
+
+def _order(item: pytest.Item) -> int:
+    path = item.nodeid
+    return next((i for i, folder in enumerate(_FIRST) if path.startswith(folder)), len(_FIRST))
+
+
+#: The xdist group of the tests marked ``mdns``.
+MULTICAST_DNS = "mdns"
 
 
 def _shared_scope(item: pytest.Item) -> str | None:
-    """The module (or class) whose scoped fixture ``item`` uses, if any."""
+    """The module whose module- or class-scoped fixture ``item`` uses, if any."""
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
         return None
@@ -79,7 +62,16 @@ def _shared_scope(item: pytest.Item) -> str | None:
     return None
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if _SLOW_TIER:
+        # The slow tier also runs every property test, at its full example count.
+        for item in items:
+            if getattr(getattr(item, "function", None), "is_hypothesis_test", False):
+                item.add_marker(pytest.mark.slow)
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    items.sort(key=_order)  # (stable: a module's tests stay together, in their order)
     for item in items:
         if item.get_closest_marker("mdns") is not None:
             item.add_marker(pytest.mark.xdist_group(MULTICAST_DNS))

@@ -110,6 +110,7 @@ def caught(procs: Processes, script: str, reason: str, kind: Kind, same_step: bo
 # --------------------------------------------------------------------------- detected and blamed
 
 
+@pytest.mark.slow  # (test_reveal_with_a_wrong_salt_is_blamed runs the same check by default)
 def test_reveal_of_another_play_is_blamed(procs: Processes) -> None:
     caught(procs, "reveal-other", "its reveal does not open its commitment", Kind.REVEAL)
 
@@ -123,6 +124,7 @@ def test_illegal_play_is_blamed(procs: Processes) -> None:
     caught(procs, "illegal-action", "revealed an illegal action", Kind.REVEAL, same_step=True)
 
 
+@pytest.mark.slow  # (in memory by default: tests/protocol)
 def test_lying_torch_delivery_is_proved_and_blamed(procs: Processes) -> None:
     # It needs another seat to use a torch while the liar holds a secret of its row: measured,
     # about 2 matches in 5 give it that chance, so up to 16 (a miss in all: ~1 run in 2,500).
@@ -135,6 +137,7 @@ def test_lying_torch_delivery_is_proved_and_blamed(procs: Processes) -> None:
         assert any(m.kind is Kind.KEY_RELEASE for f in t.feeds.values() for m in f.messages)
 
 
+@pytest.mark.slow  # (in memory by default: tests/protocol)
 def test_false_final_result_is_blamed_and_the_others_sign(procs: Processes) -> None:
     paths, seat = caught(procs, "false-end", "a wrong claim of the result", Kind.END)
     for path in paths:
@@ -172,6 +175,7 @@ def test_withheld_reveal_seat_is_replaced_and_the_match_finishes(procs: Processe
         assert any(f"seat {seat} played by its zombie" in n for n in verdict_of(path).notes)
 
 
+@pytest.mark.slow  # (in memory by default: tests/protocol)
 def test_withheld_hidden_secret_is_drawn_again(procs: Processes) -> None:
     """The last revealer of a face-down room may walk away instead of revealing: it cannot pick
     the room, only force a re-draw, at the price of its seat — and the file shows it.  If it
@@ -186,6 +190,7 @@ def test_withheld_hidden_secret_is_drawn_again(procs: Processes) -> None:
         assert any(n.startswith((redrawn, recovered)) for n in notes), notes
 
 
+@pytest.mark.slow  # (in memory by default: tests/protocol)
 def test_a_message_that_never_fits_is_voted_out_and_the_match_finishes(
         procs: Processes) -> None:
     """In place of its commitment the cheat sends a key release for a round that never opens,
@@ -270,6 +275,7 @@ def voted_absent(evil: Proc) -> bool:
     return any(a["what"].startswith("voted absent") and a["target"] == 0 for a in actions(evil))
 
 
+@pytest.mark.slow  # (in memory by default: tests/protocol)
 def test_two_colluders_cannot_vote_out_a_seat_a_third_holds(procs: Processes) -> None:
     honest, evil = seat_up(procs, "vote-absent", "--target", "0", players=4, evil=2)
     paths = [finished(p) for p in honest]
@@ -298,6 +304,7 @@ def false_absence(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[li
         group.close()
 
 
+@pytest.mark.slow  # (in memory by default: tests/protocol)
 def test_all_other_seats_can_declare_a_seat_absent_and_it_reclaims(
         false_absence: tuple[list[Path], Proc]) -> None:
     """Documented limit (rationale.md §3): all other seats together can vote an honest seat
@@ -312,6 +319,7 @@ def test_all_other_seats_can_declare_a_seat_absent_and_it_reclaims(
         assert any(n.startswith("seat 0 reclaimed its seat") for n in v.notes), v.notes
 
 
+@pytest.mark.slow  # (in memory by default: tests/protocol)
 def test_a_falsely_replaced_seat_rebuilds_at_most_once(
         false_absence: tuple[list[Path], Proc]) -> None:
     """Once replaced and reclaimed, the spent votes no longer make the seat look "replaced

@@ -170,6 +170,7 @@ async def cut_for(root: Path, front: int, seconds: float, *, after: float = 20.0
                relay.connections)
 
 
+@pytest.mark.slow  # (settlements in memory by default: tests/protocol/test_votes.py)
 @pytest.mark.asyncio
 async def test_a_seat_gone_for_good_while_the_others_link_is_cut(tmp_path: Path) -> None:
     """Seat 2's peer stops for good (its task ended, every connection to it cut) while the link

@@ -112,6 +112,7 @@ def check_command(term: Terminal) -> None:
     assert done.returncode == 0 and "VALID" in done.stdout, done.stdout + done.stderr
 
 
+@pytest.mark.slow  # (whole matches on a terminal by default: tests/cli/test_tui.py)
 def test_whole_match_at_both_sizes_shows_each_result_and_the_winner(
         terminal: Callable[..., Terminal], tmp_path: Path) -> None:
     for columns, lines in SIZES:
@@ -126,6 +127,7 @@ def test_whole_match_at_both_sizes_shows_each_result_and_the_winner(
         check_command(term)
 
 
+@pytest.mark.slow  # (whole matches on a terminal by default: tests/cli/test_tui.py)
 @pytest.mark.mdns
 def test_lan_start_rematch_and_resume_draw_one_clean_frame(
         terminal: Callable[..., Terminal], tmp_path: Path) -> None:

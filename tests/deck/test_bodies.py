@@ -20,6 +20,7 @@ from protocol.deck import (
 from protocol.deck.group import L
 from protocol.encoding import Value, decode, encode
 from protocol.errors import BadMessage
+from tests.tiers import examples
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +100,7 @@ def test_values_that_are_no_body_at_all(value: Value) -> None:
         decode_body(value)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_fuzz_any_mutation_decodes_or_raises_the_protocol_error(table: DeckTable,
                                                                  data: st.DataObject) -> None:

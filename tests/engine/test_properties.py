@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,7 @@ from engine.core import Chance, Over, Simultaneous, Turn, Visibility
 from engine.games import replay
 from engine.raiders import format_action
 from tests.engine.helpers import ITEM_NAMES, POWER, random_game
+from tests.tiers import examples, tiers
 
 BOSSES = frozenset({"tax_collector", "medusa", "vampire", "sphinx", "minotaur", "wolf_pack",
                     "necromancer", "mega_dragon", "golem", "mummy"})
@@ -197,7 +199,7 @@ def expected_decision(pos: dict[str, Any], w: Any) -> None:
     assert pos["row"][pos["room"] - 1] != "necromancer" or pos["phase"] == "play"
 
 
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=examples(300), deadline=None, database=None)
 @given(seed=SEEDS, players=PLAYERS, variant=VARIANTS)
 def test_random_games_keep_every_invariant(seed: int, players: int, variant: str) -> None:
     checker = Invariants(players, variant)
@@ -213,10 +215,11 @@ def test_random_games_keep_every_invariant(seed: int, players: int, variant: str
     assert unobserved.state == run.state
 
 
-def test_two_thousand_seeded_games() -> None:
-    """2,000 fixed seeds: the final-state invariants of every game, and the cheap per-state
-    invariants at every state of every other game (to stay near 30 s on a small machine)."""
-    for i in range(2000):
+@pytest.mark.parametrize("games", tiers(300, 2000))
+def test_thousands_of_seeded_games(games: int) -> None:
+    """Fixed seeds (300 in the default run, 2,000 in the slow tier): the final-state invariants
+    of every game, and the cheap per-state invariants at every state of every other game."""
+    for i in range(games):
         players = 3 + i % 3
         variant = ("basic", "tactical")[i // 3 % 2]
         checker = Invariants(players, variant, cheap=True)

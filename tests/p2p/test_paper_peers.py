@@ -306,6 +306,7 @@ async def test_a_seat_that_leaves_after_the_deal_before_its_choice_forfeits_with
 # --------------------------------------------------------------------------- eight seats
 
 
+@pytest.mark.slow  # (zombies of every game in memory by default: tests/engine/test_zombie.py)
 @pytest.mark.asyncio
 async def test_eight_seats_one_leaves_mid_game_and_its_zombie_plays_its_sheet(
         tmp_path: Path) -> None:

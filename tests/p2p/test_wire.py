@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from p2p.wire import MAX_FRAME, Frame, FrameKind, FrameSplitter, _msg_frame, parse_frame
 from protocol.encoding import decode
 from protocol.errors import BadMessage
+from tests.tiers import examples
 
 
 def _frames() -> list[bytes]:
@@ -18,7 +19,7 @@ def _frames() -> list[bytes]:
         Frame(FrameKind.WANT, (2, 17)).encode(), Frame(FrameKind.BYE, ("done",)).encode()]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(min_value=1, max_value=64), min_size=1, max_size=40))
 def test_splitter_gives_every_frame_whole_however_the_stream_is_cut(cuts: list[int]) -> None:
     stream = b"".join(_frames())

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from protocol.crypto import chance_commitment, public_key_bytes
 from protocol.delivery import check_secrets, open_delivery, round_key, seal_delivery
 from protocol.errors import BadMessage, LocalProtocolError
+from tests.tiers import examples
 
 MATCH = hashlib.sha256(b"delivery match").digest()
 EVENTS = ("L2.R3", "L2.R5")
@@ -104,7 +105,7 @@ def test_bad_inputs_from_the_caller() -> None:
                       secrets=SECRETS)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.binary(max_size=200))
 def test_fuzz_open_raises_only_bad_message(data: bytes) -> None:
     with pytest.raises(BadMessage):

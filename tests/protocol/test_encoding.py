@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from protocol.encoding import MAX_DEPTH, MAX_FRAME, decode, encode
 from protocol.errors import BadMessage
+from tests.tiers import examples
 
 CASES = [
     (None, "c0"),
@@ -79,7 +80,7 @@ def test_non_bytes_input() -> None:
         decode("text")  # type: ignore[arg-type]
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(st.binary(max_size=200))
 def test_fuzz_any_bytes_decode_or_raise_bad_message(data: bytes) -> None:
     try:
@@ -97,7 +98,7 @@ values = st.recursive(
 )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(values)
 def test_round_trip(value: object) -> None:
     assert decode(encode(value)) == value

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from protocol.errors import BadMessage, LocalProtocolError
 from protocol.feed import BUFFER_CAP, RIVALS_CAP, AddStatus, Equivocation, Feed
 from protocol.messages import Kind, Message, sign_message
+from tests.tiers import examples
 
 MATCH = hashlib.sha256(b"feed match").digest()
 OTHER_MATCH = hashlib.sha256(b"another match").digest()
@@ -177,7 +178,7 @@ for _ in range(8):
     SHUFFLED.send()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.permutations(range(8)), st.lists(st.integers(0, 7), max_size=4))
 def test_any_delivery_order_with_resends_ends_in_the_same_feed(
         order: list[int], resends: list[int]) -> None:
@@ -313,7 +314,7 @@ def spam_and_real() -> tuple[Sender, list[Message]]:
     return sender, spam
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.permutations(range(10)))
 def test_chain_spam_never_proves_a_fork_whatever_the_arrival_order(order: list[int]) -> None:
     """Whether a peer meets the spam before or after the real message of its slot, buffered

@@ -28,6 +28,7 @@ from protocol.header import (
     sign_header,
     verify_header_signatures,
 )
+from tests.tiers import examples
 
 PRIVATE = [Ed25519PrivateKey.from_private_bytes(bytes([i + 1]) * 32) for i in range(5)]
 KEYS = [public_key_bytes(p) for p in PRIVATE]
@@ -351,7 +352,7 @@ def _only_bad_message(decode: Any, data: bytes) -> None:
         decode(data)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(st.binary(max_size=400))
 def test_fuzz_any_bytes(data: bytes) -> None:
     _only_bad_message(Header.decode, data)
@@ -362,7 +363,7 @@ _VALID_HEADER = make_header().encode()
 _VALID_SIGNED = signed(make_header()).encode()
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(st.sampled_from([_VALID_HEADER, _VALID_SIGNED]),
        st.lists(st.tuples(st.integers(0, 2000), st.integers(0, 255)), min_size=1, max_size=4),
        st.integers(0, 2000))
@@ -381,7 +382,7 @@ _leaf = (st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(
 _values = st.recursive(_leaf, lambda inner: st.lists(inner, max_size=8), max_leaves=40)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(_values)
 def test_fuzz_structured_values(value: Any) -> None:
     """Well-formed msgpack of any shape: a header layout with random contents."""
@@ -395,7 +396,7 @@ def test_fuzz_structured_values(value: Any) -> None:
         _only_bad_message(SignedHeader.decode, encoding.encode([shaped, [bytes(64)] * 3]))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 6), _values)
 def test_fuzz_one_field_of_a_valid_header(position: int, value: Any) -> None:
     fields = list(make_header().value())

@@ -50,6 +50,7 @@ from protocol.messages import (
     parse_body,
     sign_message,
 )
+from tests.tiers import examples
 
 MATCH = hashlib.sha256(b"test match").digest()
 OTHER_MATCH = hashlib.sha256(b"another match").digest()
@@ -434,7 +435,7 @@ def test_any_value_in_any_field_decodes_or_raises_bad_message() -> None:
                 assert message.encode() == data, (kind, path, new)
 
 
-@settings(max_examples=4000, deadline=None)
+@settings(max_examples=examples(4000), deadline=None)
 @given(st.binary(max_size=400))
 def test_fuzz_any_bytes_decode_or_raise_bad_message(data: bytes) -> None:
     try:
@@ -472,7 +473,7 @@ def mutate(data: bytes, steps: list[tuple[str, int, int]]) -> bytes:
     return bytes(out)
 
 
-@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(2500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SEEDS), st.lists(mutation, min_size=1, max_size=4))
 def test_fuzz_mutated_messages(seed: bytes, steps: list[tuple[str, int, int]]) -> None:
     data = mutate(seed, steps)

@@ -16,6 +16,7 @@ from protocol.errors import BadMessage
 from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
 from protocol.messages import Kind, Message, sign_message
 from protocol.transcript import MAX_RECORD, file_start, frame, read_transcript
+from tests.tiers import examples
 
 STATE = bytes(32)
 HEADS = (bytes(32),) * 3  # (no message here drives an engine: any heads do)
@@ -178,7 +179,7 @@ def test_record_cap() -> None:
     assert t.problems and "cap" in t.problems[-1].reason
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(st.binary(max_size=300))
 def test_fuzz_reader_never_raises(data: bytes) -> None:
     read_transcript(data)
@@ -188,7 +189,7 @@ _SAMPLE = Match().play(2)
 _SAMPLE_FILE = _SAMPLE.file()
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(st.integers(0, len(_SAMPLE_FILE) - 1), st.integers(1, 255), st.integers(0, 40))
 def test_fuzz_mutated_file_never_raises_and_never_gains_messages(
         position: int, xor: int, cut: int) -> None:

@@ -108,6 +108,7 @@ def test_the_vectors_stay_small() -> None:
     assert sum(len(b) for b in stored().values()) <= 8_000_000
 
 
+@pytest.mark.slow  # (the v1 files are frozen; each is verified by default)
 def test_the_generator_rebuilds_every_file_byte_for_byte() -> None:
     wrong = differences(build(), stored())
     assert not wrong, ("the generator no longer builds tests/vectors/v1 byte for byte: "

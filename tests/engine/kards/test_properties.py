@@ -17,6 +17,7 @@ from engine.games import replay
 from engine.kards import from_position
 from engine.kards.cards import category
 from tests.engine.kards.helpers import MODES, mode_id, random_game
+from tests.tiers import examples
 
 SEEDS = st.integers(min_value=0, max_value=2**63)
 
@@ -95,7 +96,7 @@ def _play_and_check(seed: int | str, options: dict[str, Any], every: int = 5) ->
     assert unobserved.state == final
 
 
-@settings(max_examples=25, deadline=None, database=None)
+@settings(max_examples=examples(25), deadline=None, database=None)
 @given(seed=SEEDS, options=st.sampled_from(MODES))
 def test_random_play_never_crashes_and_replays(seed: int, options: dict[str, Any]) -> None:
     _play_and_check(seed, options)

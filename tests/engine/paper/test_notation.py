@@ -13,6 +13,7 @@ from engine.paper import format_action, parse_action
 from engine.paper.actions import lenient_plan, parse_answers, parse_setup
 from engine.stream import HashStream
 from tests.engine.paper.corpus import plan_states, random_plan
+from tests.tiers import examples
 
 CANONICAL = [
     "4 move C2 C3 D3 {evolve cleric}; 2 evolve rogue; 5 potions {evolve warrior}",
@@ -91,7 +92,7 @@ def _respell(text: str, how: int) -> str:
     return text.replace(", ", " ,")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 6))
 def test_generated_plans_round_trip_and_respellings_are_detected(seed: int, how: int) -> None:
     cases = plan_states()

@@ -29,6 +29,7 @@ from engine.paper.sheet import BOARDS, explored_count
 from engine.stream import HashStream
 from tests.engine.paper.corpus import in_generator, plan_states, random_plan, states
 from tests.engine.paper.helpers import random_game
+from tests.tiers import examples
 
 # ---------------------------------------------------------------------- legality
 
@@ -78,7 +79,7 @@ def _legal(state: PaperState, seat: int, plan: Plan) -> bool:
     return True
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(st.integers(0, 10**9))
 def test_the_checker_agrees_with_the_generator(seed: int) -> None:
     cases = plan_states()
@@ -92,7 +93,7 @@ def test_the_checker_agrees_with_the_generator(seed: int) -> None:
     assert _legal(state, seat, mutated) == in_generator(state, seat, mutated), str(mutated)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 10**9))
 def test_a_generated_plan_gives_the_generators_sheet(seed: int) -> None:
     cases = plan_states()
@@ -115,7 +116,7 @@ def test_a_generated_plan_gives_the_generators_sheet(seed: int) -> None:
 # ---------------------------------------------------------------------- replay
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.sampled_from([1, 2, 3, 4, 6, 8]), st.binary(min_size=1, max_size=8),
        st.booleans(), st.booleans())
 def test_replay_equals_play(players: int, seed: bytes, missions: bool, missing: bool) -> None:
@@ -229,7 +230,7 @@ _sheets = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_sheets, st.sampled_from(DUNGEON_LETTERS), st.sampled_from(["", "O3", "O9", "O13", "O16"]))
 def test_scoring_adds_up(data: dict[str, Any], letter: str, objective: str) -> None:
     data = dict(data, room=data["explored"][0], resurrected=True)
@@ -256,7 +257,7 @@ def test_final_standings_are_the_sheets_scores() -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.sampled_from([1, 2, 3, 4, 5, 6, 7, 8]), st.binary(min_size=1, max_size=8))
 def test_many_games_replay(players: int, seed: bytes) -> None:
     run = random_game(players, seed)
@@ -270,7 +271,7 @@ def test_new_game_positions() -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(st.integers(0, 10**9))
 def test_the_checker_agrees_with_the_generator_long(seed: int) -> None:
     test_the_checker_agrees_with_the_generator.hypothesis.inner_test(seed)  # type: ignore[attr-defined]

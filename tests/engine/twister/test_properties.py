@@ -30,6 +30,7 @@ from engine.twister import from_position, make_view, new_game, parse_action
 from engine.twister.bots import HeuristicBot, RandomBot
 from engine.twister.data import N_CHARACTERS, PER_SEAT, SIDE, THIEF, TOKENS
 from engine.twister.rooms import PIT
+from tests.tiers import examples
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
 CAPS = st.sampled_from((4, 8, 12, 20))
@@ -136,7 +137,7 @@ def play(seed: int, cap: int, pair: str, check: Invariants | None = None) -> Any
                     on_state=check)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(seed=SEEDS, cap=CAPS, pair=PAIRS)
 def test_random_legal_play_keeps_every_invariant(seed: int, cap: int, pair: str) -> None:
     check = Invariants(every=3)
@@ -145,7 +146,7 @@ def test_random_legal_play_keeps_every_invariant(seed: int, cap: int, pair: str)
     assert check.sealed_seen > 0
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(seed=SEEDS, cap=CAPS, pair=PAIRS)
 def test_replay_equals_play(seed: int, cap: int, pair: str) -> None:
     run = play(seed, cap, pair)
@@ -166,7 +167,7 @@ def test_replay_equals_play(seed: int, cap: int, pair: str) -> None:
     assert any(prefix.public() == s.public() for s in states)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(seed=SEEDS, cap=st.sampled_from((2, 4, 6, 10, 16)), pair=PAIRS)
 def test_the_game_ends_under_the_turn_cap(seed: int, cap: int, pair: str) -> None:
     run = play(seed, cap, pair)
@@ -222,7 +223,7 @@ def finish_openings(state: Any) -> Any:
     return state
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(seed=SEEDS, pair=PAIRS, every=st.integers(min_value=3, max_value=40))
 def test_endings_at_any_moment(seed: int, pair: str, every: int) -> None:
     """Resigning, forfeiting, agreeing a draw or being replaced at any state (mid-combat,
