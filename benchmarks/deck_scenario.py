@@ -28,7 +28,7 @@ from protocol.deck import (
     deck_id_for,
     encode_body,
 )
-from protocol.encoding import decode, encode
+from protocol.wire.encoding import decode, encode
 
 VERIFIER = -1
 """The pseudo-seat of the verifier in timings."""

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from benchmarks.scenario import raiders_network
 from cli import matches
-from protocol.transcript import file_start, frame
+from protocol.wire.transcript import file_start, frame
 
 
 def main(argv: list[str]) -> int:

@@ -25,8 +25,8 @@ from p2p.speeds import describe
 from p2p.store import KnownKeys, MatchStore, StoreError, load_identity, unfinished_matches
 from p2p.wire import parse_address, valid_port
 from protocol.crypto import fingerprint, public_key_bytes
-from protocol.header import PROTOCOL_VERSION
-from protocol.transcript import read_transcript
+from protocol.wire.header import PROTOCOL_VERSION
+from protocol.wire.transcript import read_transcript
 
 
 class UsageError(Exception):

@@ -25,18 +25,7 @@ from cli.text import YOU, seat_letter, wrap_text
 from engine.core import EngineError, GameState, IllegalActionError, InvalidActionError, Over
 from p2p.lobby import LobbyError
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
-from protocol.events import (
-    CardDealt,
-    CardShown,
-    DeckRestarted,
-    MatchResumed,
-    OfferMade,
-    OfferSettled,
-    SealedOpened,
-    SealedVoid,
-)
-from protocol.header import DEFAULT_TIMEOUTS
-from protocol.match import (
+from protocol.match.core import (
     ActionTaken,
     Event,
     FloorReached,
@@ -49,6 +38,17 @@ from protocol.match import (
     SeatReplaced,
     SeatsOverdue,
 )
+from protocol.match.events import (
+    CardDealt,
+    CardShown,
+    DeckRestarted,
+    MatchResumed,
+    OfferMade,
+    OfferSettled,
+    SealedOpened,
+    SealedVoid,
+)
+from protocol.wire.header import DEFAULT_TIMEOUTS
 
 TABLE_HELP = """\
 At the table (every game)

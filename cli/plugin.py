@@ -32,7 +32,7 @@ from cli.text import (
     wrap_text,
 )
 from engine.core import GameSpec, GameState, Outcome, Standing
-from protocol.events import CardDealt, CardShown, DeckRestarted
+from protocol.match.events import CardDealt, CardShown, DeckRestarted
 
 LINE_HELP = """\
 How to play (line mode)

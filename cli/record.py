@@ -23,17 +23,7 @@ from engine.core import GameState
 from engine.games import get_game
 from protocol.crypto import fingerprint
 from protocol.errors import BadMessage
-from protocol.events import (
-    CardDealt,
-    CardShown,
-    DeckRestarted,
-    MatchResumed,
-    OfferMade,
-    OfferSettled,
-    SealedOpened,
-    SealedVoid,
-)
-from protocol.match import (
+from protocol.match.core import (
     ActionTaken,
     ChanceRedrawn,
     ChanceResolved,
@@ -48,8 +38,18 @@ from protocol.match import (
     SeatReclaimed,
     SeatReplaced,
 )
-from protocol.transcript import Transcript
-from protocol.verify import DISPUTED, INVALID, Verdict, read_and_verify
+from protocol.match.events import (
+    CardDealt,
+    CardShown,
+    DeckRestarted,
+    MatchResumed,
+    OfferMade,
+    OfferSettled,
+    SealedOpened,
+    SealedVoid,
+)
+from protocol.verify.verifier import DISPUTED, INVALID, Verdict, read_and_verify
+from protocol.wire.transcript import Transcript
 
 
 class RecordError(Exception):

@@ -21,8 +21,8 @@ from engine.core import GameState
 from engine.games import get_game
 from p2p.watchers import Relay, WatchRefused, watch
 from protocol.errors import BadMessage
-from protocol.events import Event, HeadsDisputed, PeerMisbehaved
-from protocol.match import MatchCore
+from protocol.match.core import MatchCore
+from protocol.match.events import Event, HeadsDisputed, PeerMisbehaved
 
 RELAYED = 4
 """How many spectators a relaying spectator serves."""

@@ -22,7 +22,7 @@ from cli.text import plural, wrap_text
 from cli.verify import shown as printable
 from engine.games import games, get_game
 from protocol.crypto import fingerprint, public_key_bytes
-from protocol.verify import VALID
+from protocol.verify.verifier import VALID
 
 
 @dataclass

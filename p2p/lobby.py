@@ -39,11 +39,12 @@ from p2p.wire import (
     valid_host,
     valid_port,
 )
-from protocol import encoding
 from protocol.crypto import fingerprint, public_key_bytes
 from protocol.errors import BadMessage
-from protocol.game import deck_algorithm
-from protocol.header import (
+from protocol.match.core import game_state_for
+from protocol.match.game import deck_algorithm
+from protocol.wire import encoding
+from protocol.wire.header import (
     DEFAULT_TIMEOUTS,
     MAX_NAME,
     MAX_SEATS,
@@ -55,7 +56,6 @@ from protocol.header import (
     sign_header,
     verify_header_signatures,
 )
-from protocol.match import game_state_for
 
 log = logging.getLogger("cryptcrawl.p2p")
 

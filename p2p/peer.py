@@ -43,8 +43,7 @@ from p2p.wire import (
 )
 from protocol.crypto import public_key_bytes
 from protocol.errors import BadMessage
-from protocol.header import DEFAULT_TIMEOUTS, Header, SignedHeader
-from protocol.match import (
+from protocol.match.core import (
     DecisionPending,
     Event,
     ForkSuspected,
@@ -58,8 +57,9 @@ from protocol.match import (
     SeatsOverdue,
     SeatTimedOut,
 )
-from protocol.messages import Kind, Message
-from protocol.transcript import read_transcript
+from protocol.wire.header import DEFAULT_TIMEOUTS, Header, SignedHeader
+from protocol.wire.messages import Kind, Message
+from protocol.wire.transcript import read_transcript
 
 log = logging.getLogger("cryptcrawl.p2p")
 MAX_PUMPED = 10_000

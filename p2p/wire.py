@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from protocol.encoding import decode, encode
 from protocol.errors import BadMessage
+from protocol.wire.encoding import decode, encode
 
 LINK_VERSION: Final = 2
 """2: PING, the link's keepalive (1 had none)."""

@@ -5,7 +5,7 @@ packages import each other without cycles.
   ``cli/games/``, where each game's plug-in and the registry of plug-ins live): their identifiers
   and string literals (read with :mod:`tokenize`, so docstrings count and comments do not) never
   name a registered game nor say raiders, torch, peek, room or crystal.  The wire names and
-  verdict texts of protocol v1, which do, live in the frozen ``protocol/v1_names.py``, which is
+  verdict texts of protocol v1, which do, live in the frozen ``protocol/wire/v1_names.py``, which is
   exempt.
 * **Module size**: no module of ``protocol/``, ``p2p/`` or ``cli/`` (subpackages included) passes
   800 lines.
@@ -30,7 +30,7 @@ from engine.games import GAMES
 ROOT = Path(__file__).resolve().parent.parent
 GENERIC = ("protocol", "p2p", "cli")
 PLUG_INS = ROOT / "cli" / "games"  # each game's client, and the registry naming them
-FROZEN_V1 = ROOT / "protocol" / "v1_names.py"
+FROZEN_V1 = ROOT / "protocol" / "wire" / "v1_names.py"
 EXEMPT = (FROZEN_V1,)
 GAME_WORDS = ("raider", "torch", "peek", "room", "crystal", *GAMES)
 MAX_LINES = 800

@@ -52,11 +52,11 @@ from protocol.crypto import (
     play_commitment,
     public_key_bytes,
 )
-from protocol.delivery import seal_delivery
 from protocol.errors import BadMessage
-from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
-from protocol.match import LocalSeat, MatchCore
-from protocol.messages import (
+from protocol.match.core import LocalSeat, MatchCore
+from protocol.wire.delivery import seal_delivery
+from protocol.wire.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
+from protocol.wire.messages import (
     AbsentBody,
     ActBody,
     ChanceCommitBody,

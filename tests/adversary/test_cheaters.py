@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from protocol.messages import Kind, Message
-from protocol.transcript import read_transcript, split_records
+from protocol.wire.messages import Kind, Message
+from protocol.wire.transcript import read_transcript, split_records
 from tests.adversary.conftest import (
     FINISH,
     Proc,

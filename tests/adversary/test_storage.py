@@ -24,7 +24,7 @@ import pytest
 
 from p2p.peer import PeerConfig, bot_decider
 from p2p.store import StoreError
-from protocol.transcript import read_transcript, split_records
+from protocol.wire.transcript import read_transcript, split_records
 from tests.adversary.conftest import (
     Proc,
     Processes,

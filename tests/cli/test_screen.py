@@ -6,7 +6,7 @@ from cli.games.raiders.ui import RaidersUI
 from cli.screen import Screen, Scroll, plain, text_of, wrap
 from cli.seats import SeatWatch
 from cli.tui import PLAY_HINTS, hint_rows
-from protocol.match import (
+from protocol.match.core import (
     ActionTaken,
     PlayCommitted,
     PlayRevealed,

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol.messages import Kind
-from protocol.transcript import read_transcript
+from protocol.wire.messages import Kind
+from protocol.wire.transcript import read_transcript
 from tests.cli.terminal import Terminal, terminal
 
 __all__ = ["terminal"]

@@ -13,8 +13,8 @@ import pytest
 
 from benchmarks.scenario import raiders_network
 from cli.main import main
-from protocol.transcript import file_start, frame
-from tests.protocol.test_match import rewrite_reveal_action
+from protocol.wire.transcript import file_start, frame
+from tests.protocol.match.test_match import rewrite_reveal_action
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,8 @@ import pytest
 
 from benchmarks.scenario import raiders_network
 from cli.main import main
-from protocol.local import Network
-from protocol.transcript import split_records
+from protocol.mesh import Network
+from protocol.wire.transcript import split_records
 from tests.protocol.framing import chance_edit, framed
 
 

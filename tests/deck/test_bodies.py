@@ -18,8 +18,8 @@ from protocol.deck import (
     encode_body,
 )
 from protocol.deck.group import L
-from protocol.encoding import Value, decode, encode
 from protocol.errors import BadMessage
+from protocol.wire.encoding import Value, decode, encode
 from tests.tiers import examples
 
 

@@ -23,7 +23,7 @@ from protocol.deck import DeckBody, SharesBody, decode_body, encode_body
 from protocol.deck.derive import Derivation
 from protocol.deck.elgamal import card_point, unmask
 from protocol.deck.group import Point, mul
-from protocol.encoding import decode, encode
+from protocol.wire.encoding import decode, encode
 
 CARDS = cards_named("power", 16)
 SEATS = 3

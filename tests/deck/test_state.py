@@ -28,8 +28,8 @@ from protocol.deck import (
     encode_body,
 )
 from protocol.deck.elgamal import Proof
-from protocol.encoding import decode, encode
 from protocol.errors import LocalProtocolError
+from protocol.wire.encoding import decode, encode
 
 CARDS = cards_named("power", 16)
 

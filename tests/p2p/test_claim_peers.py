@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from p2p.peer import PeerConfig
-from protocol.match import MatchClaimed
-from protocol.verdicts import CLAIMED
-from protocol.verify import verify
+from protocol.match.core import MatchClaimed
+from protocol.verify.verdicts import CLAIMED
+from protocol.verify.verifier import verify
 from tests.p2p.conftest import start_match
 from tests.protocol import duel
 

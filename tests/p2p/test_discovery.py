@@ -29,7 +29,7 @@ from p2p.discovery import (
     parse_table,
     table_txt,
 )
-from protocol.header import PROTOCOL_VERSION
+from protocol.wire.header import PROTOCOL_VERSION
 
 pytestmark = pytest.mark.mdns  # multicast DNS on 127.0.0.1: one such test at a time
 

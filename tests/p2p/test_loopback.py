@@ -22,8 +22,8 @@ from p2p.run import host, join, resume
 from p2p.wire import Frame, FrameKind
 from protocol.crypto import fingerprint, public_key_bytes
 from protocol.errors import BadMessage
-from protocol.header import PROTOCOL_VERSION
-from protocol.match import ResultSigned, SeatReclaimed, SeatReplaced
+from protocol.match.core import ResultSigned, SeatReclaimed, SeatReplaced
+from protocol.wire.header import PROTOCOL_VERSION
 from tests.p2p.conftest import (
     LOOPBACK,
     Match,

@@ -26,7 +26,7 @@ from typing import IO, Any
 
 import pytest
 
-from protocol.verify import verify
+from protocol.verify.verifier import verify
 
 ROOT = Path(__file__).resolve().parents[2]
 PEERS = 3

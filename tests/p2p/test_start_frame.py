@@ -22,7 +22,7 @@ from p2p.peer import read_frame
 from p2p.wire import Frame, FrameKind, parse_address, valid_host
 from protocol.crypto import public_key_bytes
 from protocol.errors import BadMessage
-from protocol.header import (
+from protocol.wire.header import (
     DEFAULT_TIMEOUTS,
     PROTOCOL_VERSION,
     Header,

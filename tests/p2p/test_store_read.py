@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from p2p.store import MatchStore, StoreError
-from protocol.transcript import MAX_FILE
+from protocol.wire.transcript import MAX_FILE
 
 MATCH_ID = bytes(range(32))
 

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2p.wire import MAX_FRAME, Frame, FrameKind, FrameSplitter, _msg_frame, parse_frame
-from protocol.encoding import decode
 from protocol.errors import BadMessage
+from protocol.wire.encoding import decode
 from tests.tiers import examples
 
 

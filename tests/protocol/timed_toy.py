@@ -12,9 +12,9 @@ from typing import Any, ClassVar
 from engine.core import GameSpec, Simultaneous, TimeClass, Turn
 from engine.games import register
 from protocol.crypto import SeatSecrets
-from protocol.events import Event
-from protocol.local import MeshGame, make_header
-from protocol.match import MatchConfig, MatchCore
+from protocol.match.core import MatchConfig, MatchCore
+from protocol.match.events import Event
+from protocol.mesh import MeshGame, make_header
 from tests.protocol.toy import Match, Toy
 
 GAME = "toy-timed"

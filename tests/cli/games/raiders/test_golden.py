@@ -44,7 +44,7 @@ from engine.raiders.bots import RandomBot
 from engine.raiders.cards import BOSSES, MONSTERS, TRAPS, TREASURES, VAULTS
 from engine.sim import Dealer, bot_key
 from p2p.peer import MatchPeer
-from protocol.match import ActionTaken, ChanceResolved, PrivateKnowledge, SeatReplaced
+from protocol.match.core import ActionTaken, ChanceResolved, PrivateKnowledge, SeatReplaced
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 UPDATE_ENV = "CRYPTCRAWL_UPDATE_GOLDEN"
@@ -602,7 +602,7 @@ def full_screen_frame(columns: int, lines: int, *, end: bool = False) -> str:
     text at ``columns`` x ``lines``: a seat locked in, one away, one played by a bot, the log
     of the rooms before; or the end screen."""
     from cli.tui import FullScreenGame
-    from protocol.match import PlayCommitted, SeatsOverdue
+    from protocol.match.core import PlayCommitted, SeatsOverdue
 
     state = from_position({
         "players": 4, "phase": "play", "level": 3, "room": 2, "layout": "L2",
