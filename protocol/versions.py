@@ -3,5 +3,5 @@
 
 from typing import Final
 
-PROTOCOL_VERSION: Final = 2
-READABLE_VERSIONS: Final = (1, 2)
+PROTOCOL_VERSION: Final = 3
+READABLE_VERSIONS: Final = (1, 2, 3)

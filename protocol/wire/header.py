@@ -78,7 +78,7 @@ Options = tuple[tuple[str, OptionValue], ...]
 
 _INT_MIN: Final = -(2**63)
 _INT_MAX: Final = 2**64 - 1
-_HEADER_FIELDS: Final = {1: 7, 2: 8}
+_HEADER_FIELDS: Final = {1: 7, 2: 8, 3: 8}
 MAX_TIMEOUT: Final = 86_400
 DEFAULT_TIMEOUTS: Final = (30, 90, 300, 60)
 """quick, normal and long decisions, and the silence after them, in seconds."""
@@ -268,7 +268,7 @@ class Header:
         _refuse_version(value[0])
         expected = _HEADER_FIELDS[value[0]]
         deck: Any = ""
-        if value[0] == 2 and len(value) == expected + 1:
+        if value[0] >= 2 and len(value) == expected + 1:
             deck = value[-1]
             if not isinstance(deck, str) or not deck:
                 raise BadMessage("a header's deck algorithm is a non-empty text")

@@ -131,14 +131,15 @@ __all__ = [
     "sign_message",
 ]
 
-SIGNATURE_DOMAINS: Final = {1: b"cryptcrawl/msg/v1\x00", 2: b"cryptcrawl/msg/v2\x00"}
+SIGNATURE_DOMAINS: Final = {1: b"cryptcrawl/msg/v1\x00", 2: b"cryptcrawl/msg/v2\x00",
+                             3: b"cryptcrawl/msg/v3\x00"}
 """Prefixed to the encoded fields before signing (domain separation for every signature)."""
 SIGNATURE_DOMAIN: Final = SIGNATURE_DOMAINS[PROTOCOL_VERSION]
 
-_FIELD_COUNT: Final = {1: 9, 2: 10}  # whole messages, by version
+_FIELD_COUNT: Final = {1: 9, 2: 10, 3: 10}  # whole messages, by version
 # msgpack fixarray heads: of a whole message, and of its signed fields, by version
-_ARRAY_WHOLE: Final = {1: 0x99, 2: 0x9A}
-_ARRAY_SIGNED_HEAD: Final = {1: b"\x98", 2: b"\x99"}
+_ARRAY_WHOLE: Final = {1: 0x99, 2: 0x9A, 3: 0x9A}
+_ARRAY_SIGNED_HEAD: Final = {1: b"\x98", 2: b"\x99", 3: b"\x99"}
 _SIG_HEAD: Final = b"\xc4\x40"  # msgpack bin 8 of 64 bytes (the signature)
 _SIG_TAIL: Final = 2 + 64
 MAX_HEADS: Final = MAX_SEAT + 1
@@ -321,6 +322,7 @@ _WIRE_NAMES: Final = {
     1: ("version", "match_id", "seat", "seq", "prev", "kind", "state", "body", "sig"),
     2: ("version", "match_id", "seat", "seq", "prev", "kind", "state", "heads", "body", "sig"),
 }
+_WIRE_NAMES[3] = _WIRE_NAMES[2]
 _NO_SIGNATURE: Final = bytes(SIGNATURE_SIZE)
 
 

@@ -30,7 +30,7 @@ CHEAT = 1
 
 
 def _network(n: int, tag: bytes) -> Network:
-    return Network(n, PAPER, b"vectors/v2/deals/" + tag)
+    return Network(n, PAPER, b"vectors/v2/deals/" + tag, version=2)
 
 
 def _file(net: Network) -> bytes:

@@ -199,7 +199,7 @@ WANT: dict[str, Want] = {
         "flip-game", "flip-nonce", "flip-seat-key", "flip-signature", "signatures-swapped",
         "signature-missing", "signed-with-wrong-key")},
     "tampered/header-length-prefix": w("unreadable", (), "unreadable_header"),
-    "tampered/header-protocol-3": w("unreadable", (), "unreadable_header"),
+    "tampered/header-protocol-4": w("unreadable", (), "unreadable_header"),
     "tampered/header-only": w("incomplete", (), "unfinished"),
     "tampered/header-unknown-engine": w("invalid", (), "unplayable_header"),
     "tampered/header-players-mismatch": w("invalid", (), "unplayable_header"),

@@ -42,6 +42,7 @@ from engine.sim import bot_key
 from protocol.crypto import commit_set_digest, play_commitment, sign
 from protocol.match.core import DecisionPending
 from protocol.mesh import Network, Stalled, draw_partition
+from protocol.versions import READABLE_VERSIONS
 from protocol.wire.delivery import SIGNATURE_DOMAIN as DELIVERY_DOMAIN
 from protocol.wire.delivery import delivery_info
 from protocol.wire.encoding import encode
@@ -1235,7 +1236,7 @@ def tampered_vectors(whole: Base, part: Base | None = None) -> list[Vector]:
     longer[hstart - 4:hstart] = (len(header_payload) + 1).to_bytes(4, "big")
     add("header-length-prefix", "The header record's length prefix one more than its length.",
         bytes(longer), Expect("unreadable"))
-    other = 2 if version == 1 else version + 1
+    other = 2 if version == 1 else max(READABLE_VERSIONS) + 1  # (a version nobody reads)
     v2_payload = encode(((other, *net.header.header.value()[1:]), sigs))
     add(f"header-protocol-{other}", f"The header says protocol version {other}.",
         frame(payloads[0]) + frame(v2_payload) + assemble(payloads[2:]),

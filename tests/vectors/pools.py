@@ -26,7 +26,7 @@ CHEAT = 1
 
 
 def _played(tag: bytes, cheat: Callable[[LocalSeat], None] | None = None) -> Network:
-    net = Network(3, KARDS, b"vectors/v2/pools/" + tag)
+    net = Network(3, KARDS, b"vectors/v2/pools/" + tag, version=2)
     if cheat is not None:
         cheat(net.seats[CHEAT])
     net.run_with_timeouts()

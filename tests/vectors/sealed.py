@@ -25,7 +25,7 @@ CHEAT = 1
 
 
 def _network(tag: bytes) -> Network:
-    return Network(2, TWISTER, b"vectors/v2/sealed/" + tag)
+    return Network(2, TWISTER, b"vectors/v2/sealed/" + tag, version=2)
 
 
 def _file(net: Network, peer: int) -> bytes:

@@ -36,7 +36,7 @@ def junk_digests(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
 def test_a_seat_signing_a_wrong_chance_digest_is_owed_and_replaced(
         junk_digests: list[int]) -> None:
-    net = raiders_network(3, tag=b"jd")
+    net = raiders_network(3, tag=b"jd/v5")
     net.run_with_timeouts(limit=10)
     assert junk_digests, "seat 0 signed no wrong digest"
     for seat in (1, 2):

@@ -174,7 +174,7 @@ def test_a_peeks_target_keeps_commitments_of_its_own() -> None:
     """A Kards guardian's peek targets the next orange draw: that event is committed on its
     own (before the roll that may show it, with a digest round), never drawn from a pool, and
     the round shows it only to its seat."""
-    net = Network(5, MeshGame("kards"), b"kp5-2")
+    net = Network(5, MeshGame("kards"), b"kp5-2/v26")
     net.run_with_timeouts()
     core = net.cores[0]
     assert all(c.signed for c in net.cores) and core.rounds, "no peek in this match"

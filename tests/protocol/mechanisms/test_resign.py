@@ -84,7 +84,7 @@ def test_a_resign_that_leaves_one_live_seat_ends_the_match_at_the_floor() -> Non
 
 def test_without_a_resignation_rule_a_resign_is_a_leave() -> None:
     """Dungeon Raiders has no resignation: the seat's zombie plays it, and the file says so."""
-    net = raiders_network(3, tag=b"resign-raiders")
+    net = raiders_network(3, tag=b"resign-raiders/v1")
     resign_after(net, 2, 10)
     net.pump()
     for peer in (0, 1):

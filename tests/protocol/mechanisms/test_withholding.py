@@ -160,7 +160,7 @@ def test_a_seat_that_looked_with_its_torch_and_walks_away_forfeits(
         if seat == 3 and PEEK in state.legal_actions(seat):
             return str(state.format_action(PEEK))
         return random(state, seat)
-    net = raiders_network(4, tag=b"withhold-torch10", deciders=[peeker] * 4)  # (3 has a torch)
+    net = raiders_network(4, tag=b"withhold-torch10/v3", deciders=[peeker] * 4)  # (3 has a torch)
     local = net.seats[3]
 
     def after_look(m: Message) -> bool:  # (its round's room not turned yet: no key released)

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol.errors import BadMessage, LocalProtocolError
+from protocol.versions import PROTOCOL_VERSION
 from protocol.wire.feed import BUFFER_CAP, RIVALS_CAP, AddStatus, Equivocation, Feed
 from protocol.wire.messages import Kind, Message, sign_message
 from tests.tiers import examples
@@ -427,6 +428,7 @@ def test_a_feed_takes_messages_of_its_match_version_only() -> None:
     sender = Sender()
     v1 = sign_message(sender.key, match_id=MATCH, seat=sender.seat, seq=0, prev=MATCH,
                       kind=Kind.ACT, state=STATE, body=("step0", "play 1"), version=1)
-    with pytest.raises(BadMessage, match="of protocol version 1, in a version 2 match"):
+    with pytest.raises(BadMessage,
+                       match=f"of protocol version 1, in a version {PROTOCOL_VERSION} match"):
         sender.feed().add(v1)
     assert Feed(sender.seat, sender.public, MATCH, 1).add(v1).appended == (v1,)

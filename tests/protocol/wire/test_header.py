@@ -72,7 +72,7 @@ def test_header_vectors() -> None:
 
 def test_match_id_is_the_documented_construction() -> None:
     header = make_header()
-    assert header.fields() == (2, "raiders", (("players", 3), ("variant", "basic")),
+    assert header.fields() == (PROTOCOL_VERSION, "raiders", (("players", 3), ("variant", "basic")),
                                "raiders/1", "sha256-ctr/v1",
                                tuple((NAMES[i], KEYS[i]) for i in range(3)), (30, 90, 300, 60))
     assert header.match_id == H("cryptcrawl/match-id/v1", encoding.encode(header.fields()),
@@ -141,9 +141,9 @@ def raw(header: Header, **changes: Any) -> list[Any]:
     return value
 
 
-@pytest.mark.parametrize("version", [0, 3, 17])
+@pytest.mark.parametrize("version", [0, PROTOCOL_VERSION + 1, 17])
 def test_another_protocol_version_is_refused_clearly(version: int) -> None:
-    message = f"speaks protocol version {version}; this program speaks 2"
+    message = f"speaks protocol version {version}; this program speaks {PROTOCOL_VERSION}"
     data = msgpack.packb(raw(make_header(), protocol=version), use_bin_type=True)
     with pytest.raises(BadMessage, match=message):
         Header.decode(data)
@@ -408,13 +408,13 @@ def test_fuzz_one_field_of_a_valid_header(position: int, value: Any) -> None:
     _only_bad_message(Header.decode, data)
 
 
-# --------------------------------------------------------------------------- version 2: timeouts
+# --------------------------------------------------------------------------- version 2 on: timeouts
 
 
-def test_a_version_2_header_carries_the_agreed_timeouts() -> None:
+def test_a_header_of_version_2_or_later_carries_the_agreed_timeouts() -> None:
     header = make_header(timeouts=(20, 60, 240, 45))
     data = header.encode()
-    assert data[:2] == b"\x98\x02"  # an 8-array; the version first
+    assert data[:2] == b"\x98" + bytes([PROTOCOL_VERSION])  # an 8-array; the version first
     assert Header.decode(data).timeouts == (20, 60, 240, 45)
     assert encoding.decode(data)[6] == (20, 60, 240, 45)  # before the nonces
     assert header.match_id != make_header().match_id  # the timeouts are in the match id

@@ -190,7 +190,7 @@ def fields(**changes: object) -> list[Value]:
 
 
 BAD_ENVELOPES: list[tuple[str, Value, str]] = [
-    ("unknown version", fields(version=3), "unsupported protocol version 3"),
+    ("unknown version", fields(version=4), "unsupported protocol version 4"),
     ("a version 2 message of 9 fields", fields(version=2), "version 2 message has 10 fields"),
     ("version 0", fields(version=0), "unsupported protocol version 0"),
     ("version as bool", fields(version=True), "version must be an integer"),
@@ -544,12 +544,21 @@ def test_version_2_round_trip_per_kind(kind: Kind, body: tuple[Value, ...],
 
 def test_version_2_wire_layout_carries_the_heads_after_the_state() -> None:
     message = make2(Kind.ACT, ("L1.R2.turn", "torch 3"), seq=7)
-    assert PROTOCOL_VERSION == 2
     assert decode(message.encode()) == (2, MATCH, 2, 7, MATCH, 6, STATE, HEADS,
                                         ("L1.R2.turn", "torch 3"), message.sig)
     assert message.signed_bytes() == SIGNATURE_DOMAINS[2] + encode(
         (2, MATCH, 2, 7, MATCH, 6, STATE, HEADS, ("L1.R2.turn", "torch 3")))
     assert SIGNATURE_DOMAINS[2] == b"cryptcrawl/msg/v2\x00"
+
+
+def test_version_3_keeps_version_2s_layout_under_its_own_signing_domain() -> None:
+    assert PROTOCOL_VERSION == 3
+    message = make(Kind.ACT, ("L1.R2.turn", "torch 3"), seq=7, version=3, heads=HEADS)
+    assert decode(message.encode()) == (3, MATCH, 2, 7, MATCH, 6, STATE, HEADS,
+                                        ("L1.R2.turn", "torch 3"), message.sig)
+    assert message.signed_bytes() == b"cryptcrawl/msg/v3\x00" + encode(
+        (3, MATCH, 2, 7, MATCH, 6, STATE, HEADS, ("L1.R2.turn", "torch 3")))
+    assert Message.decode(message.encode()) == message
 
 
 @pytest.mark.parametrize(("body", "reason"), [
