@@ -106,18 +106,26 @@ class Vouching:
         # A replaced seat's entry may also be what it was before the replacement (its last
         # message taken, as the anchor or the seat's head gave it then): a message signed
         # before its sender saw the replacement, that the rules take after it.  A seat
-        # replaced for good (for misbehaviour: a fork, say) may be named by any entry — the
-        # version of its fork the sender held, its replacement elsewhere.
+        # replaced for good for a fault (a fork, misbehaviour) or after a forfeit may be named
+        # by any entry — the version of its fork the sender held, its replacement elsewhere.
+        # A seat that left (a LEAVE, a RESIGN, a claim) may not: its feed ends where it left,
+        # the same on every peer, so an entry naming what its feed here does not hold is a
+        # dispute with it (below), never a replacement seen elsewhere.
         absent = self._seats.absent
         raw = self._raw(message.kind, message.content) if absent else expected
         differ = [j for j in range(self._n) if heads[j] != expected[j]
-                  and not (j in absent and (absent[j].final or heads[j] in (
-                      raw[j], self._steps.anchor_heads[j], self._ending.core_head[j])))]
+                  and not (j in absent and ((absent[j].final and not absent[j].left) or heads[j]
+                                            in (raw[j], self._steps.anchor_heads[j],
+                                                self._ending.core_head[j])))]
         if not differ:
             return True
         contested = [j for j in differ if not self._replacement(j, heads[j], expected[j])]
         if contested and len(contested) == len(differ):
-            other = contested[0]
+            # A seat that left named with a message its feed here does not hold comes first:
+            # with its feed not what the sender saw, the sender's steps may begin elsewhere,
+            # and its other entries with them.
+            gone = [j for j in contested if j in absent]
+            other = (gone or contested)[0]
             return self._contradicts(seat, message, other, heads[other], expected[other],
                                      "as seat {other}'s last one that drove the engine")
         # Replacements differ (and maybe, because of them, the other entries: with other seats
@@ -135,10 +143,17 @@ class Vouching:
         """Is a difference on ``seat``'s entry one of replacements: this peer replaced it (and
         the message names another of its messages, or another replacement), or the message
         names its replacement at some point of its feed?"""
-        if seat in self._seats.absent:
-            return True
-        return any(named == replaced_head(self._match_id, seat, count)
-                   for count in range(len(self._feeds[seat].messages) + 1))
+        marks = any(named == replaced_head(self._match_id, seat, count)
+                    for count in range(len(self._feeds[seat].messages) + 1))
+        absence = self._seats.absent.get(seat)
+        if absence is None or marks:
+            return marks
+        if absence.left:
+            # (A message of its feed, or none yet: named where this peer replaced it elsewhere.
+            # Anything else its feed here does not hold: a dispute with the seat that left.)
+            feed = self._feeds[seat]
+            return named == feed.match_id or any(m.hash == named for m in feed.messages)
+        return True
 
     def names_key(self, seat: int, message: Message, owner: int, named: bytes,
                   held: Message) -> bool:
@@ -205,7 +220,16 @@ class Vouching:
                  else self._ending.state_heads)
         found = []
         for j in range(self._n):
-            if j == seat or j in self._seats.absent or message.heads[j] == basis[j]:
+            absence = self._seats.absent.get(j)
+            if j == seat or (absence is not None and not absence.left):
+                continue
+            if absence is not None and message.heads[j] != replaced_head(
+                    self._match_id, j, absence.count):
+                # The state rests on the departure of a seat that left (its LEAVE, RESIGN or
+                # the claim on it), which the message does not name: signed without it.
+                found.append(j)
+                continue
+            if message.heads[j] == basis[j]:
                 continue
             named, rests = self._position(j, message.heads[j]), self._position(j, basis[j])
             if named is None or (rests is not None and named < rests):

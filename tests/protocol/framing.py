@@ -54,6 +54,32 @@ def resign(feed: Sequence[Message], key: Ed25519PrivateKey, edit: Edit, *,
     return out
 
 
+def departed(feed: Sequence[Message], key: Ed25519PrivateKey, at: int, body: Body, *,
+             keep_rest: bool) -> list[Message]:
+    """``feed`` with a LEAVE or a RESIGN (``body``) put in as its message ``at``, signed by the
+    seat's own key: with ``keep_rest`` every later message follows it, signed again on the new
+    chain (its bodies, heads and state digests as they were signed); without, the feed ends
+    there (a seat that keeps its first messages and appends its departure)."""
+    head = list(feed[:at])
+    prev = head[-1].hash if head else feed[0].prev
+    first = feed[0]
+    departure = sign_message(key, match_id=first.match_id, seat=first.seat, seq=at, prev=prev,
+                             kind=body.KIND, state=head[-1].state if head else first.state,
+                             body=body, heads=(), version=first.version)
+    if not keep_rest:
+        return [*head, departure]
+    out, renamed = [*head, departure], {}
+    for message in feed[at:]:
+        heads = tuple(renamed.get(h, h) for h in message.heads)
+        again = sign_message(key, match_id=message.match_id, seat=message.seat,
+                             seq=message.seq + 1, prev=out[-1].hash, kind=message.kind,
+                             state=message.state, body=message.content, heads=heads,
+                             version=message.version)
+        renamed[message.hash] = again.hash
+        out.append(again)
+    return out
+
+
 def other_secret(event: str, seat: int) -> bytes:
     """The secret a liar puts in place of its own for ``event``."""
     return hashlib.sha256(b"framing/%d/" % seat + event.encode()).digest()

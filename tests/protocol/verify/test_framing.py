@@ -30,10 +30,12 @@ from protocol.wire.messages import (
     ActBody,
     Body,
     KeyReleaseBody,
+    LeaveBody,
     Message,
+    ResignBody,
     SealKeyBody,
 )
-from tests.protocol.framing import Edit, chance_edit, copy_bytes, framed, resign
+from tests.protocol.framing import Edit, chance_edit, copy_bytes, departed, framed, resign
 
 NETS: dict[tuple[int, str, int], Network] = {}
 
@@ -222,3 +224,26 @@ def test_a_seat_that_lies_in_its_own_message_is_still_proved() -> None:
                            state=lambda m: bytes(32) if m.hash == commit.hash else None)
     v = verify(copy_bytes(net.header, changed))
     assert (v.verdict, v.reason_code, v.blamed) == (INVALID, "state_diverged", (liar,)), v
+
+
+@pytest.mark.parametrize("keep_rest", [False, True], ids=["appended", "inserted"])
+@pytest.mark.parametrize("body", [LeaveBody(), ResignBody()], ids=["leave", "resign"])
+def test_a_departure_a_seat_writes_into_its_own_feed_names_it_in_every_verdict(
+        body: Body, keep_rest: bool) -> None:
+    """Issue 46 item 1: a seat keeps its first messages and appends a LEAVE (or puts a LEAVE or
+    a RESIGN in mid-feed and signs the rest again).  Its departure replaces it for good, not for
+    a fault — but the honest seats' messages after that point name its messages as they were
+    signed.  A seat that left is named in the heads like a live one (protocol.md §7.10): an
+    entry its feed here does not hold is a dispute with it, and a state refused after its
+    departure, by a message that does not name the departure, rests on it (§9.2 item 4).
+    Before, 37 of 46 such files blamed an honest seat alone."""
+    net = finished(4, version=3)
+    feeds = feeds_of(net)
+    for liar in (0, 3):
+        mine = feeds[liar]
+        for at in (1, len(mine) // 3, 2 * len(mine) // 3):
+            changed = [list(f) for f in feeds]
+            changed[liar] = departed(mine, net.seats[liar].key, at, body, keep_rest=keep_rest)
+            v = verify(copy_bytes(net.header, changed))
+            named = set(v.blamed) | ({v.dispute.seat, *v.dispute.others} if v.dispute else set())
+            assert named and liar in named, (liar, at, v.verdict, v.reason_code, v.blamed)
