@@ -179,7 +179,7 @@ class MatchCore:
                                  ending=self.ending, emit=emit, mark_unfit=self.waiting.mark_unfit,
                                  decks=self.decks)
         self.votes = Votes(seats=self.seats, feeds=self.feeds, cursor=self.cursor,
-                           progress=self, shortfalls=self.shortfalls)
+                           progress=self, shortfalls=self.shortfalls, match_id=self.match_id)
         self.settlement = Settlement(seats=self.seats, votes=self.votes, cursor=self.cursor,
                                      progress=self)
         self.votes.silenced = self.settlement.silenced
@@ -627,7 +627,7 @@ class MatchCore:
                 self.ending.core_head[seat] = message.hash
             return done
         if isinstance(body, AbsentBody):
-            return self._handle(seat, lambda: votes.on_vote(seat, body))
+            return self._handle(seat, lambda: votes.on_vote(seat, message))
         if isinstance(body, SealKeyBody):
             return self._handle(seat, lambda: self.knowledge.on_key(seat, message, body))
         if isinstance(body, DeliveryBody):

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from protocol.crypto import replaced_head
 from protocol.mechanisms.absence import Seats
 from protocol.wire.feed import Feed
 from protocol.wire.messages import AbsentBody, Message, ReclaimBody
@@ -38,7 +39,8 @@ class Votes:
     """Every vote read from the feeds, and the points decided by them."""
 
     def __init__(self, *, seats: Seats, feeds: Sequence[Feed], cursor: Sequence[int],
-                 progress: Progress, shortfalls: list[str]) -> None:
+                 progress: Progress, shortfalls: list[str], match_id: bytes = b"") -> None:
+        self._match_id = match_id
         self._seats = seats
         self._n = seats.n
         self._feeds = feeds
@@ -62,6 +64,9 @@ class Votes:
         # are spent.
         self.spent: set[tuple[int, int]] = set()
         self._scanned = [0] * self._n
+        # Absent votes and settlement signatures on a point their signer had passed when it
+        # signed them (see _passed): no vote, read or cast.
+        self.past: set[bytes] = set()
         # Is this voter's "present" void (it is itself settled silent)?  Set by the settlement.
         self.silenced: Callable[[int], bool] = lambda seat: False
 
@@ -89,6 +94,11 @@ class Votes:
                 message = messages[index]
                 body = message.content
                 if isinstance(body, AbsentBody) and body.seat != seat and body.seat < self._n:
+                    if body.absent and self._passed(seat, messages, index, body.seat,
+                                                    body.count):
+                        self.past.add(message.hash)
+                        index += 1
+                        continue
                     ballot = self.ballots.setdefault((body.seat, body.count), {})
                     if body.absent == 2:
                         self.settles.setdefault((body.seat, body.count), set()).add(seat)
@@ -102,6 +112,25 @@ class Votes:
             scanned[seat] = index
         return read
 
+    def _passed(self, voter: int, messages: Sequence[Message], index: int, target: int,
+                count: int) -> bool:
+        """Had ``voter`` passed ``target``'s message ``count`` when it signed
+        ``messages[index]``?  Yes when its last message before it that carries heads names,
+        as ``target``'s entry, a message of ``target``'s feed numbered ``count`` or more, or
+        ``target``'s replacement mark at ``count`` or more (protocol.md §7.6 item 3): a vote
+        dated so by its signer's own feed is on a point behind it, the same on every peer and
+        in the verifier, which reads votes ahead of the cursors."""
+        last = next((m for m in reversed(messages[:index]) if m.heads), None)
+        if last is None or len(last.heads) != self._n:
+            return False
+        named = last.heads[target]
+        feed = self._feeds[target]
+        place = next((m.seq for m in feed.chain if m.hash == named), None)
+        if place is not None:
+            return place >= count
+        return any(named == replaced_head(self._match_id, target, k)
+                   for k in range(count, len(feed.chain) + 1))
+
     def unread(self) -> bool:
         """A RECLAIM was taken since the feeds were read: votes after it wait to be read."""
         return any(k < self._cursor[s] and k < len(self._feeds[s].chain)
@@ -109,8 +138,13 @@ class Votes:
 
     # ------------------------------------------------------------------ consuming
 
-    def on_vote(self, seat: int, body: AbsentBody) -> bool:
-        """A vote taken in its feed's order: an absent vote is cast."""
+    def on_vote(self, seat: int, message: Message) -> bool:
+        """A vote taken in its feed's order: an absent vote is cast (unless it is on a point
+        its voter had passed: :attr:`past`)."""
+        body = message.content
+        assert isinstance(body, AbsentBody)
+        if message.hash in self.past:
+            return True
         target = body.seat
         seats = self._seats
         # A vote on a point this peer has not reached yet (the target's earlier messages still

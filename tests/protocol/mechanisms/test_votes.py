@@ -698,3 +698,25 @@ def test_a_lone_liars_replacement_marks_only_delay_the_present_answers() -> None
     assert len({c.public_digest() for c in honest}) == 1
     assert all(sorted(c.absent) == [3] for c in honest)
     assert all(net.seats[i]._withheld for i in range(3))  # each did hold an answer back
+
+
+# --------------------------------------------------------------------------- votes on past points
+
+
+def test_a_vote_on_a_point_long_passed_is_no_vote_live_and_in_every_copy() -> None:
+    """Issue 46 item 2: in mid-game a seat signs ABSENT [0, 0, 1] — seat 0's first message,
+    taken long before.  Live peers read it and pass it by (no presence changes); the verifier
+    reads votes ahead of the cursors from the start of its replay, where that point is seat
+    0's cursor, and used to see a pending vote no live peer saw: every copy then read
+    ``incomplete``, waiting for honest seats' votes.  A vote dated by its signer's own feed —
+    its last message with heads names seat 0's message 0 or later — is on a point its voter
+    had passed: no vote, live or in a file (protocol.md §7.6 item 3)."""
+    net = raiders_network(3, tag=b"past-point-vote")
+    net.pump(limit=400, partial=True)
+    assert net.cores[2].cursor[0] > 5
+    net.queue.append(net.seats[2].sign_next(Kind.ABSENT, AbsentBody(0, 0, 1)))
+    net.pump()
+    for core in net.cores:
+        assert core.signed and not core.absent
+    for seat in range(3):
+        assert verify(match_file(net, seat)).verdict == VALID
