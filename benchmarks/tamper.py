@@ -18,7 +18,8 @@ The last line is one JSON object: ``files`` (tampered files checked), ``games``,
 blamed, or the parties of a dispute — without the seat that edited its own feed; any seat, for a
 tampering with no liar), ``errors`` (the verifier raised), ``seconds``, ``by_class`` (per class,
 the count of each verdict) and ``failures_by_class`` (per class with any, its accepted,
-honest_blamed_alone and errors).  Both counts must be 0.
+honest_blamed_alone and errors, and ``waits_on_honest``: copies forged by a liar that read
+``incomplete`` waiting only for other seats, noted apart).  Both counts must be 0.
 
 ``--out DIR`` writes every accepted, honest-blamed-alone or erroring file there, with a JSON
 sidecar (class, game, base, liar, holder, what was done and the verdict's fields), and
@@ -115,7 +116,7 @@ def main(argv: list[str]) -> int:
     failures: dict[str, Counter[str]] = {}
     for record in records:
         by_class[record["class"]][record["verdict"]] += 1
-        if record["judged"] in FAILURES:
+        if record["judged"] != "ok":
             failures.setdefault(record["class"], Counter())[record["judged"]] += 1
     if args.out is not None:
         write_out(args.out, records)
@@ -131,10 +132,11 @@ def main(argv: list[str]) -> int:
         "benchmark": "tamper", "files": len(records), "bases": len(tasks), "games": len(games),
         "classes": sum(1 for counts in by_class.values() if counts),
         "accepted": total["accepted"], "honest_blamed_alone": total["honest_blamed_alone"],
-        "errors": total["error"], "seconds": round(seconds, 1), "workers": args.workers,
+        "errors": total["error"], "waits_on_honest": total["waits_on_honest"],
+        "seconds": round(seconds, 1), "workers": args.workers,
         "by_class": {c: dict(sorted(v.items())) for c, v in by_class.items() if v},
-        "failures_by_class": {c: {k: v[k] for k in ("accepted", "honest_blamed_alone", "error")
-                                  if v[k]} for c, v in failures.items()},
+        "failures_by_class": {c: {k: v[k] for k in (*FAILURES, "waits_on_honest") if v[k]}
+                              for c, v in failures.items()},
     }))
     return 0
 

@@ -7,6 +7,9 @@
   tampering with no liar (damage: bit flips, truncations, header edits, another seat's messages
   left out), any seat named;
 * ``error``: the verifier raised (it must never).
+
+Also noted, not counted as a failure: ``waits_on_honest``, a copy forged by a liar that reads
+``incomplete`` waiting only for other seats (its ``waiting_for`` leaves the liar out).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import traceback
 from dataclasses import dataclass
 
-from protocol.verify.verdicts import VALID, Verdict
+from protocol.verify.verdicts import INCOMPLETE, VALID, Verdict
 from protocol.verify.verifier import verify
 
 __all__ = ["Outcome", "judge", "named", "outcome"]
@@ -30,12 +33,16 @@ def named(verdict: Verdict) -> tuple[int, ...]:
 
 
 def judge(verdict: Verdict, liar: int | None) -> str:
-    """``accepted``, ``honest_blamed_alone`` or ``ok`` (see the module docstring)."""
+    """``accepted``, ``honest_blamed_alone``, ``waits_on_honest`` or ``ok`` (see the module
+    docstring)."""
     if verdict.verdict == VALID:
         return "accepted"
     seats = named(verdict)
     if seats and (liar is None or liar not in seats):
         return "honest_blamed_alone"
+    if (verdict.verdict == INCOMPLETE and liar is not None and verdict.waiting_for
+            and liar not in verdict.waiting_for):
+        return "waits_on_honest"
     return "ok"
 
 
@@ -48,7 +55,7 @@ class Outcome:
     reason: str
     blamed: tuple[int, ...]
     dispute: tuple[int, ...]  # the dispute's parties: its seat, then the others
-    judged: str  # accepted, honest_blamed_alone, ok or error
+    judged: str  # accepted, honest_blamed_alone, waits_on_honest, ok or error
     waiting_for: tuple[int, ...] = ()  # (incomplete) the seats the match waits for
 
     def fields(self) -> dict[str, object]:

@@ -16,7 +16,7 @@ from protocol.verify.verdicts import Dispute, Verdict
 from protocol.wire.transcript import split_records
 
 KEYS = {"files", "games", "classes", "accepted", "honest_blamed_alone", "errors", "seconds",
-        "by_class", "failures_by_class"}
+        "by_class", "failures_by_class", "waits_on_honest"}
 
 
 def test_a_verdict_is_judged_by_the_seats_it_names() -> None:
@@ -29,7 +29,10 @@ def test_a_verdict_is_judged_by_the_seats_it_names() -> None:
     assert named(dispute) == (1, 3)
     assert judge(dispute, liar=3) == "ok"
     assert judge(dispute, liar=0) == "honest_blamed_alone"
-    assert judge(Verdict("incomplete", "unfinished", "…", waiting_for=(0,)), liar=0) == "ok"
+    waiting = Verdict("incomplete", "unfinished", "…", waiting_for=(0,))
+    assert judge(waiting, liar=0) == "ok"
+    assert judge(waiting, liar=1) == "waits_on_honest"  # (noted, not a failure)
+    assert judge(waiting, liar=None) == "ok"
     assert judge(Verdict("invalid", "malformed_record", "…"), liar=None) == "ok"
     assert judge(Verdict("valid", "result_signed", "…"), liar=1) == "accepted"
 
