@@ -16,7 +16,9 @@ byte-identical to another (or to an honest copy) are not counted.
 The last line is one JSON object: ``files`` (tampered files checked), ``games``, ``classes``,
 ``accepted`` (files read ``valid``), ``honest_blamed_alone`` (files whose verdict names seats —
 blamed, or the parties of a dispute — without the seat that edited its own feed; any seat, for a
-tampering with no liar), ``errors`` (the verifier raised), ``seconds``, ``by_class`` (per class,
+tampering with no liar), ``errors`` (the verifier raised), ``accepted_same_result`` (of the
+accepted, those whose result — final digest and winners — is the honest match's),
+``seconds``, ``by_class`` (per class,
 the count of each verdict) and ``failures_by_class`` (per class with any, its accepted,
 honest_blamed_alone and errors, and ``waits_on_honest``: copies forged by a liar that read
 ``incomplete`` waiting only for other seats, noted apart).  Both counts must be 0.
@@ -42,6 +44,7 @@ from typing import Any
 from benchmarks.tampering.bases import GAMES, base
 from benchmarks.tampering.classify import outcome
 from benchmarks.tampering.mutators import CLASSES, mutants
+from protocol.verify.verifier import verify
 
 FAILURES = ("accepted", "honest_blamed_alone", "error")
 
@@ -51,6 +54,7 @@ def run_base(task: tuple[str, int, tuple[str, ...] | None, bool]) -> list[dict[s
     game, index, classes, keep = task
     b = base(game, index)
     honest = {hashlib.sha256(b.file(s)).digest() for s in range(b.seats)}
+    result = verify(b.file(0))  # (the honest result, to compare an accepted copy's with)
     seen: set[bytes] = set(honest)
     out = []
     for mutant in mutants(b, classes):
@@ -63,6 +67,9 @@ def run_base(task: tuple[str, int, tuple[str, ...] | None, bool]) -> list[dict[s
             "class": mutant.cls, "game": game, "base": b.name, "seats": b.seats,
             "liar": mutant.liar, "holder": mutant.holder, "detail": mutant.detail,
             "sha256": digest.hex(), **judged.fields()}
+        if judged.judged == "accepted":
+            record["same_result"] = (judged.final_digest, judged.winners) == (
+                result.final_digest, result.winners)
         if keep and judged.judged in FAILURES:
             record["data"] = mutant.data
         out.append(record)
@@ -133,6 +140,7 @@ def main(argv: list[str]) -> int:
         "classes": sum(1 for counts in by_class.values() if counts),
         "accepted": total["accepted"], "honest_blamed_alone": total["honest_blamed_alone"],
         "errors": total["error"], "waits_on_honest": total["waits_on_honest"],
+        "accepted_same_result": sum(1 for r in records if r.get("same_result")),
         "seconds": round(seconds, 1), "workers": args.workers,
         "by_class": {c: dict(sorted(v.items())) for c, v in by_class.items() if v},
         "failures_by_class": {c: {k: v[k] for k in (*FAILURES, "waits_on_honest") if v[k]}

@@ -57,6 +57,8 @@ class Outcome:
     dispute: tuple[int, ...]  # the dispute's parties: its seat, then the others
     judged: str  # accepted, honest_blamed_alone, waits_on_honest, ok or error
     waiting_for: tuple[int, ...] = ()  # (incomplete) the seats the match waits for
+    final_digest: bytes = b""
+    winners: tuple[int, ...] = ()
 
     def fields(self) -> dict[str, object]:
         return {"verdict": self.verdict, "reason_code": self.reason_code, "reason": self.reason,
@@ -73,4 +75,5 @@ def outcome(data: bytes, liar: int | None) -> Outcome:
     dispute = () if verdict.dispute is None else (verdict.dispute.seat,
                                                   *verdict.dispute.others)
     return Outcome(verdict.verdict, verdict.reason_code, verdict.reason, verdict.blamed,
-                   dispute, judge(verdict, liar), verdict.waiting_for)
+                   dispute, judge(verdict, liar), verdict.waiting_for, verdict.final_digest,
+                   verdict.winners)

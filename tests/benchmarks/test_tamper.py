@@ -16,7 +16,7 @@ from protocol.verify.verdicts import Dispute, Verdict
 from protocol.wire.transcript import split_records
 
 KEYS = {"files", "games", "classes", "accepted", "honest_blamed_alone", "errors", "seconds",
-        "by_class", "failures_by_class", "waits_on_honest"}
+        "by_class", "failures_by_class", "waits_on_honest", "accepted_same_result"}
 
 
 def test_a_verdict_is_judged_by_the_seats_it_names() -> None:
