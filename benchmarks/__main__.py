@@ -21,6 +21,7 @@ BENCHMARKS = {
     "zombie": "benchmarks.zombie",
     "dice": "benchmarks.dice",
     "spectators": "benchmarks.spectators",
+    "tamper": "benchmarks.tamper",
 }
 
 

@@ -9,8 +9,8 @@ and Ed25519 signatures are deterministic.  The one random input of the code is H
 key in a private-knowledge delivery (``cryptography``'s HPKE draws it from the operating
 system): every DELIVERY a seat sends here is opened with the round user's key and sealed again,
 the same plaintext to the same key with the same ``info``, under an ephemeral key derived from
-the tag (RFC 9180 base mode, done by hand below), and signed in its place.  A verifier cannot
-tell the difference: any ephemeral key is a valid one.
+the tag (RFC 9180 base mode, done by hand: benchmarks/tampering/sealing.py), and signed in
+its place.  A verifier cannot tell the difference: any ephemeral key is a valid one.
 
 A :class:`Vector`'s :class:`Expect` is what its attack must show in version 1's verdict (its
 status, seat and words); version 2's expected fields are generate_v2's.
@@ -21,20 +21,18 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
-import hmac
 import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives import hpke
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from benchmarks.scenario import RAIDERS, raiders
+from benchmarks.tampering.sealing import SealingNetwork
 from cli.verify import run_verify
 from engine.core import GameState
 from engine.raiders.bots import RandomBot
@@ -75,52 +73,13 @@ def tag_of(version: int) -> bytes:
     return b"cryptcrawl/vectors/v%d/" % version
 
 
-# --------------------------------------------------------------------------- deterministic HPKE
-# RFC 9180, base mode, DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, ChaCha20-Poly1305: the suite of
-# protocol/wire/delivery.py, with the ephemeral key given instead of drawn.
-
-_KEM_SUITE = b"KEM\x00\x20"
-_HPKE_SUITE = b"HPKE\x00\x20\x00\x01\x00\x03"
-_SUITE = hpke.Suite(hpke.KEM.X25519, hpke.KDF.HKDF_SHA256, hpke.AEAD.CHACHA20_POLY1305)
-
-
-def _extract(suite: bytes, salt: bytes, label: bytes, ikm: bytes) -> bytes:
-    return hmac.digest(salt or bytes(32), b"HPKE-v1" + suite + label + ikm, "sha256")
-
-
-def _expand(suite: bytes, prk: bytes, label: bytes, info: bytes, size: int) -> bytes:
-    labeled = size.to_bytes(2, "big") + b"HPKE-v1" + suite + label + info
-    out, block, counter = b"", b"", 1
-    while len(out) < size:
-        block = hmac.digest(prk, block + labeled + bytes([counter]), "sha256")
-        out += block
-        counter += 1
-    return out[:size]
-
-
-def hpke_seal(plaintext: bytes, recipient: bytes, info: bytes, ephemeral: bytes) -> bytes:
-    """HPKE single-shot seal (``enc || ciphertext``, as cryptography's ``Suite.encrypt``)."""
-    secret_key = X25519PrivateKey.from_private_bytes(ephemeral)
-    enc = secret_key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
-    dh = secret_key.exchange(X25519PublicKey.from_public_bytes(recipient))
-    shared = _expand(_KEM_SUITE, _extract(_KEM_SUITE, b"", b"eae_prk", dh), b"shared_secret",
-                     enc + recipient, 32)
-    context = (b"\x00" + _extract(_HPKE_SUITE, b"", b"psk_id_hash", b"")
-               + _extract(_HPKE_SUITE, b"", b"info_hash", info))
-    secret = _extract(_HPKE_SUITE, shared, b"secret", b"")
-    key = _expand(_HPKE_SUITE, secret, b"key", context, 32)
-    nonce = _expand(_HPKE_SUITE, secret, b"base_nonce", context, 12)
-    return enc + ChaCha20Poly1305(key).encrypt(nonce, plaintext, b"")
-
-
 # --------------------------------------------------------------------------- the network
 
 
-class VectorNetwork(Network):
-    """:class:`Network` that (1) keeps each peer's match file as a network peer writes it —
-    every message its feeds took, in the order they took them, and the second version of a
-    proved fork (p2p/peer.py) — and (2) seals every DELIVERY deterministically (see the module
-    docstring).  Seats rebuilt by the network (``rebuild``) are wrapped again."""
+class VectorNetwork(SealingNetwork):
+    """:class:`SealingNetwork` (every DELIVERY sealed deterministically) of Dungeon Raiders
+    that keeps each peer's match file as a network peer writes it — every message its feeds
+    took, in the order they took them, and the second version of a proved fork (p2p/peer.py)."""
 
     def __init__(self, n: int, variant: str = "basic", tag: bytes = b"",
                  deciders: list[Decider] | None = None, *, rebuild: bool = False,
@@ -128,12 +87,9 @@ class VectorNetwork(Network):
         super().__init__(n, raiders(variant), tag_of(version) + tag, deciders, rebuild=rebuild,
                          version=version)
         self.version = version
-        self.tag = tag_of(version) + tag
         self.stored: list[list[Message]] = [[] for _ in range(n)]
         self._chained = [[0] * n for _ in range(n)]
         self._forks = [[0] * n for _ in range(n)]
-        for i in range(n):
-            self.seal_deterministically(i)
 
     def deliver(self, i: int, message: Message) -> None:
         if i in self.crashed:
@@ -147,53 +103,10 @@ class VectorNetwork(Network):
         forks = feed.equivocations[self._forks[i][s]:]
         self.stored[i].extend(proof.second for proof in forks)
         self._forks[i][s] += len(forks)
-        self.seal_deterministically(i)
-
-    def run_clock(self, i: int) -> bool:
-        moved = super().run_clock(i)
-        self.seal_deterministically(i)
-        return moved
 
     def file(self, peer: int) -> bytes:
         """Peer ``peer``'s match file."""
         return file_start(self.header) + b"".join(frame(m.encode()) for m in self.stored[peer])
-
-    def seal_deterministically(self, i: int) -> None:
-        """Wrap seat ``i``'s client (unless it is wrapped already) so that every DELIVERY it
-        sends is sealed under an ephemeral key derived from the tag."""
-        local = self.seats[i]
-        if "messages_to_send" in vars(local):
-            return
-        original = local.messages_to_send
-
-        def send() -> list[Message]:
-            out = original()
-            if not any(m.kind is Kind.DELIVERY for m in out):
-                return out
-            for _ in out:
-                local.sent.pop()
-            return [self.resealed(i, m) for m in out]
-        local.messages_to_send = send  # type: ignore[method-assign]
-
-    def resealed(self, i: int, message: Message) -> Message:
-        """Seat ``i`` signs ``message`` again (next in its feed), a DELIVERY sealed again."""
-        local = self.seats[i]
-        body = message.content
-        if not isinstance(body, DeliveryBody):
-            return local.sign_next(message.kind, message.body)
-        r = local.core.rounds[body.round]
-        info = delivery_info(local.core.match_id, r.seat, i, r.deliverers[i])
-        torch = X25519PrivateKey.from_private_bytes(self.seats[r.seat].round_private(r.id))
-        plaintext = _SUITE.decrypt(body.sealed, torch, info=info)
-        return local.sign_next(Kind.DELIVERY, dataclasses.replace(
-            body, sealed=self.seal(i, r.id, plaintext)))
-
-    def seal(self, i: int, round_id: str, plaintext: bytes) -> bytes:
-        """``plaintext`` sealed by seat ``i`` to the key of torch round ``round_id``."""
-        r = self.seats[i].core.rounds[round_id]
-        info = delivery_info(self.header.match_id, r.seat, i, r.deliverers[i])
-        ephemeral = hashlib.sha256(self.tag + b"/hpke/%d/" % i + round_id.encode()).digest()
-        return hpke_seal(plaintext, r.public_key, info, ephemeral)
 
 
 # --------------------------------------------------------------------------- misbehaving clients
