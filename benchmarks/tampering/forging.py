@@ -181,7 +181,7 @@ def _sign_raw(key: Ed25519PrivateKey, fields: tuple[Value, ...], version: int) -
 
 
 def forge(key: Ed25519PrivateKey, match_id: bytes, seat: int, plan: Sequence[Draft], *,
-          aliases: dict[bytes, bytes] | None = None, version: int = 2) -> list[Forged]:
+          aliases: dict[bytes, bytes] | None = None, version: int) -> list[Forged]:
     """``seat``'s feed made of ``plan``, signed with ``key`` and chained: a draft that is its
     origin unchanged, in its place and on its chain, is kept as it was signed; every other one
     is signed again.  Heads naming an original message of the seat name its new version;
@@ -354,7 +354,7 @@ def edited_copy(net: Network, liar: int, edit: Edit, strategy: str, digests: Dig
     last = max(bodies) if strategy == "truncate" else len(feed) - 1
     plan = [dataclasses.replace(d, body=bodies.get(d.origin.seq, d.body))
             for d in drafts(feed[:last + 1]) if d.origin is not None]
-    forged = forge(net.keys[liar], net.header.match_id, liar, plan)
+    forged = forge(net.keys[liar], net.header.match_id, liar, plan, version=core.version)
     feeds: list[Sequence[Message | Forged]] = [
         forged if seat == liar else f.messages for seat, f in enumerate(core.feeds)]
     return copy_bytes(core.header, feeds), tuple(sorted(bodies))

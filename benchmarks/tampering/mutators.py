@@ -154,7 +154,8 @@ class Context:
     def forged(self, cls: str, liar: int, plan: Sequence[Draft], detail: str, *,
                aliases: dict[bytes, bytes] | None = None) -> Mutant:
         """The liar's copy with its feed made of ``plan``."""
-        forged = forge(self.net.keys[liar], self.match_id, liar, plan, aliases=aliases)
+        forged = forge(self.net.keys[liar], self.match_id, liar, plan, aliases=aliases,
+                       version=self.net.cores[0].version)
         feeds: list[Sequence[Message | Forged]] = [
             forged if seat == liar else feed for seat, feed in enumerate(self.base.feeds(liar))]
         return Mutant(cls, liar, liar, copy_bytes(self.net.header, feeds), detail)
