@@ -532,6 +532,8 @@ class Decks:
         if not self.deal or all(d.event in self._dealt for d in self.deal):
             return
         live = tuple(s for s in self._seats.live_seats() if s != seat)
+        if len(live) < 2:
+            return  # (the floor ends the match here: nothing is dealt again, §7.7)
         for name in sorted({d.deck for d in self.deal}):
             deck = self.decks[name]
             if seat not in deck.spec.seats or name in self._used:

@@ -121,11 +121,11 @@ class Vouching:
             return True
         contested = [j for j in differ if not self._replacement(j, heads[j], expected[j])]
         if contested and len(contested) == len(differ):
-            # A seat that left named with a message its feed here does not hold comes first:
-            # with its feed not what the sender saw, the sender's steps may begin elsewhere,
-            # and its other entries with them.
-            gone = [j for j in contested if j in absent]
-            other = (gone or contested)[0]
+            # An entry naming a message another seat's feed here does not hold comes first: that
+            # feed is not what the sender saw (or the sender lies), so the sender's steps may
+            # begin elsewhere, and its other entries with them — a dispute, never a blame.
+            unknown = [j for j in contested if j != seat and not self._holds(j, heads[j])]
+            other = (unknown or contested)[0]
             return self._contradicts(seat, message, other, heads[other], expected[other],
                                      "as seat {other}'s last one that drove the engine")
         # Replacements differ (and maybe, because of them, the other entries: with other seats
@@ -139,6 +139,11 @@ class Vouching:
         self._mark_unfit(seat)
         return False
 
+    def _holds(self, seat: int, named: bytes) -> bool:
+        """Is ``named`` the match id or a message of ``seat``'s feed held here?"""
+        feed = self._feeds[seat]
+        return named == feed.match_id or any(m.hash == named for m in feed.messages)
+
     def _replacement(self, seat: int, named: bytes, expected: bytes) -> bool:
         """Is a difference on ``seat``'s entry one of replacements: this peer replaced it (and
         the message names another of its messages, or another replacement), or the message
@@ -151,8 +156,7 @@ class Vouching:
         if absence.left:
             # (A message of its feed, or none yet: named where this peer replaced it elsewhere.
             # Anything else its feed here does not hold: a dispute with the seat that left.)
-            feed = self._feeds[seat]
-            return named == feed.match_id or any(m.hash == named for m in feed.messages)
+            return self._holds(seat, named)
         return True
 
     def names_key(self, seat: int, message: Message, owner: int, named: bytes,
