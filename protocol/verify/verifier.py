@@ -218,12 +218,25 @@ def judge(t: Transcript, places: Places | None = None, *, copy: int = 0,
             # abandoned), blaming it.
             continue
         if (isinstance(event, HeadsDisputed) and not event.replaced
-                and core.cursor[event.seat] <= event.message.seq):
-            # (Heads that differ on replacements only are no dispute: the message waits.)
+                and core.cursor[event.seat] <= event.message.seq
+                and not _short(core, event.other)):
+            # (Heads that differ on replacements only are no dispute: the message waits.  Nor
+            # is a message naming one of another live seat's this copy may simply not have
+            # yet: the copy is incomplete.)
             return _heads_disputed(t, core, event, places, notes), core
         if isinstance(event, PeerMisbehaved):
             return _misbehaved(t, core, event, places, notes), core
     return _ending(t, core, places, notes + match_notes(core)), core
+
+
+def _short(core: MatchCore, seat: int) -> bool:
+    """May this copy simply lack the later messages of ``seat``'s feed?  Yes (version 3) while
+    the seat is live, has not signed its END, and every message of its feed held here was
+    consumed: a message naming one of its this copy does not hold may name one still to come
+    (the copy reads ``incomplete``, waiting for the seat, not ``disputed``)."""
+    feed = core.feeds[seat]
+    return (core.version >= 3 and core.live(seat) and core.cursor[seat] >= len(feed.messages)
+            and not any(m.kind is Kind.END for m in feed.messages))
 
 
 def _proof(core: MatchCore, event: PeerMisbehaved) -> bool:
