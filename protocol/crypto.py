@@ -87,6 +87,7 @@ CHANCE_OUTCOME_DOMAIN: Final = "cryptcrawl/chance-outcome/v1"
 CHANCE_SET_DOMAIN: Final = "cryptcrawl/chance-set/v1"
 CHANCE_OPEN_DOMAIN: Final = "cryptcrawl/chance-open/v2"
 REPLACED_HEAD_DOMAIN: Final = "cryptcrawl/replaced/v2"
+RESIGNED_HEAD_DOMAIN: Final = "cryptcrawl/resigned/v3"
 SALT_DOMAIN: Final = "cryptcrawl/salt/v1"
 CHANCE_SECRET_DOMAIN: Final = "cryptcrawl/chance-secret/v1"
 SEALED_DOMAIN: Final = "cryptcrawl/sealed/v2"
@@ -240,11 +241,14 @@ def transcript_digest(match_id: bytes, heads: Sequence[bytes]) -> bytes:
     return H(TRANSCRIPT_DOMAIN, match_id, len(heads), *heads)
 
 
-def replaced_head(match_id: bytes, seat: int, count: int) -> bytes:
+def replaced_head(match_id: bytes, seat: int, count: int, *, resigned: bool = False) -> bytes:
     """What a message's heads name for a seat replaced (version 2) at its message ``count``:
     ``H("cryptcrawl/replaced/v2", match_id, seat, count)`` — so that peers that replaced it at
-    another point, or not at all, carry other heads."""
-    return H(REPLACED_HEAD_DOMAIN, _sized(match_id, KEY_SIZE, "match id"), seat, count)
+    another point, or not at all, carry other heads.  A seat replaced as having resigned
+    (version 3): ``H("cryptcrawl/resigned/v3", match_id, seat, count)`` — a resignation changes
+    the game where a departure does not, so the heads tell the two apart."""
+    domain = RESIGNED_HEAD_DOMAIN if resigned else REPLACED_HEAD_DOMAIN
+    return H(domain, _sized(match_id, KEY_SIZE, "match id"), seat, count)
 
 
 def commit_set_digest(match_id: bytes, step: str,

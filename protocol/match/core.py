@@ -27,7 +27,6 @@ from typing import Any, Final
 from engine.core import Chance as ChancePending
 from engine.core import GameState, Openings, Over, Simultaneous, Turn, Visibility
 from engine.games import get_game
-from protocol.crypto import replaced_head
 from protocol.deck import DeckMessageBody
 from protocol.errors import BadMessage, Fault, LocalProtocolError, Mismatch
 from protocol.match.admission import Admission
@@ -147,7 +146,8 @@ class MatchCore:
         emit = self.events.append
         self.waiting = Waiting(self)
         self.clock = WaitClock(self.config, lambda seats: max(map(self.turn_timeout, seats)))
-        self.seats = Seats(self.n, emit, withholding_forfeits=self.version >= 2)
+        self.seats = Seats(self.n, emit, withholding_forfeits=self.version >= 2,
+                           match_id=self.match_id, version=self.version)
         self.forks = Forks()
         self.ending = Ending(self.match_id, self.n)
         self.chance = Chance(match_id=self.match_id, keys=self.keys, seats=self.seats,
@@ -205,7 +205,7 @@ class MatchCore:
         absent = self.seats.absent
         if not absent or self.version < 2:
             return tuple(self.ending.core_head)
-        return tuple(replaced_head(self.match_id, s, absent[s].count) if s in absent else h
+        return tuple(self.seats.mark(s) if s in absent else h
                      for s, h in enumerate(self.ending.core_head))
 
     @property
@@ -760,14 +760,14 @@ class MatchCore:
         return isinstance(self.state.waiting, Over) or self.ending.floor is not None
 
     def _replace(self, seat: int, reason: str, *, final: bool, left: bool = False,
-                 forfeit: bool = True) -> None:
+                 forfeit: bool = True, resigned: bool = False) -> None:
         """``seat`` is replaced by its zombie; each mechanism hears of it, in this order: the
         seats (its reclaim ends), the votes that replaced it (spent), the private-knowledge
         rounds (its own ends, one it delivered to publishes), the chance secrets it still owed
         (recovered from a published key, or drawn again), and the collections of commitments
         that may now be complete."""
         count = self.cursor[seat]
-        self.seats.replace(seat, count, reason, final=final, left=left)
+        self.seats.replace(seat, count, reason, final=final, left=left, resigned=resigned)
         self.votes.on_replaced(seat, count)
         self.events.append(SeatReplaced(seat, count, reason))
         self.knowledge.on_replaced(seat)

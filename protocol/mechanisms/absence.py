@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from protocol.crypto import replaced_head
 from protocol.match.events import Event, PeerMisbehaved, SeatReclaimed
 from protocol.wire.messages import ReclaimBody, WelcomeBody
 
@@ -24,6 +25,7 @@ class Absence:
     reason: str
     final: bool  # replaced for misbehaviour, or it left: no reclaim
     left: bool = False  # it left the match (a LEAVE), or a claim ended it: final, no fault
+    resigned: bool = False  # (version 3) replaced as having resigned: its mark says so
 
 
 class StepFirsts(Protocol):
@@ -38,8 +40,11 @@ class Seats:
     """Live, replaced, blocked and reclaiming seats."""
 
     def __init__(self, n: int, emit: Callable[[Event], None], *,
-                 withholding_forfeits: bool = False) -> None:
+                 withholding_forfeits: bool = False, match_id: bytes = bytes(32),
+                 version: int = 2) -> None:
         self.n = n
+        self._match_id = match_id
+        self._version = version
         self._emit = emit
         # Version 2 (protocol.md §7.7, "Withholding forfeits"): a replaced seat that withheld an
         # opening whose result it could know -> what it withheld; it forfeits at its first
@@ -66,10 +71,11 @@ class Seats:
         return tuple(s for s in range(self.n) if s not in self.absent)
 
     def replace(self, seat: int, count: int, reason: str, *, final: bool,
-                left: bool = False) -> None:
+                left: bool = False, resigned: bool = False) -> None:
         """``seat`` is replaced at its message ``count``: its reclaim, and its welcomes of
         others, end."""
-        self.absent[seat] = Absence(count, reason, final or left, left)
+        self.absent[seat] = Absence(count, reason, final or left, left,
+                                    resigned and self._version >= 3)
         self.leaving.pop(seat, None)
         self.resigning.discard(seat)
         self.replaced_at[seat] = max(count, self.replaced_at.get(seat, -1))
@@ -77,6 +83,20 @@ class Seats:
         self.welcomed.pop(seat, None)
         for welcomers in self.welcomed.values():
             welcomers.discard(seat)
+
+    def mark(self, seat: int) -> bytes:
+        """What heads name for replaced ``seat`` (protocol.md §7.10: its replacement mark)."""
+        absence = self.absent[seat]
+        return replaced_head(self._match_id, seat, absence.count, resigned=absence.resigned)
+
+    def marked_at(self, seat: int, named: bytes, counts: range) -> tuple[int, bool] | None:
+        """``named`` is ``seat``'s replacement mark at a count of ``counts``: that count, and
+        whether the mark is of a resignation (version 3); None if it is none."""
+        for count in counts:
+            for resigned in (False, True) if self._version >= 3 else (False,):
+                if named == replaced_head(self._match_id, seat, count, resigned=resigned):
+                    return count, resigned
+        return None
 
     def forfeited(self, seat: int) -> None:
         """Replaced ``seat`` forfeited in the game, which took it out: its replacement is for

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.core import EngineError, Over
-from protocol.crypto import replaced_head
 from protocol.match.events import MatchResumed, OfferMade, OfferSettled
 from protocol.wire.messages import CORE_KINDS, AnswerBody, Message, OfferBody
 
@@ -194,8 +193,8 @@ class Agreements:
         if core.version < 2:
             marked = raw
         else:
-            for seat, absence in core.absent.items():
-                marked[seat] = replaced_head(core.match_id, seat, absence.count)
+            for seat in core.absent:
+                marked[seat] = core.seats.mark(seat)
         return tuple(raw), tuple(marked)
 
     def _settled(self, offer: Offer, agreed: bool, declined: tuple[int, ...] = (),

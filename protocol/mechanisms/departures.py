@@ -51,7 +51,8 @@ class Departures:
         resigned = seat in core.seats.resigning
         kind = "RESIGN" if resigned else "LEAVE"
         core._replace(seat, f"{'resigned' if resigned else 'left the match'} (its {kind} is its "
-                      f"message {core.cursor[seat] - 1})", final=True, left=True)
+                      f"message {core.cursor[seat] - 1})", final=True, left=True,
+                      resigned=resigned)
         if resigned:
             core.seats.to_resign.add(seat)
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from protocol.crypto import replaced_head
 from protocol.mechanisms.absence import Seats
 from protocol.wire.feed import Feed
 from protocol.wire.messages import AbsentBody, Message, ReclaimBody
@@ -117,7 +116,7 @@ class Votes:
         """Had ``voter`` passed ``target``'s message ``count`` when it signed
         ``messages[index]``?  Yes when its last message before it that carries heads names,
         as ``target``'s entry, a message of ``target``'s feed numbered ``count`` or more, or
-        ``target``'s replacement mark at ``count`` or more (protocol.md §7.6 item 3): a vote
+        ``target``'s replacement mark at a later count (protocol.md §7.6 item 3): a vote
         dated so by its signer's own feed is on a point behind it, the same on every peer and
         in the verifier, which reads votes ahead of the cursors."""
         last = next((m for m in reversed(messages[:index]) if m.heads), None)
@@ -128,8 +127,8 @@ class Votes:
         place = next((m.seq for m in feed.chain if m.hash == named), None)
         if place is not None:
             return place >= count
-        return any(named == replaced_head(self._match_id, target, k)
-                   for k in range(count, len(feed.chain) + 1))
+        return self._seats.marked_at(target, named,
+                                     range(count + 1, len(feed.chain) + 1)) is not None
 
     def unread(self) -> bool:
         """A RECLAIM was taken since the feeds were read: votes after it wait to be read."""

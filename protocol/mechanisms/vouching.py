@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from protocol.crypto import replaced_head
 from protocol.deck import DeckMessageBody
 from protocol.errors import Fault
 from protocol.match.events import Event, HeadsDisputed
@@ -65,8 +64,7 @@ class Vouching:
         absent = self._seats.absent
         if not absent:
             return raw
-        return tuple(replaced_head(self._match_id, s, absent[s].count) if s in absent else h
-                     for s, h in enumerate(raw))
+        return tuple(self._seats.mark(s) if s in absent else h for s, h in enumerate(raw))
 
     def _raw(self, kind: Kind, body: object) -> tuple[bytes, ...]:
         base = self._steps.anchor_heads
@@ -148,11 +146,15 @@ class Vouching:
         """Is a difference on ``seat``'s entry one of replacements: this peer replaced it (and
         the message names another of its messages, or another replacement), or the message
         names its replacement at some point of its feed?"""
-        marks = any(named == replaced_head(self._match_id, seat, count)
-                    for count in range(len(self._feeds[seat].messages) + 1))
+        marked = self._seats.marked_at(seat, named, range(len(self._feeds[seat].messages) + 1))
         absence = self._seats.absent.get(seat)
-        if absence is None or marks:
-            return marks
+        if marked is not None:
+            # (A mark this peer made too, but of a resignation where it has a departure or the
+            # other way round — a RESIGN and a LEAVE told apart: version 3 — is no replacement
+            # seen elsewhere: the feeds differ.)
+            return absence is None or marked != (absence.count, not absence.resigned)
+        if absence is None:
+            return False
         if absence.left:
             # (A message of its feed, or none yet: named where this peer replaced it elsewhere.
             # Anything else its feed here does not hold: a dispute with the seat that left.)
@@ -227,8 +229,7 @@ class Vouching:
             absence = self._seats.absent.get(j)
             if j == seat or (absence is not None and not absence.left):
                 continue
-            if absence is not None and message.heads[j] != replaced_head(
-                    self._match_id, j, absence.count):
+            if absence is not None and message.heads[j] != self._seats.mark(j):
                 # The state rests on the departure of a seat that left (its LEAVE, RESIGN or
                 # the claim on it), which the message does not name: signed without it.
                 found.append(j)

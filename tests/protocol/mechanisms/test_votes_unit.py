@@ -42,8 +42,7 @@ class Rig:
 
     def cast(self, voter: int, target: int, count: int, absent: int = 1) -> None:
         """``voter``'s vote, signed and consumed in its feed's order."""
-        self.vote(voter, target, count, absent)
-        assert self.votes.on_vote(voter, AbsentBody(target, count, absent))
+        assert self.votes.on_vote(voter, self.vote(voter, target, count, absent))
 
     def take(self, seat: int) -> None:
         self.votes.on_take(seat)
