@@ -417,7 +417,9 @@ class LocalSeat:
             if yes is None:
                 continue  # (its person decides)
             self._answered.add(slot)
-            return self.sign_next(Kind.ANSWER, AnswerBody(offer.seat, offer.seq, int(yes)))
+            named = core.feeds[offer.seat].chain[offer.seq].hash if core.version >= 3 else b""
+            return self.sign_next(Kind.ANSWER, AnswerBody(offer.seat, offer.seq, int(yes),
+                                                          named))
         if (self._offering is not None and not agreements.holds(seat)
                 and core.cursor[seat] == core.feeds[seat].next_seq
                 and core.expects(seat, votes=False) in CORE_KINDS):

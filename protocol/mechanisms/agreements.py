@@ -64,7 +64,11 @@ class Agreements:
                     target = core.feeds[body.seat].chain
                     if len(target) <= body.seq:
                         break
-                    if isinstance(target[body.seq].content, OfferBody):
+                    offer = target[body.seq]
+                    if isinstance(offer.content, OfferBody) and (
+                            not body.offer or body.offer == offer.hash):
+                        # (Version 3: an answer counts for the OFFER it names, not another
+                        # version of that slot's message: answer() finds the dispute.)
                         self.answers.setdefault((body.seat, body.seq), {}).setdefault(
                             seat, (body.yes == 1, index))
                         read = True
@@ -121,6 +125,10 @@ class Agreements:
             return False
         if not isinstance(target[body.seq].content, OfferBody):
             core.stale.append(message)
+        elif body.offer and body.offer != target[body.seq].hash and not core._handle_fault(
+                seat, lambda: core.vouching.names_offer(seat, message, body.seat, body.offer,
+                                                        target[body.seq])):
+            return False
         core._take(seat)
         return True
 
@@ -187,6 +195,10 @@ class Agreements:
         for seat in core.live_seats():
             before = offer.seq if seat == offer.seat else said[seat][1]
             chain = core.feeds[seat].chain
+            if core.version >= 3:
+                # (The OFFER, and each ANSWER that counted: an END vouches for the agreement.)
+                raw[seat] = marked[seat] = chain[before].hash
+                continue
             raw[seat] = marked[seat] = next(
                 (m.hash for m in reversed(chain[:before]) if m.kind in CORE_KINDS),
                 core.match_id)

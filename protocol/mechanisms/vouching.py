@@ -170,6 +170,15 @@ class Vouching:
         return self._contradicts(seat, message, owner, named, held.hash,
                                  "as the key message of seat {other}'s round")
 
+    def names_offer(self, seat: int, message: Message, owner: int, named: bytes,
+                    held: Message) -> bool:
+        """Does an ANSWER of ``seat`` (version 3) name the OFFER message ``held`` this peer
+        holds in that slot?  As :meth:`vouches` for one entry."""
+        if named == held.hash:
+            return True
+        return self._contradicts(seat, message, owner, named, held.hash,
+                                 "as the OFFER of seat {other} it answers")
+
     def _contradicts(self, seat: int, message: Message, other: int, named: bytes,
                      expected: bytes, what: str) -> bool:
         """``seat``'s ``message`` names ``named`` where this peer's feeds give ``expected``, a

@@ -205,8 +205,9 @@ class Dispute:
     and nothing in it says which side broke the rules.  ``kind``: ``heads`` (it names ``named``
     as ``others[0]``'s head where the copy holds its message ``held``, or none yet: -1),
     ``key`` (a delivery names ``named`` as the SEAL_KEY message of ``others[0]``'s round, where
-    the copy holds its message ``held``) or ``state`` (its state digest differs after messages
-    of ``others`` it does not vouch for)."""
+    the copy holds its message ``held``), ``offer`` (version 3: an answer names ``named`` as
+    the OFFER of ``others[0]`` it answers, where the copy holds its message ``held``) or
+    ``state`` (its state digest differs after messages of ``others`` it does not vouch for)."""
 
     seat: int
     seq: int

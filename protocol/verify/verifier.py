@@ -50,7 +50,7 @@ from protocol.verify.verdicts import (
     Where,
     reason_code,
 )
-from protocol.wire.messages import DeliveryBody, Kind, Message
+from protocol.wire.messages import AnswerBody, DeliveryBody, Kind, Message
 from protocol.wire.transcript import Transcript, read_transcript
 
 __all__ = ["DISPUTED", "INCOMPLETE", "INVALID", "UNREADABLE", "VALID", "Verdict",
@@ -274,6 +274,8 @@ def _heads_disputed(t: Transcript, core: MatchCore, event: HeadsDisputed, places
     body = m.content
     if isinstance(body, DeliveryBody):  # (version 2: it names the round's SEAL_KEY message)
         named, kind, what = body.key_message, "key", f"the key message of seat {other}'s round"
+    elif isinstance(body, AnswerBody):  # (version 3: it names the OFFER it answers)
+        named, kind, what = body.offer, "offer", f"the OFFER of seat {other} it answers"
     else:
         named, kind, what = m.heads[other], "heads", (
             f"seat {other}'s last message that drove the engine")

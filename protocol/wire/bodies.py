@@ -690,25 +690,37 @@ class OfferBody:
 @dataclass(frozen=True)
 class AnswerBody:
     """``[seat, seq, yes]`` (version 2): the sender's answer to the OFFER that is seat
-    ``seat``'s message ``seq`` (its slot): ``yes`` 1 accepts it, 0 declines it."""
+    ``seat``'s message ``seq`` (its slot): ``yes`` 1 accepts it, 0 declines it.  Version 3:
+    ``[seat, seq, yes, offer]``, ``offer`` the hash of that OFFER message, so that an answer
+    accepts the offer it was given and no other (a pause is never read as a draw)."""
 
     KIND: ClassVar[Kind] = Kind.ANSWER
     seat: int
     seq: int
     yes: int
+    offer: bytes = b""  # (version 3)
 
     def __post_init__(self) -> None:
         _int(self.seat, "ANSWER seat", 0, MAX_SEAT)
         _int(self.seq, "ANSWER seq", 0)
         _int(self.yes, "ANSWER yes", 0, 1)
+        if self.offer:
+            _sized(self.offer, "ANSWER offer", DIGEST_SIZE)
 
     def as_body(self) -> tuple[Value, ...]:
+        if self.offer:
+            return (self.seat, self.seq, self.yes, self.offer)
         return (self.seat, self.seq, self.yes)
 
     @classmethod
     def from_body(cls, body: tuple[Value, ...]) -> AnswerBody:
         seat, seq, yes = _array(body, "ANSWER body", 3)
         return cls(seat, seq, yes)
+
+    @classmethod
+    def from_body_v3(cls, body: tuple[Value, ...]) -> AnswerBody:
+        seat, seq, yes, offer = _array(body, "ANSWER body", 4)
+        return cls(seat, seq, yes, _sized(offer, "ANSWER offer", DIGEST_SIZE))
 
 
 @dataclass(frozen=True)

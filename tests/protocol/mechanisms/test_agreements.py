@@ -14,7 +14,7 @@ from protocol.match.core import MatchCore
 from protocol.mesh import Network
 from protocol.verify.verdicts import INVALID, VALID
 from protocol.verify.verifier import verify
-from protocol.wire.messages import AnswerBody, Kind, Message, OfferBody
+from protocol.wire.messages import AnswerBody, Kind, Message, OfferBody, check_body
 from tests.protocol.duel import Duel
 from tests.protocol.mechanisms.test_floor import duel_network
 from tests.protocol.mechanisms.test_leave import pump_until, whole
@@ -148,7 +148,7 @@ def test_an_answer_to_no_offer_counts_for_nothing(offerer: int, fault: bool) -> 
         out = original()
         if not out and not sent and len(local.sent) >= 3 and (
                 local.core.cursor[2] == len(local.sent)):
-            sent.append(local.sign_next(Kind.ANSWER, AnswerBody(offerer, 0, 1)))
+            sent.append(local.sign_next(Kind.ANSWER, AnswerBody(offerer, 0, 1, bytes(32))))
             return [local.sent[-1]]
         return out
     local.messages_to_send = send  # type: ignore[method-assign]
@@ -167,11 +167,15 @@ def test_an_offer_round_trips_and_is_checked() -> None:
     from protocol.errors import BadMessage
     from protocol.wire.messages import Message, ResumeBody
     net = raiders_network(3, tag=b"offer-wire")
-    for kind, body in ((Kind.OFFER, OfferBody("pause")), (Kind.ANSWER, AnswerBody(1, 7, 0)),
+    answer = AnswerBody(1, 7, 0, bytes([9]) * 32)  # (version 3: the OFFER's hash)
+    for kind, body in ((Kind.OFFER, OfferBody("pause")), (Kind.ANSWER, answer),
                        (Kind.RESUME, ResumeBody())):
         message = net.seats[0].sign_next(kind, body)
-        again = Message.decode(message.encode(), 2)
+        again = Message.decode(message.encode(), 3)
         assert again == message and again.content == body
+    assert AnswerBody.from_body((1, 7, 0)) == AnswerBody(1, 7, 0)  # (version 2: no hash)
+    with pytest.raises(BadMessage, match="ANSWER body has 3 fields, not 4"):
+        check_body(Kind.ANSWER, (1, 7, 0), 3)
     with pytest.raises(BadMessage, match="OFFER what must be one of draw, pause"):
         OfferBody.from_body(("resign",))
     with pytest.raises(BadMessage, match="ANSWER yes 2 is out of range"):
@@ -189,3 +193,27 @@ def test_every_copy_of_a_drawn_match_agrees(players: int) -> None:
     net.pump()
     v = verify_copies([net.match_file(p) for p in range(players)])
     assert (v.verdict, v.winners) == (VALID, tuple(range(players))), v
+
+
+def test_an_answer_names_the_offer_it_answers_so_no_copy_turns_a_pause_into_a_draw() -> None:
+    """Issue 46: an OFFER and an ANSWER drive no engine state and carry no heads, so a seat that
+    turned its own pause into a draw (or back) in its copy made the honest seats' later
+    messages look wrong.  In version 3 an ANSWER names the OFFER message it answers (as a
+    DELIVERY names its round's key), and an agreed draw's END round names each seat's OFFER
+    or ANSWER in its heads: an edited offer or answer is a dispute with its seat."""
+    from tests.protocol.framing import copy_bytes, resign
+    net = duel_network(b"answer-binds", forfeit=True, players=3)
+    answers(net, yes=True)
+    offer_after(net, 1, 3, "pause")
+    net.pump()
+    assert all(core.signed for core in net.cores)
+    feeds = [list(f.messages) for f in net.cores[0].feeds]
+    offer = next(m for m in feeds[1] if isinstance(m.content, OfferBody))
+    answered = [m for f in feeds for m in f if isinstance(m.content, AnswerBody)]
+    assert answered and all(m.content.offer == offer.hash for m in answered)  # type: ignore[union-attr]
+
+    def draw(m: Message) -> OfferBody | None:
+        return OfferBody("draw") if m.hash == offer.hash else None
+    feeds[1] = resign(feeds[1], net.seats[1].key, draw)
+    v = verify(copy_bytes(net.header, feeds))
+    assert v.verdict == "disputed" and 1 in v.blamed, (v.verdict, v.blamed, v.reason)
