@@ -13,7 +13,10 @@ elsewhere, and lies kept consistent with its own digests; bit flips, truncations
 edits), then verifies each copy alone (``protocol.verify.verifier.verify``).  Copies
 byte-identical to another (or to an honest copy) are not counted.
 
-The last line is one JSON object: ``files`` (tampered files checked), ``games``, ``classes``,
+The last line is one JSON object: ``files`` (tampered files checked: not counting a mutant that
+is byte for byte an honest copy, nor an inert one, ``inert``: a copy that reads ``valid`` with
+the honest match's final digest and transcript digest, whose edit touched only messages no rule
+reads — benchmarks/tampering/classify.py), ``games``, ``classes``,
 ``accepted`` (files read ``valid``), ``honest_blamed_alone`` (files whose verdict names seats —
 blamed, or the parties of a dispute — without the seat that edited its own feed; any seat, for a
 tampering with no liar), ``errors`` (the verifier raised), ``accepted_same_result`` (of the
@@ -42,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.tampering.bases import GAMES, base
-from benchmarks.tampering.classify import outcome
+from benchmarks.tampering.classify import outcome, transcript_of
 from benchmarks.tampering.mutators import CLASSES, mutants
 from protocol.verify.verifier import verify
 
@@ -55,6 +58,7 @@ def run_base(task: tuple[str, int, tuple[str, ...] | None, bool]) -> list[dict[s
     b = base(game, index)
     honest = {hashlib.sha256(b.file(s)).digest() for s in range(b.seats)}
     result = verify(b.file(0))  # (the honest result, to compare an accepted copy's with)
+    signed = transcript_of(b.file(0))
     seen: set[bytes] = set(honest)
     out = []
     for mutant in mutants(b, classes):
@@ -70,6 +74,8 @@ def run_base(task: tuple[str, int, tuple[str, ...] | None, bool]) -> list[dict[s
         if judged.judged == "accepted":
             record["same_result"] = (judged.final_digest, judged.winners) == (
                 result.final_digest, result.winners)
+            if record["same_result"] and judged.transcript == signed:
+                record["judged"] = "inert"  # (see benchmarks/tampering/classify.py)
         if keep and judged.judged in FAILURES:
             record["data"] = mutant.data
         out.append(record)
@@ -123,7 +129,7 @@ def main(argv: list[str]) -> int:
     failures: dict[str, Counter[str]] = {}
     for record in records:
         by_class[record["class"]][record["verdict"]] += 1
-        if record["judged"] != "ok":
+        if record["judged"] not in ("ok", "inert"):
             failures.setdefault(record["class"], Counter())[record["judged"]] += 1
     if args.out is not None:
         write_out(args.out, records)
@@ -136,7 +142,8 @@ def main(argv: list[str]) -> int:
               + (f"   ** {flags}" if flags else ""))
     total = Counter(r["judged"] for r in records)
     print(json.dumps({
-        "benchmark": "tamper", "files": len(records), "bases": len(tasks), "games": len(games),
+        "benchmark": "tamper", "files": len(records) - total["inert"], "inert": total["inert"],
+        "bases": len(tasks), "games": len(games),
         "classes": sum(1 for counts in by_class.values() if counts),
         "accepted": total["accepted"], "honest_blamed_alone": total["honest_blamed_alone"],
         "errors": total["error"], "waits_on_honest": total["waits_on_honest"],

@@ -10,6 +10,13 @@
 
 Also noted, not counted as a failure: ``waits_on_honest``, a copy forged by a liar that reads
 ``incomplete`` waiting only for other seats (its ``waiting_for`` leaves the liar out).
+
+And not counted at all, like a mutant that is byte for byte the honest file: an **inert** copy,
+one that reads ``valid`` with the honest match's final digest *and* transcript digest — every
+live seat's END, signed in the honest match, vouches for the copy's result and for the head of
+every feed in it.  Its edit touched only messages no rule reads (a seat's message after it was
+replaced, skipped as stale; a vote after the result; a reclaim nobody welcomed): the copy is a
+history every seat signed, and nothing in it could be found wrong.
 """
 
 from __future__ import annotations
@@ -18,7 +25,9 @@ import traceback
 from dataclasses import dataclass
 
 from protocol.verify.verdicts import INCOMPLETE, VALID, Verdict
+from protocol.verify.verifier import judge as replay
 from protocol.verify.verifier import verify
+from protocol.wire.transcript import read_transcript
 
 __all__ = ["Outcome", "judge", "named", "outcome"]
 
@@ -59,6 +68,7 @@ class Outcome:
     waiting_for: tuple[int, ...] = ()  # (incomplete) the seats the match waits for
     final_digest: bytes = b""
     winners: tuple[int, ...] = ()
+    transcript: bytes = b""  # (valid) the transcript digest every END signed
 
     def fields(self) -> dict[str, object]:
         return {"verdict": self.verdict, "reason_code": self.reason_code, "reason": self.reason,
@@ -76,4 +86,11 @@ def outcome(data: bytes, liar: int | None) -> Outcome:
                                                   *verdict.dispute.others)
     return Outcome(verdict.verdict, verdict.reason_code, verdict.reason, verdict.blamed,
                    dispute, judge(verdict, liar), verdict.waiting_for, verdict.final_digest,
-                   verdict.winners)
+                   verdict.winners, transcript_of(data) if verdict.verdict == VALID else b"")
+
+
+def transcript_of(data: bytes) -> bytes:
+    """The transcript digest of a copy whose match was signed (b"" otherwise)."""
+    _verdict, core = replay(read_transcript(data))
+    final = None if core is None else core.ending.final
+    return b"" if final is None else final.transcript
