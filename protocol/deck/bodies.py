@@ -15,6 +15,7 @@ from typing import ClassVar, Final
 
 from protocol.deck.elgamal import Ciphertext, Proof
 from protocol.deck.group import (
+    BASE,
     GroupError,
     Point,
     decode_point,
@@ -159,13 +160,39 @@ def _count(value: Value, what: str, limit: int = 2**32) -> int:
     return value
 
 
-def _points(value: Value, what: str) -> tuple[Point, ...]:
-    return tuple(decode_point(item, f"{what} {i}")
+_Faults = list[str] | None
+"""Where a lenient decoder (version 3) notes each well-shaped point or scalar that is not one of
+the group's; None: a strict decoder, which raises instead."""
+
+
+def _point(data: Value, what: str, faults: _Faults) -> Point:
+    try:
+        return decode_point(data, what)
+    except GroupError as exc:
+        if faults is None or not isinstance(data, bytes) or len(data) != 32:
+            raise
+        faults.append(str(exc))
+        return BASE  # (a stand-in: the body is never used, its seat misbehaves)
+
+
+def _scalar(data: Value, what: str, faults: _Faults) -> int:
+    try:
+        return decode_scalar(data, what)
+    except GroupError as exc:
+        if faults is None or not isinstance(data, bytes) or len(data) != 32:
+            raise
+        faults.append(str(exc))
+        return 0
+
+
+def _points(value: Value, what: str, faults: _Faults = None) -> tuple[Point, ...]:
+    return tuple(_point(item, f"{what} {i}", faults)
                  for i, item in enumerate(_array(value, what)))
 
 
-def _scalars(value: Value, what: str, size: int | None = None) -> tuple[int, ...]:
-    return tuple(decode_scalar(item, f"{what} {i}")
+def _scalars(value: Value, what: str, size: int | None = None,
+             faults: _Faults = None) -> tuple[int, ...]:
+    return tuple(_scalar(item, f"{what} {i}", faults)
                  for i, item in enumerate(_array(value, what, size=size)))
 
 
@@ -179,12 +206,26 @@ def decode_body(value: Value) -> DeckBody:
     """The body whose canonical array ``value`` is; DeckDecodeError (or its GroupError) for
     anything else."""
     try:
-        return _decode(value)
+        return _decode(value, None)
     except GroupError as exc:
         raise DeckDecodeError(str(exc)) from None
 
 
-def _decode(value: Value) -> DeckBody:
+def decode_shape(value: Value) -> tuple[DeckBody, str]:
+    """Version 3: the body whose canonical array ``value`` is, read for its shape — a
+    DeckDecodeError for a wrong shape, size or kind, as :func:`decode_body` — but with each
+    32-byte point or scalar that is not one of the group's noted instead of refused: the body
+    (stand-ins in their places) and what is wrong with it ("" if nothing).  A seat that signs
+    such a body misbehaves (protocol.md §7.13), the signature proving it."""
+    faults: list[str] = []
+    try:
+        body = _decode(value, faults)
+    except GroupError as exc:
+        raise DeckDecodeError(str(exc)) from None
+    return body, faults[0] if faults else ""
+
+
+def _decode(value: Value, faults: _Faults) -> DeckBody:
     items = _array(value, "a deck body", limit=16)
     if not items or not isinstance(items[0], str):
         raise DeckDecodeError("a deck body starts with its kind")
@@ -199,26 +240,26 @@ def _decode(value: Value) -> DeckBody:
     if kind == "deck-key-commit":
         return KeyCommitBody(deck_id, _bytes(fields[1], 32, "the key commitment"))
     if kind == "deck-key":
-        return KeyBody(deck_id, decode_point(fields[1], "the key share"),
-                       Proof(decode_scalar(fields[2], "the proof's challenge"),
-                             decode_scalar(fields[3], "the proof's response")))
+        return KeyBody(deck_id, _point(fields[1], "the key share", faults),
+                       Proof(_scalar(fields[2], "the proof's challenge", faults),
+                             _scalar(fields[3], "the proof's response", faults)))
     if kind == "deck-shuffle":
-        return _decode_shuffle(deck_id, fields[1:])
+        return _decode_shuffle(deck_id, fields[1:], faults)
     if kind == "deck-shares":
         positions = _indices(fields[2], "the positions")
-        shares = _points(fields[3], "share")
+        shares = _points(fields[3], "share", faults)
         _same_length(positions, shares, "positions", "shares")
         return SharesBody(deck_id, _count(fields[1], "the round"), positions, shares,
-                          Proof(decode_scalar(fields[4], "the proof's challenge"),
-                                decode_scalar(fields[5], "the proof's response")))
+                          Proof(_scalar(fields[4], "the proof's challenge", faults),
+                                _scalar(fields[5], "the proof's response", faults)))
     positions = _indices(fields[1], "the positions")
     cards = _indices(fields[2], "the cards")
-    shares = _points(fields[3], "share")
+    shares = _points(fields[3], "share", faults)
     _same_length(positions, cards, "positions", "cards")
     _same_length(positions, shares, "positions", "shares")
     return OpenBody(deck_id, positions, cards, shares,
-                    Proof(decode_scalar(fields[4], "the proof's challenge"),
-                          decode_scalar(fields[5], "the proof's response")))
+                    Proof(_scalar(fields[4], "the proof's challenge", faults),
+                          _scalar(fields[5], "the proof's response", faults)))
 
 
 def _same_length(a: Sequence[object], b: Sequence[object], what_a: str, what_b: str) -> None:
@@ -226,7 +267,7 @@ def _same_length(a: Sequence[object], b: Sequence[object], what_a: str, what_b: 
         raise DeckDecodeError(f"the {what_a} and {what_b} must be non-empty and as many")
 
 
-def _decode_shuffle(deck_id: bytes, fields: tuple[Value, ...]) -> ShuffleBody:
+def _decode_shuffle(deck_id: bytes, fields: tuple[Value, ...], faults: _Faults) -> ShuffleBody:
     step = _count(fields[0], "the step", MAX_CARDS)
     flat = _array(fields[1], "the deck")
     if len(flat) % 2 or len(flat) < 4:
@@ -234,12 +275,13 @@ def _decode_shuffle(deck_id: bytes, fields: tuple[Value, ...]) -> ShuffleBody:
     n = len(flat) // 2
     for what, field in (("commitments", fields[2]), ("chain", fields[3])):
         _array(field, f"the {what}", size=n)
-    head = _scalars(fields[4], "the proof's scalar", size=5)
-    s_hat = _scalars(fields[5], "the chain response", size=n)
-    s_prime = _scalars(fields[6], "the permutation response", size=n)
-    points = [decode_point(item, f"card point {i}") for i, item in enumerate(flat)]
+    head = _scalars(fields[4], "the proof's scalar", size=5, faults=faults)
+    s_hat = _scalars(fields[5], "the chain response", size=n, faults=faults)
+    s_prime = _scalars(fields[6], "the permutation response", size=n, faults=faults)
+    points = [_point(item, f"card point {i}", faults) for i, item in enumerate(flat)]
     deck = tuple((points[2 * i], points[2 * i + 1]) for i in range(n))
-    proof = ShuffleProof(_points(fields[2], "commitment"), _points(fields[3], "chain point"),
+    proof = ShuffleProof(_points(fields[2], "commitment", faults),
+                         _points(fields[3], "chain point", faults),
                          head[0], head[1], head[2], head[3], head[4], s_hat, s_prime)
     return ShuffleBody(deck_id, step, deck, proof)
 
@@ -251,10 +293,19 @@ class DeckMessageBody:
 
     KIND: ClassVar[Kind] = Kind.DECK
     body: DeckBody
+    # (Version 3) what is wrong with a well-shaped body's points or scalars ("" nothing), and
+    # then the array as signed: the body holds stand-ins, and its seat misbehaves.
+    fault: str = ""
+    raw: tuple[Value, ...] = ()
 
     def as_body(self) -> tuple[Value, ...]:
-        return encode_body(self.body)
+        return self.raw if self.fault else encode_body(self.body)
 
     @classmethod
     def from_body(cls, body: tuple[Value, ...]) -> DeckMessageBody:
         return cls(decode_body(body))
+
+    @classmethod
+    def from_body_v3(cls, body: tuple[Value, ...]) -> DeckMessageBody:
+        shaped, fault = decode_shape(body)
+        return cls(shaped, fault, body if fault else ())

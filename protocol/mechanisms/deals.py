@@ -343,6 +343,9 @@ class Decks:
                 return None
             raise Fault("bad deck step (not-in-play): its DECK body names a deck not in play",
                         message)
+        if body.fault:
+            # (Version 3: a point or scalar that is not one of the group's, signed by its seat.)
+            raise Fault(f"bad deck step (malformed): {body.fault}", message)
         deck = self.decks[name]
         if isinstance(inner, DeckOpenBody):
             return self._on_open(seat, message, name, deck, inner)

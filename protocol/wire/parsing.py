@@ -87,7 +87,8 @@ _BODY_PARSERS: Final[dict[int, dict[Kind, Callable[[tuple[Value, ...]], Body]]]]
         Kind.RESUME: ResumeBody.from_body, Kind.OPEN: OpenBody.from_body,
         Kind.DECK: DeckMessageBody.from_body},
 }
-_BODY_PARSERS[3] = {**_BODY_PARSERS[2], Kind.ANSWER: AnswerBody.from_body_v3}
+_BODY_PARSERS[3] = {**_BODY_PARSERS[2], Kind.ANSWER: AnswerBody.from_body_v3,
+                    Kind.DECK: DeckMessageBody.from_body_v3}
 
 
 _KINDS: Final[dict[int, Kind]] = {int(kind): kind for kind in Kind}

@@ -383,3 +383,29 @@ def test_every_peer_checks_every_other_seats_proofs_itself() -> None:
         # open (the cards played, then the audits) it checked, its own included
         assert deck.verify_counts == {"key": n - 1, "shuffle": n - 1, "shares": n - 1,
                                       "open": 2 * n}
+
+
+def test_a_signed_deck_body_with_a_point_of_small_order_blames_its_signer() -> None:
+    """Issue 46 item 4: a seat signs a ``deck-shares`` body one of whose shares is a point of
+    order 4 (32 zero bytes).  In version 2 the message was refused as malformed — its seat
+    treated as silent, and a file holding it read ``malformed_record``, blaming nobody, though
+    the signature proves who sent it.  In version 3 a well-shaped body whose points or
+    scalars are not the group's is taken into its feed and is its seat's misbehaviour
+    (``bad_deck``, protocol.md §7.13), in every copy."""
+    from benchmarks.tampering.forging import copy_bytes, drafts, forge
+    from protocol.deck import DeckMessageBody, SharesBody, encode_body
+    net = Network(3, MeshGame("paper"), b"deal-bad-point")
+    net.pump()
+    feeds = [list(f.messages) for f in net.cores[0].feeds]
+    liar = 1
+    shares = next(m for m in feeds[liar] if isinstance(m.content, DeckMessageBody)
+                  and isinstance(m.content.body, SharesBody))
+    wire = list(encode_body(shares.content.body))  # type: ignore[union-attr]
+    wire[4] = (bytes(32), *wire[4][1:])  # the first share: the point of order 4
+    plan = [dataclasses.replace(d, body=tuple(wire)) if d.origin is shares else d
+            for d in drafts(feeds[liar])]
+    forged = forge(net.keys[liar], net.header.match_id, liar, plan, version=3)
+    data = copy_bytes(net.header, [forged if s == liar else f for s, f in enumerate(feeds)])
+    v = verify(data)
+    assert (v.verdict, v.blamed, v.reason_code) == (INVALID, (liar,), "bad_deck"), v.reason
+    assert "not a point of the prime-order group" in v.reason
