@@ -177,7 +177,8 @@ class MatchCore:
         self.vouching = Vouching(match_id=self.match_id, n=self.n, feeds=self.feeds,
                                  seats=self.seats, chance=self.chance, steps=self.steps,
                                  ending=self.ending, emit=emit, mark_unfit=self.waiting.mark_unfit,
-                                 decks=self.decks)
+                                 decks=self.decks, agreed=lambda: (
+                                     self.agreements.draw_heads if self.version >= 3 else None))
         self.votes = Votes(seats=self.seats, feeds=self.feeds, cursor=self.cursor,
                            progress=self, shortfalls=self.shortfalls, match_id=self.match_id)
         self.settlement = Settlement(seats=self.seats, votes=self.votes, cursor=self.cursor,

@@ -36,8 +36,12 @@ class Vouching:
 
     def __init__(self, *, match_id: bytes, n: int, feeds: Sequence[Feed], seats: Seats,
                  chance: Chance, steps: Steps, ending: Ending, emit: Callable[[Event], None],
-                 mark_unfit: Callable[[int], None], decks: Decks) -> None:
+                 mark_unfit: Callable[[int], None], decks: Decks,
+                 agreed: Callable[[], tuple[tuple[bytes, ...], tuple[bytes, ...]] | None] = (
+                     lambda: None)) -> None:
         self._decks = decks
+        # (Version 3) an agreed draw's heads — raw, and as ENDs name them — once there is one.
+        self._agreed = agreed
         self._match_id = match_id
         self._n = n
         self._seats = seats
@@ -75,6 +79,11 @@ class Vouching:
             return self._steps.reveal_heads()
         if kind is Kind.DECK and isinstance(body, DeckMessageBody):
             return self._decks.heads(body)
+        drawn = self._agreed() if kind is Kind.OPEN and not self._ending.ended else None
+        if drawn is not None:
+            # The openings due at the end after an agreed draw (version 3): the draw's heads,
+            # each seat's OFFER or ANSWER, so that these OPENs vouch for the agreement too.
+            return drawn[0]
         if kind is Kind.OPEN and self._ending.cut and not self._ending.ended:
             # The openings due at the end, below two live seats (§7.11): as an END there,
             # every seat's feed as consumed when the OPEN is.
