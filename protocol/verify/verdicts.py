@@ -128,6 +128,7 @@ _PATTERNS: Final = (
     ("bad deck step", "bad_deck"),
     ("equivocation", "fork"),
     ("a false claim", "false_claim"),
+    ("an answer to no offer", "unexpected_message"),
     ("does not open with the round key", "bad_delivery"),
     ("names other commitments than", "commit_set_mismatch"),
     ("does not open", "reveal_mismatch"),
