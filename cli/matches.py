@@ -23,6 +23,7 @@ from typing import Any, TextIO
 from cli.verify import Unreadable, read_limited, read_match_file
 from cli.verify import shown as printable
 from engine.games import games, get_game
+from protocol.verify.verdicts import VERIFIER_REVISION
 from protocol.verify.verifier import VALID, Verdict, read_and_verify
 from protocol.wire.header import PROTOCOL_VERSION
 from protocol.wire.messages import Kind
@@ -31,7 +32,7 @@ from protocol.wire.transcript import Transcript
 CACHE_NAME = "verdicts.json"
 CACHE_FORMAT = 2  # 2: the seats' keys, the placings and the seats a bot finished
 CACHE_LIMIT = 16 * 1024 * 1024
-VERIFIER = (f"protocol {PROTOCOL_VERSION}; "
+VERIFIER = (f"protocol {PROTOCOL_VERSION}; verifier {VERIFIER_REVISION}; "
             + ", ".join(get_game(game).engine_version for game in games())
             + f"; listing {CACHE_FORMAT}")
 PRUNE_AFTER = 600.0  # seconds unchanged before a start that never got under way is pruned

@@ -32,6 +32,12 @@ EXIT_CODES: Final = {VALID: 0, INVALID: 1, USAGE: 2, UNREADABLE: 3, INCOMPLETE: 
 
 VERDICTS: Final = tuple(EXIT_CODES)
 
+VERIFIER_REVISION: Final = 3
+"""The revision of this verifier's verdicts: one more whenever a verdict, its blamed seats or its
+reason code may change for a file already written (so a cache of verdicts, such as ``cryptcrawl
+matches``', checks its files again).  3: version 3's rules, and a seat's departure or a past
+vote written into its own copy names it (issue 46)."""
+
 # ---------------------------------------------------------------------------- reason codes
 
 REASON_CODES: Final[dict[str, tuple[str, str]]] = {

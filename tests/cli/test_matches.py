@@ -73,7 +73,9 @@ def test_the_second_listing_verifies_nothing_and_marks_cached_verdicts(
     third = listing(tmp_path)
     assert len(calls) == 1
     assert "incomplete" in next(line for line in third if "m1.crawl" in line)
-    # Another verifier version: everything afresh.
+    # Another verifier version (a new revision of its verdicts, say): everything afresh.
+    from protocol.verify.verdicts import VERIFIER_REVISION
+    assert f"verifier {VERIFIER_REVISION};" in matches.VERIFIER
     calls.clear()
     monkeypatch.setattr(matches, "VERIFIER", matches.VERIFIER + "+1")
     listing(tmp_path)
