@@ -22,7 +22,14 @@ from cli.play import Console, InputClosed, LeftGame, in_reader
 from cli.plugin import GameUI, Seating
 from cli.seats import SeatWatch
 from cli.text import YOU, seat_letter, wrap_text
-from engine.core import EngineError, GameState, IllegalActionError, InvalidActionError, Over
+from engine.core import (
+    EngineError,
+    GameState,
+    IllegalActionError,
+    InvalidActionError,
+    Over,
+    read_move,
+)
 from p2p.lobby import LobbyError
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
 from protocol.events import (
@@ -495,12 +502,9 @@ class NetGame:
                     raise LeftGame(self.options.left)
                 continue
             try:
-                action = state.parse_action(seat, text)
-                state.check(seat, action)
+                return read_move(state, seat, text)
             except (InvalidActionError, IllegalActionError) as exc:
                 self.say(" ".join(str(exc).split()))
-                continue
-            return state.format_action(action)
 
     # ------------------------------------------------------------------ the end
 

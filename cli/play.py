@@ -37,6 +37,7 @@ from engine.core import (
     Simultaneous,
     Turn,
     Visibility,
+    read_move,
 )
 from engine.games import get_game
 from engine.sim import Dealer, bot_key
@@ -356,9 +357,7 @@ class OfflineGame:
                     raise LeftGame("You left the game.")
                 continue
             try:
-                public, _ = self.state.split_private(self.me, text)
-                action = self.state.parse_action(self.me, public)
-                self.state.check(self.me, action)
+                text = read_move(self.state, self.me, text)
             except (InvalidActionError, IllegalActionError) as exc:
                 self.say(" ".join(str(exc).split()))
                 continue

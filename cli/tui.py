@@ -29,7 +29,14 @@ from cli.plugin import Frame
 from cli.screen import Screen, StyledLine, plain
 from cli.seats import SeatNow
 from cli.text import join_words, seat_letter
-from engine.core import GameState, IllegalActionError, InvalidActionError, Simultaneous, Turn
+from engine.core import (
+    GameState,
+    IllegalActionError,
+    InvalidActionError,
+    Simultaneous,
+    Turn,
+    read_move,
+)
 from engine.games import get_game
 
 PLAY_HINTS = ("Enter lock in", "Esc drop", ": type a move", "PgUp/PgDn log", "? help",
@@ -334,13 +341,12 @@ class FullScreenGame(NetGame):
             self.selected = ""
             return
         try:
-            action = self.state.parse_action(self.seat, self.model.draft())
-            self.state.check(self.seat, action)
+            self.selected = read_move(self.state, self.seat, self.model.draft())
         except (InvalidActionError, IllegalActionError) as exc:
             self.screen.message = " ".join(str(exc).split())
             self.model.restore(saved)
+            self.selected = ""
             return
-        self.selected = self.state.format_action(action)
 
     def _undo(self) -> None:
         if not self._my_move() or self.model is None:
