@@ -21,6 +21,7 @@ from cli.games import DEFAULT_GAME, make_ui
 from cli.play import Console, InputClosed, LeftGame, in_reader
 from cli.plugin import GameUI, Seating
 from cli.seats import SeatWatch
+from cli.story import Story
 from cli.text import YOU, seat_letter, wrap_text
 from engine.core import (
     EngineError,
@@ -34,25 +35,16 @@ from p2p.lobby import LobbyError
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
 from protocol.events import (
     CardDealt,
-    CardShown,
-    DeckRestarted,
     MatchResumed,
     OfferMade,
     OfferSettled,
-    SealedOpened,
-    SealedVoid,
 )
 from protocol.header import DEFAULT_TIMEOUTS
 from protocol.match import (
-    ActionTaken,
     Event,
-    FloorReached,
     MatchClaimed,
-    PeerMisbehaved,
     PrivateKnowledge,
-    SeatForfeited,
     SeatLeft,
-    SeatReclaimed,
     SeatReplaced,
     SeatsOverdue,
 )
@@ -149,6 +141,7 @@ class NetGame:
         self.my_answers: dict[int, bool] = {}
         self.choosing = False  # the line-mode prompt of a decision is up
         self.asking: asyncio.Future[None] | None = None  # the line-mode prompt of an answer
+        self.story: Story | None = None  # the match told (made when the match starts)
 
     # ------------------------------------------------------------------ views
 
@@ -234,7 +227,9 @@ class NetGame:
             peer.watchers.on_change = self._watching
         if self.human:
             peer.local.answering = lambda offerer, what: self.my_answers.get(offerer)
-        self._show_progress()  # (a resumed match: its stage and its latest result)
+        if peer.core.taken:  # (a resumed match: its story so far)
+            self.say(*match_so_far(peer.core, self.plugin))
+        self.story = Story(peer.core, self.plugin)
 
     def _watching(self, address: str, started: bool, count: int) -> None:
         """A spectator started or stopped watching through this seat."""
@@ -254,54 +249,24 @@ class NetGame:
         self.watch.on_event(event)
         if self.peer is None or self.ui is None:
             return
+        self._show_progress()  # (the story so far: the game's changes and the table's facts)
         if isinstance(event, PrivateKnowledge) and self.human:
             self.say(*self.ui.knowledge(self.view()))
-        elif isinstance(event, SeatReplaced) and event.seat not in self.gone:
-            who = "You are" if event.seat == self.seat and self.human else (
-                f"{self.labels[event.seat]} is")
-            self.say(f"{who} replaced by a bot from now on ({event.reason}).")
-            if event.seat == self.seat and self.peer.local.hold_reclaim:
-                self.say(*wrap_text(self.ui.reclaim_hint))
-        elif isinstance(event, SeatLeft) and event.seat != self.seat:
+        elif isinstance(event, SeatReplaced) and event.seat == self.seat and (
+                self.peer.local.hold_reclaim):
+            self.say(*wrap_text(self.ui.reclaim_hint))
+        elif isinstance(event, SeatLeft):
             self.gone.add(event.seat)
-            self.say(f"{self.labels[event.seat]} resigned." if event.resigned else
-                     f"{self.labels[event.seat]} left the match for good; a bot plays their "
-                     "seat.")
-        elif isinstance(event, SeatForfeited):
-            who = "You" if event.seat == self.seat and self.human else self.labels[event.seat]
-            self.say(*wrap_text(f"{who} forfeited: held back {event.withheld} after the "
-                                "others' were out, so cannot win this match (a bot or the "
-                                "player may still play the seat)."))
-        elif isinstance(event, SealedOpened) and not (event.seat == self.seat and self.human):
-            self.say(*self.ui.opening_news(event.seat, event.values, self.labels[event.seat]))
-        elif isinstance(event, CardDealt | CardShown | DeckRestarted):
+        elif isinstance(event, CardDealt):
             self.say(*self.ui.deal_news(event, self.labels, self.seat if self.human else None))
-        elif isinstance(event, SealedVoid) and event.slots:
-            self.say(*wrap_text(f"{self.labels[event.seat]}'s {len(event.slots)} sealed "
-                                "value(s) stay sealed for good (the seat was replaced): the "
-                                "game's ruling for them applies."))
         elif isinstance(event, MatchClaimed):
             self.claimed = True
-            self.say(*wrap_text(self._claim_words(event)))
         elif isinstance(event, OfferMade | OfferSettled | MatchResumed):
             self._on_agreement(event)
-        elif isinstance(event, SeatReclaimed):
-            who = "You are" if event.seat == self.seat and self.human else (
-                f"{self.labels[event.seat]} is")
-            self.say(f"{who} back (from {event.step}).")
         elif isinstance(event, SeatsOverdue):
             who = ", ".join(self.labels[s] for s in event.seats if s != self.seat)
             if who:
                 self.say(f"Waiting for {who}...")
-        elif isinstance(event, ActionTaken) and (event.seat != self.seat or not self.human):
-            self.say(*self.ui.action_news(event.seat, event.action))
-        if isinstance(event, PeerMisbehaved) and event.evidence:
-            self.say(f"{self.labels[event.seat]} broke the rules: {event.reason}.")
-        if isinstance(event, FloorReached) and not self.claimed:
-            self.say(f"Fewer than two players are left ({self.labels[event.seat]} was "
-                     "replaced): the match ends here, by the game's forfeit where it has one, "
-                     "else abandoned.")
-        self._show_progress()
 
     # ------------------------------------------------------------------ agreements
 
@@ -341,34 +306,17 @@ class NetGame:
         return "You accepted." if yes else "You declined."
 
     def _on_agreement(self, event: OfferMade | OfferSettled | MatchResumed) -> None:
+        """An offer to answer (the story said it), or one no longer standing."""
         me = self.seat if self.human else None
-        if isinstance(event, MatchResumed):
-            who = "You" if event.seat == me else self.labels[event.seat]
-            self.say(f"{who} resumed the match: the clocks run again.")
-            return
-        who = "You" if event.seat == me else self.labels[event.seat]
         if isinstance(event, OfferMade):
-            if event.seat == me:
-                self.say(f"Your offer of a {event.what} is out; the match waits for every "
-                         "answer.")
-            elif self.human:
+            if event.seat != me and self.human:
                 self.offers_to_me[event.seat] = event.what
                 self.my_answers.pop(event.seat, None)
-                self.say(f"{who} offers a {event.what}: {self.answer_keys}.")
+                self.say(f"Your answer: {self.answer_keys}.")
                 self._ask_offer()
-            else:
-                self.say(f"{who} offers a {event.what}.")
             return
-        self.offers_to_me.pop(event.seat, None)
-        if event.agreed:
-            self.say(f"{who} offered a {event.what}; everyone agreed. " + (
-                "The game ends drawn." if event.what == "draw" else
-                "The match is paused: no clock runs until someone resumes it."))
-        elif event.declined:
-            names = ", ".join("you" if s == me else self.labels[s] for s in event.declined)
-            self.say(f"{who} offered a {event.what}; declined by {names}. Play goes on.")
-        else:
-            self.say(f"{who} offered a {event.what}; no {event.what} ({event.why}).")
+        if isinstance(event, OfferSettled):
+            self.offers_to_me.pop(event.seat, None)
 
     def _ask_offer(self) -> None:
         """Line mode: with no prompt up, ask for the answer at once (the match waits)."""
@@ -381,26 +329,12 @@ class NetGame:
                 self.say(self.answer_offers(text.strip().lower() in ("y", "yes", "accept")))
         self.asking = asyncio.ensure_future(ask())
 
-    def _claim_words(self, claim: MatchClaimed) -> str:
-        """What a CLAIM that ended the match says (protocol.md §7.7)."""
-        me = self.seat if self.human else None
-        who = "You" if claim.claimant == me else self.labels[claim.claimant]
-        whom = "you" if claim.seat == me else self.labels[claim.seat]
-        if claim.contested:
-            return (f"{who} claimed the match, but {whom} had sent a move meanwhile: the match "
-                    "is abandoned.")
-        return (f"{who} claimed the match: {whom} stayed silent past the timeouts, and with "
-                "only two players left nobody can vote. The match ends here.")
-
     def _show_progress(self) -> None:
-        view = self.view()
-        news = self.plugin.news(view)
-        if news:
-            self.say(*news)
-        chapter = self.plugin.chapter(view)
-        if chapter:
-            self.gap()
-            self.say(*chapter)
+        """What happened since the last call, as the match's story tells it."""
+        if self.story is None:
+            return
+        for told in self.story.tell():
+            self.say(*told.lines)
 
     # ------------------------------------------------------------------ your decisions
 
@@ -522,6 +456,17 @@ class NetGame:
                       *self.plugin.scoreboard(core_state.view(self.seat), w.outcome,
                                               self.bots())]
         return [*lines, "", *copy_lines(path, self.options.out)]
+
+
+def match_so_far(core: Any, ui: GameUI) -> list[str]:
+    """The story of a match up to where ``core`` stands (a resumed match), told from its
+    feeds by a match core of its own."""
+    from protocol.match import MatchCore
+
+    again = MatchCore(core.header)
+    story = Story(again, ui)
+    again.adopt(dict(enumerate(core.feeds)))
+    return ["The match so far:", *story.lines()]
 
 
 def empty_line_hint(ui: GameUI, state: GameState[Any], seat: int) -> str:

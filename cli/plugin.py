@@ -31,7 +31,7 @@ from cli.text import (
     wrap_items,
     wrap_text,
 )
-from engine.core import GameSpec, GameState, Outcome, Standing
+from engine.core import Entry, GameSpec, GameState, Outcome, Standing
 from protocol.events import CardDealt, CardShown, DeckRestarted
 
 LINE_HELP = """\
@@ -299,11 +299,23 @@ class GameUI:
         lines += wrap_text(f"({outcome.reason})", indent="  ")
         return lines + bot_notes(bots, labels, self.step_words)
 
-    def replay_news(self, view: Any) -> tuple[list[str], bool]:
-        """For ``cryptcrawl replay``: what a state of the record adds, and whether to pause
-        after it (a pause is one :attr:`replay_unit`)."""
-        lines = self.news(view)
-        return lines, bool(lines)
+    def narrate(self, before: GameState[Any], entry: Entry | None,
+                after: GameState[Any]) -> list[str]:
+        """One change of the match, in words (:class:`cli.story.Story`): ``before`` and
+        ``after`` are public states, ``entry`` the history entry that made the change (None:
+        a change no entry explains — a resignation, a forfeit, an agreed draw).  By default
+        the lines the view's log gained."""
+        old = outline.log_of(before.spectator_view())
+        new = outline.log_of(after.spectator_view())
+        if new is None:
+            return []
+        return [line for entry_text in log_added(old or (), new)
+                for line in wrap_text(entry_text, indent="  ")]
+
+    def pause_after(self, before: GameState[Any], after: GameState[Any]) -> bool:
+        """Does a unit of the replay (:attr:`replay_unit`) end with this change?  By default
+        every change is one."""
+        return True
 
     # ------------------------------------------------------------------ full screen
 
@@ -333,6 +345,16 @@ def placings(ui: GameUI, outcome: Outcome) -> dict[int, int]:
     keys = {st.seat: ui.placing_key(outcome, st) for st in outcome.standings}
     return {seat: 1 + sum(1 for other in keys.values() if other < key)
             for seat, key in keys.items()}
+
+
+def log_added(old: Sequence[str], new: Sequence[str]) -> Sequence[str]:
+    """The lines a log that keeps its last lines gained from ``old`` to ``new``: ``new`` is
+    ``old`` plus the lines added, cut to its length (the largest overlap is taken)."""
+    for cut in range(len(old) + 1):
+        kept = old[cut:]
+        if tuple(new[:len(kept)]) == tuple(kept):
+            return new[len(kept):]
+    return new
 
 
 def _option_text(value: Any) -> str:

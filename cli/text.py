@@ -48,6 +48,22 @@ def seat_name(seat: int, labels: Sequence[str], name: str = "") -> str:
     return text
 
 
+_SEAT_NUMBER = re.compile(r"\b([Ss])eat (\d+)\b")
+
+
+def named_seats(text: str, labels: Sequence[str]) -> str:
+    """``text`` (an engine's words, "seat 0 wins") with each seat number as the table calls
+    the seat ("Ana wins"); at the start of a sentence "you" becomes "You"."""
+    def name(found: re.Match[str]) -> str:
+        seat = int(found.group(2))
+        if not 0 <= seat < len(labels):
+            return found.group(0)
+        label = labels[seat]
+        return label[:1].upper() + label[1:] if found.group(1) == "S" else label
+
+    return _SEAT_NUMBER.sub(name, text)
+
+
 def plural(count: int, word: str) -> str:
     """``plural(1, "coin")`` -> "1 coin", ``plural(3, "coin")`` -> "3 coins"."""
     return f"{count} {word}" if count == 1 else f"{count} {word}s"

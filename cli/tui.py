@@ -241,7 +241,7 @@ class FullScreenGame(NetGame):
             return hint_rows(("PgUp/PgDn scroll", "Esc close the help"), width)
         if self.over:
             items = ["r rematch (the same seats, a new match)"] if self.offer_rematch else []
-            return hint_rows([*items, "q leave", "PgUp/PgDn scroll"], width)
+            return hint_rows([*items, "q leave", "PgUp/PgDn the match's log"], width)
         if self.confirm_quit:
             if not self.options.local:
                 return hint_rows(("l leave for good", "s step away",

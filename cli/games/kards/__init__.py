@@ -12,8 +12,10 @@ from cli.games.kards import render, screen
 from cli.games.kards.help import RULES
 from cli.inputs import BoardCursor, InputModel
 from cli.plugin import Frame, GameUI
-from cli.text import StyledLine, plain, wrap_text
-from engine.core import GameState
+from cli.text import StyledLine, plain, seat_letter, wrap_text
+from engine.core import Entry, GameState
+from engine.kards.narrate import narrate
+from engine.kards.state import KardsState
 
 _STEP = re.compile(r"T([0-9]+)\.")
 
@@ -51,6 +53,17 @@ class KardsUI(GameUI):
 
     def table(self, view: Any) -> list[str]:
         return render.render_table(view, self.labels)
+
+    def narrate(self, before: GameState[Any], entry: Entry | None,
+                after: GameState[Any]) -> list[str]:
+        assert isinstance(before, KardsState) and isinstance(after, KardsState)
+        names = [f"{label} ({seat_letter(s)})" for s, label in enumerate(self.labels)]
+        return [row for line in narrate(before, entry, after, names)
+                for row in wrap_text(line, indent="  ")]
+
+    def pause_after(self, before: GameState[Any], after: GameState[Any]) -> bool:
+        assert isinstance(before, KardsState) and isinstance(after, KardsState)
+        return after.turn != before.turn or after.is_over
 
     def step_words(self, step: str) -> str:
         found = _STEP.match(step)

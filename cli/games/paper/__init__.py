@@ -13,8 +13,10 @@ from cli.games.paper import render, screen
 from cli.games.paper.help import RULES
 from cli.inputs import InputModel
 from cli.plugin import LINE_HELP, Frame, GameUI
-from cli.text import StyledLine, plain, seat_letter, wrap_text
-from engine.core import GameState
+from cli.text import StyledLine, named_seats, plain, seat_letter, wrap_text
+from engine.core import Entry, GameState
+from engine.paper.narrate import narrate
+from engine.paper.state import PaperState
 
 _STEP = re.compile(r"R([0-9]+)\.")
 
@@ -73,6 +75,17 @@ class PaperUI(GameUI):
                 return render.seat_sheet(view, seat_view, self.labels[s])
         letters = ", ".join(f"{seat_letter(s.seat)} {self.labels[s.seat]}" for s in view.seats)
         return [f"sheet of whom? Give a seat's letter or name ({letters})."]
+
+    def narrate(self, before: GameState[Any], entry: Entry | None,
+                after: GameState[Any]) -> list[str]:
+        assert isinstance(before, PaperState) and isinstance(after, PaperState)
+        return [row for line in narrate(before, entry, after, self.labels)
+                for row in wrap_text(named_seats(line, self.labels),
+                                     indent="    " if line.startswith("  ") else "  ")]
+
+    def pause_after(self, before: GameState[Any], after: GameState[Any]) -> bool:
+        assert isinstance(before, PaperState) and isinstance(after, PaperState)
+        return after.round != before.round or after.is_over
 
     def step_words(self, step: str) -> str:
         found = _STEP.match(step)

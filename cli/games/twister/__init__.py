@@ -13,8 +13,10 @@ from cli.games.twister.help import RULES
 from cli.inputs import BoardCursor, InputModel
 from cli.plugin import Frame, GameUI
 from cli.text import StyledLine, plain, wrap_text
-from engine.core import GameState
+from engine.core import Entry, GameState
 from engine.twister.data import SIDE_NAME
+from engine.twister.narrate import narrate
+from engine.twister.state import TwisterState
 
 _STEP = re.compile(r"T([0-9]+)\.")
 
@@ -83,6 +85,16 @@ class TwisterUI(GameUI):
                     f"{', '.join(kinds)} (e.g. {moves[0]}). Only you know which it is.")
             return [*wrap_text(text, indent="  "), "  (? for help, q to quit)"]
         return super().choices_lines(state, seat, view)
+
+    def narrate(self, before: GameState[Any], entry: Entry | None,
+                after: GameState[Any]) -> list[str]:
+        assert isinstance(before, TwisterState) and isinstance(after, TwisterState)
+        return [row for line in narrate(before, entry, after, self.labels)
+                for row in wrap_text(line, indent="  ")]
+
+    def pause_after(self, before: GameState[Any], after: GameState[Any]) -> bool:
+        assert isinstance(before, TwisterState) and isinstance(after, TwisterState)
+        return after.turn != before.turn or after.is_over
 
     def step_words(self, step: str) -> str:
         found = _STEP.match(step)
