@@ -199,7 +199,7 @@ def _export_event(e: Any, events: list[dict[str, Any]], core: MatchCore) -> None
 
 def replay(path: str, out: TextIO, ask: Any = None) -> int:
     """Step by step, as the game's plug-in tells it (:class:`cli.story.Story`); ``ask`` (a
-    prompt function) waits for Enter after each unit of the game (a room, a turn, a round;
+    prompt function) waits for Enter after each unit of the game (a turn, a round;
     ``None``: print everything, the ``--plain`` record)."""
     t, verdict = read_and_verify(_read(path))
     ui = file_ui(t)

@@ -73,8 +73,8 @@ ENTRY_EVENTS = (ChanceEvent, ActionTaken, PlayRevealed, SealedOpened, CardDealt,
 @dataclass(frozen=True)
 class Told:
     """Lines told at one point of the match: ``events`` are the indexes (into the core's
-    events) of what they tell; ``pause``: a unit of the replay (a room, a turn, a round) ends
-    here."""
+    events) of what they tell; ``pause``: a unit of the replay (the game's: a turn, a round)
+    ends here."""
 
     lines: tuple[str, ...]
     events: tuple[int, ...] = ()
