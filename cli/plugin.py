@@ -31,7 +31,7 @@ from cli.text import (
     wrap_items,
     wrap_text,
 )
-from engine.core import Entry, GameSpec, GameState, Outcome, Standing
+from engine.core import DRAWN, Entry, GameSpec, GameState, Outcome, Standing
 from protocol.events import CardDealt, CardShown, DeckRestarted
 
 LINE_HELP = """\
@@ -286,7 +286,11 @@ class GameUI:
             lines += wrap_text(f"  {places[st.seat]}. {who}: {st.status}, score {st.score}"
                                f"{detail}", indent="     ")
         winners = sorted(outcome.winners)
-        if not winners:
+        if outcome.drawn:
+            drew = [labels[st.seat] for st in outcome.standings if st.status in DRAWN]
+            lines.append(f"A draw between {join_words(drew)}: nobody wins."
+                         if len(drew) > 1 else "A draw: nobody wins.")
+        elif not winners:
             lines.append("Nobody wins.")
         elif len(winners) > 1:
             lines.append(f"Shared win: {join_words([labels[s] for s in winners])}.")

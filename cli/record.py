@@ -18,7 +18,7 @@ from cli.plugin import GameUI, Seating
 from cli.seats import SeatWatch
 from cli.story import Story
 from cli.text import seat_letter
-from cli.verify import EXIT_FOR, Unreadable, read_match_file
+from cli.verify import EXIT_FOR, Unreadable, outcome_word, read_match_file
 from cli.verify import shown as printable
 from engine.core import EngineError
 from engine.games import get_game
@@ -127,7 +127,8 @@ def export_json(path: str, out: TextIO) -> int:
                     "reason": verdict.reason, "status": verdict.verdict,
                     "seat_at_fault": (verdict.blamed[0] if verdict.verdict == INVALID
                                       and len(verdict.blamed) == 1 else None),
-                    "winners": list(verdict.winners), "notes": list(verdict.notes)},
+                    "outcome": outcome_word(verdict), "winners": list(verdict.winners),
+                    "drawn": list(verdict.drawn), "notes": list(verdict.notes)},
         "events": events,
         "story": [{"events": list(part.events), "lines": list(part.lines)} for part in told],
         "feeds": [[{"seq": m.seq, "kind": m.kind.name, "state": m.state.hex(),

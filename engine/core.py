@@ -213,6 +213,18 @@ class Outcome:
         """The seat's share of the win: 1/k for a k-way shared win, else 0."""
         return 1.0 / len(self.winners) if seat in self.winners else 0.0
 
+    @property
+    def drawn(self) -> bool:
+        """The match ended drawn: a game marks a draw by the status ``drawn`` of the seats
+        that drew (Dungeon Twister's ``draw`` is read the same).  A draw is no win, whatever
+        ``winners`` holds (Dungeons of Kards lists the seats that drew there); a shared win
+        (Dungeon Raiders' tie) is not a draw."""
+        return any(st.status in DRAWN for st in self.standings)
+
+
+DRAWN: Final = ("drawn", "draw")
+"""The statuses of a :class:`Standing` that mean a draw (:attr:`Outcome.drawn`)."""
+
 
 class Over(NamedTuple):
     """The match has ended."""
