@@ -84,24 +84,10 @@ class NetOptions:
         return "the others play on, a bot plays your seat"
 
     @property
-    def quit_choices(self) -> str:
-        """At a LAN table: the two ways to leave (protocol.md §7.7)."""
-        return ("l: leave for good (a bot plays your seat; you cannot come back), s: step "
-                f"away (the timeouts run; {invocation()} resume to come back), any other: "
-                "stay")
-
-    @property
     def left(self) -> str:
-        """What the player is told once they left (or stepped away)."""
-        if self.local:
-            return ("You left the game; it stops here. To take it up again: "
-                    f"{invocation()} resume")
-        return (f"You stepped away. To come back: {invocation()} resume (after the timeouts a "
-                "bot plays your seat until then).")
-
-    @property
-    def left_for_good(self) -> str:
-        return "You left the match for good; a bot plays your seat."
+        """What the player of a local game (``play``) is told once they left."""
+        return ("You left the game; it stops here. To take it up again: "
+                f"{invocation()} resume")
 
     @property
     def bots_where(self) -> str:
@@ -142,6 +128,7 @@ class NetGame:
         self.choosing = False  # the line-mode prompt of a decision is up
         self.asking: asyncio.Future[None] | None = None  # the line-mode prompt of an answer
         self.story: Story | None = None  # the match told (made when the match starts)
+        self.departed = False  # this seat left or resigned: the rest is taken read-only
 
     # ------------------------------------------------------------------ views
 
@@ -347,17 +334,80 @@ class NetGame:
             raise
         except (LeftGame, InputClosed) as exc:
             if isinstance(exc, LeftGame) and exc.for_good:
-                await self.leave_for_good(resign=exc.resign)
+                words = self.departed_words(resign=exc.resign)
+                if await self.leave_for_good(resign=exc.resign):
+                    self.departed = True
+                    self.say(*wrap_text(words))
+                    # (The match goes on without this seat; the peer takes the rest, read-only,
+                    # until it ends — then the end is shown — or until Ctrl-C.)
+                    await asyncio.get_running_loop().create_future()
             self.stop_game(exc)
             raise
         finally:
             self.choosing = False
 
-    async def leave_for_good(self, *, resign: bool = False) -> None:
-        """Send this seat's LEAVE — or RESIGN — (after the openings it owes) before the match
-        stops here."""
-        if self.peer is not None and not await self.peer.leave(resign=resign):
-            self.say("Could not sign your leaving now; the timeouts will replace your seat.")
+    async def leave_for_good(self, *, resign: bool = False) -> bool:
+        """Send this seat's LEAVE — or RESIGN — (after the openings it owes); False (and said)
+        if it could not be sent."""
+        if self.peer is not None and await self.peer.leave(resign=resign):
+            return True
+        self.say("Could not sign your leaving now; the timeouts will replace your seat.")
+        return False
+
+    # ------------------------------------------------------------------ leaving, in words
+
+    def _leaving_facts(self) -> tuple[bool, bool, int]:
+        """(a bot plays a replaced seat in this game, the match ends if this seat goes, the
+        live seats now)."""
+        spec = self.plugin.spec if self.ui is not None else None
+        zombie = spec is None or spec.replaced == "zombie"
+        live = len(self.peer.core.live_seats()) if self.peer is not None else self.options.players
+        return zombie, live - 1 < 2, live
+
+    def quit_choices(self) -> str:
+        """At a LAN table: the ways to leave (protocol.md §7.7), in this match's words."""
+        zombie, ends, live = self._leaving_facts()
+        if ends:
+            good = "with one player left the match ends here"
+        elif zombie:
+            good = "a bot plays your seat"
+        else:
+            good = "your seat forfeits"
+        if live <= 2:
+            away = "past the timeouts the other player may claim the match"
+        elif zombie:
+            away = "past the timeouts a bot plays your seat until you are back"
+        else:
+            away = "past the timeouts your seat forfeits"
+        return (f"l: leave for good ({good}; you cannot come back), s: step away ({away}; "
+                f"{invocation()} resume to come back), any other: stay")
+
+    def stepped_away(self) -> str:
+        """What the player is told once they stepped away (or left a local game)."""
+        if self.options.local:
+            return self.options.left
+        zombie, _, live = self._leaving_facts()
+        if live <= 2:
+            later = ("come back before the timeouts run out, or the other player may claim the "
+                     "match")
+        elif zombie:
+            later = "after the timeouts a bot plays your seat until then"
+        else:
+            later = "after the timeouts your seat forfeits the match"
+        return f"You stepped away. To come back: {invocation()} resume ({later})."
+
+    def departed_words(self, *, resign: bool) -> str:
+        """What the player is told once their LEAVE or RESIGN is out (said before it goes)."""
+        zombie, ends, _ = self._leaving_facts()
+        head = "You resigned" if resign else "You left the match for good"
+        if ends:
+            head += "; with one player left, the match ends here"
+        elif zombie:
+            head += "; a bot plays your seat from now on"
+        else:
+            head += "; your seat forfeits"
+        return (f"{head}. This program takes the rest of the match, read-only, so that your "
+                "copy of it is complete, and shows the result (Ctrl-C stops it sooner).")
 
     def can_draw(self) -> bool:
         """Does this game have a draw by agreement now (protocol.md §7.7)?"""
@@ -422,7 +472,7 @@ class NetGame:
                         raise LeftGame(self.options.left)
                     continue
                 resign = self.can_resign()
-                self.say(*wrap_text(f"Leave the match? {self.options.quit_choices}"
+                self.say(*wrap_text(f"Leave the match? {self.quit_choices()}"
                                     + ("; r: resign (you lose, as the game rules)."
                                        if resign else ".")))
                 answer = self.console.ask(
@@ -431,9 +481,9 @@ class NetGame:
                 if resign and answer in ("r", "resign"):
                     raise LeftGame("You resigned.", resign=True)
                 if answer in ("l", "leave"):
-                    raise LeftGame(self.options.left_for_good, for_good=True)
+                    raise LeftGame("You left the match for good.", for_good=True)
                 if answer in ("s", "step", "away"):
-                    raise LeftGame(self.options.left)
+                    raise LeftGame(self.stepped_away())
                 continue
             try:
                 return read_move(state, seat, text)

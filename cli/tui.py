@@ -28,7 +28,7 @@ from cli.play import Console, LeftGame
 from cli.plugin import Frame
 from cli.screen import Screen, StyledLine, plain
 from cli.seats import SeatNow
-from cli.text import join_words, seat_letter
+from cli.text import join_words, seat_letter, wrap_text
 from engine.core import (
     GameState,
     IllegalActionError,
@@ -184,11 +184,13 @@ class FullScreenGame(NetGame):
     def _status(self, width: int) -> list[StyledLine]:
         if self.over:
             return [plain(" The match is over.", "class:status")]
+        if self.departed:
+            return [plain(" You are out of this match: it goes on without you, read-only here "
+                          "until its end completes your copy. q leaves now.", "class:status")]
         if self.confirm_quit:
             if not self.options.local:
-                return [plain(" Leave? l: for good, a bot takes your seat. s: step away, "
-                              "resume later." + (" r: resign." if self.can_resign() else ""),
-                              "class:warn")]
+                return [plain(f" Leave? {self.quit_choices()}"
+                              + ("; r: resign." if self.can_resign() else "."), "class:warn")]
             return [plain(f" Leave the match? {self.options.leaving.capitalize()}. y: leave, "
                           "any other key: stay.", "class:warn")]
         if self.offers_to_me:
@@ -273,12 +275,16 @@ class FullScreenGame(NetGame):
                 self.rematch = False
                 self.screen.exit()
             return
+        if self.departed:
+            if k == "q":  # (the rest of the match is not waited for: the copy stops here)
+                self._leave("You left; your copy of the match stops where it was.")
+            return
         if self.confirm_quit:
             self.confirm_quit = False
             if self.options.local and k == "y":
                 self._leave(self.options.left)
             elif not self.options.local and k == "s":
-                self._leave(self.options.left)
+                self._leave(self.stepped_away())
             elif not self.options.local and k == "l":
                 self._leave_for_good()
             elif not self.options.local and k == "r" and self.can_resign():
@@ -408,11 +414,19 @@ class FullScreenGame(NetGame):
         if self._leaving is not None:
             return
 
+        words = self.departed_words(resign=resign)
+
         async def go() -> None:
+            sent = False
             try:
-                await self.leave_for_good(resign=resign)
+                sent = await self.leave_for_good(resign=resign)
             finally:
-                self._leave("You resigned." if resign else self.options.left_for_good)
+                if sent:  # (the match goes on without this seat: its end is shown here)
+                    self.departed = True
+                    self.say(*wrap_text(words))
+                    self.screen.invalidate()
+                else:
+                    self._leave("You resigned." if resign else "You left the match.")
 
         self.screen.message = "Resigning..." if resign else "Leaving the match for good..."
         self._leaving = asyncio.ensure_future(go())
