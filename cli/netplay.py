@@ -502,6 +502,7 @@ class NetGame:
         w = core_state.waiting
         lines: list[str] = []
         if isinstance(w, Over):
+            self.plugin.departed = dict(self.watch.departed)
             lines += ["=== Game over " + "=" * 65,
                       *self.plugin.scoreboard(core_state.view(self.seat), w.outcome,
                                               self.bots())]

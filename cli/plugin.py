@@ -25,6 +25,7 @@ from cli.text import (
     StyledLine,
     bot_notes,
     join_words,
+    named_seats,
     plain,
     plural,
     seat_name,
@@ -132,6 +133,10 @@ class GameUI:
         self.options = dict(options)
         self.seating = seating
         self.shown = Shown()
+        # How seats left the match (the frontends set it from the protocol's events,
+        # cli.seats.SeatWatch.departed): the scoreboard says it where the engine's result
+        # only says "resigned" or "forfeited".
+        self.departed: dict[int, str] = {}
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -281,9 +286,13 @@ class GameUI:
         places = placings(self, outcome)
         lines = ["Final standings"]
         for st in sorted(outcome.standings, key=lambda st: (places[st.seat], st.seat)):
-            detail = f"; {st.detail}" if st.detail else ""
+            status, detail = st.status, st.detail
+            if status in ("resigned", "forfeited") and st.seat in self.departed:
+                status = self.departed[st.seat]
+                detail = self.departed_detail(st)
+            detail = f"; {named_seats(detail, labels)}" if detail else ""
             who = seat_name(st.seat, labels, self.seating.name)
-            lines += wrap_text(f"  {places[st.seat]}. {who}: {st.status}, score {st.score}"
+            lines += wrap_text(f"  {places[st.seat]}. {who}: {status}, score {st.score}"
                                f"{detail}", indent="     ")
         winners = sorted(outcome.winners)
         if outcome.drawn:
@@ -300,8 +309,12 @@ class GameUI:
             lines.append("You win!")
         else:
             lines.append(f"{labels[winners[0]]} wins.")
-        lines += wrap_text(f"({outcome.reason})", indent="  ")
+        lines += wrap_text(f"({named_seats(outcome.reason, labels)})", indent="  ")
         return lines + bot_notes(bots, labels, self.step_words)
+
+    def departed_detail(self, standing: Standing) -> str:
+        """The detail of a seat that left the match before its end (the game's words)."""
+        return standing.detail
 
     def narrate(self, before: GameState[Any], entry: Entry | None,
                 after: GameState[Any]) -> list[str]:

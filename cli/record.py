@@ -244,6 +244,7 @@ def ending_lines(core: MatchCore, ui: Any, names: list[str], *, unfinished: bool
     final = core.state.waiting
     outcome = getattr(final, "outcome", None)
     if outcome is not None:
+        ui.departed = dict(watch.departed)
         view = core.state.spectator_view()
         lines += ["", *ui.scoreboard(view, outcome, bots)]
     elif (claim := core.ending.claim) is not None and not claim.contested:

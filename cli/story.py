@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cli.plugin import GameUI
-from cli.text import YOU, wrap_text
+from cli.text import YOU, named_seats, wrap_text
 from engine.core import (
     Acted,
     ChanceResolved,
@@ -137,7 +137,7 @@ class Story:
                     isinstance(event, CardShown) and event.at_end):
                 self._keep(i, event)
                 continue
-            lines = self.table_words(event)
+            lines = self.table_words(event, events[i + 1:i + 4])
             if lines:
                 out.append(Told(tuple(lines), (i,)))
 
@@ -248,21 +248,27 @@ class Story:
             return f"You {verb_you}"
         return f"{name} {verb_other}"
 
-    def table_words(self, event: Event) -> list[str]:
-        """A fact about the table (not a change of the game) in words; [] for none."""
+    def table_words(self, event: Event, following: Sequence[Event] = ()) -> list[str]:
+        """A fact about the table (not a change of the game) in words; [] for none.
+        ``following``: the events reported next (a replacement the floor follows leaves no
+        seat for a bot to play)."""
         spec = self.ui.spec
         if isinstance(event, SeatReplaced):
+            ends = any(isinstance(e, FloorReached) for e in following)
             if event.seat in self._gone:
+                if ends:
+                    return []
                 if spec.replaced == "zombie":
                     whose = "your" if self._name(event.seat) == YOU else (
                         f"{self._name(event.seat)}'s")
                     return [f"A bot plays {whose} seat from now on."]
                 return []
-            if spec.replaced != "zombie":
+            reason = named_seats(event.reason, self.ui.labels)
+            if spec.replaced != "zombie" or ends:
                 return wrap_text(self._subject(event.seat, "are", "is") + " out of the match "
-                                 f"({event.reason}): the seat forfeits, as this game rules.")
+                                 f"({reason}).")
             return wrap_text(self._subject(event.seat, "are", "is") + " replaced by a bot "
-                             f"from now on ({event.reason}).")
+                             f"from now on ({reason}).")
         if isinstance(event, SeatLeft):
             self._gone.add(event.seat)
             if event.resigned:
@@ -303,7 +309,8 @@ class Story:
                                 or spec.forfeit_plays_on or self._forfeits() else
                                 ", abandoned."))
         if isinstance(event, PeerMisbehaved) and event.evidence:
-            return wrap_text(f"{self._name(event.seat)} broke the rules: {event.reason}.")
+            return wrap_text(f"{self._name(event.seat)} broke the rules: "
+                             f"{named_seats(event.reason, self.ui.labels)}.")
         if isinstance(event, ChanceRedrawn):
             return wrap_text("A face-down draw is made again without a seat that left (its "
                              "secret for it was lost).")

@@ -22,6 +22,7 @@ from engine.kards.state import KardsState
 _SEAT: Final = re.compile(r"\bseat (\d+)\b")
 _DROPPED: Final = re.compile(r" recovers 0 life ")
 _NOTES: Final = (" (a reconstructed row)",)
+_RESIGNS: Final = re.compile(r"seat \d+ resigns$")
 
 
 def added_lines(before: KardsState, entry: Entry | None, after: KardsState) -> list[str]:
@@ -60,8 +61,19 @@ def narrate(before: KardsState, entry: Entry | None, after: KardsState,
             names: Sequence[str] = ()) -> list[str]:
     """One change, in words (see the module); a decision the engine's log does not tell is
     told as the decision itself."""
-    lines = [in_words(line, names) + ("" if line.endswith((".", ":", "!")) else ".")
-             for line in added_lines(before, entry, after) if not _DROPPED.search(line)]
+    lines = []
+    leaving = False  # (after a resignation, its characters leave the map: none is defeated)
+    for line in added_lines(before, entry, after):
+        if _DROPPED.search(line):
+            continue
+        if _RESIGNS.match(line):  # (a resignation, a forfeit, a seat that left: all alike)
+            leaving = True
+            line = line.replace(" resigns", " is out of the game")
+        elif leaving and " is defeated" in line and " is defeated by " not in line:
+            line = line.replace(" is defeated", " leaves the map with its seat", 1)
+        else:
+            leaving = False
+        lines.append(in_words(line, names) + ("" if line.endswith((".", ":", "!")) else "."))
     if not lines and isinstance(entry, Acted):
         who = before.spectator_view().deciding
         lines.append(f"{display(who) if who else in_words(f'seat {entry.seat}', names)} "

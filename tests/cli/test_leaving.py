@@ -77,3 +77,44 @@ def test_a_seat_that_resigned_stays_on_its_screen_until_the_end() -> None:
         assert game.stop is not None
 
     asyncio.run(go())
+
+
+def _kards_replay(tag: bytes, depart: Any) -> str:
+    from cli.record import replay
+    from protocol.local import MeshGame, Network
+
+    net = Network(2, MeshGame("kards"), tag)
+    net.pump(limit=10, partial=True)
+    depart(net)
+    data = net.match_file(1)
+    out = io.StringIO()
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        path = f"{folder}/m.crawl"
+        with open(path, "wb") as f:
+            f.write(data)
+        assert replay(path, out) == 0
+    return out.getvalue()
+
+
+def test_a_seat_that_left_or_was_claimed_is_not_called_resigned_or_defeated() -> None:
+    def leave(net: Any) -> None:
+        net.seats[0].leave()
+        net.pump()
+
+    left = _kards_replay(b"left words", leave)
+    standings = left[left.index("Final standings"):]
+    assert "P0: left the match" in standings and "resigned" not in standings, standings
+    assert "defeated" not in standings and "off the map (out of the game)" in standings
+    assert "A bot plays" not in left  # (the match ends: no bot plays the seat)
+    assert "P0 left the match for good." in left
+
+    def go_silent(net: Any) -> None:
+        net.crash(0)
+        net.run_with_timeouts()
+
+    claimed = _kards_replay(b"claimed words", go_silent)
+    standings = claimed[claimed.index("Final standings"):]
+    assert "P0: claimed: silent past the timeouts" in standings, standings
+    assert "resigned" not in standings and "defeated" not in standings
+    assert "P1 claimed the match" in claimed and "seat 1" not in claimed, claimed[-800:]

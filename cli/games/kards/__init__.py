@@ -13,7 +13,7 @@ from cli.games.kards.help import RULES
 from cli.inputs import BoardCursor, InputModel
 from cli.plugin import Frame, GameUI
 from cli.text import StyledLine, plain, seat_letter, wrap_text
-from engine.core import Entry, GameState
+from engine.core import Entry, GameState, Standing
 from engine.kards.narrate import narrate
 from engine.kards.state import KardsState
 
@@ -64,6 +64,10 @@ class KardsUI(GameUI):
     def pause_after(self, before: GameState[Any], after: GameState[Any]) -> bool:
         assert isinstance(before, KardsState) and isinstance(after, KardsState)
         return after.turn != before.turn or after.is_over
+
+    def departed_detail(self, standing: Standing) -> str:
+        """A seat out before the end: its characters left the map, none was defeated."""
+        return standing.detail.replace(" defeated", " off the map (out of the game)")
 
     def step_words(self, step: str) -> str:
         found = _STEP.match(step)
