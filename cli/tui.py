@@ -72,6 +72,8 @@ class FullScreenGame(NetGame):
         self.asked_at = 0.0
         self.step = ""
         self.step_since = time.monotonic()
+        self._paused_at: float | None = None  # the shown clock stopped here (a pause)
+        self._pause_total = 0.0  # the shown clock stood still this long, in all
         self.confirm_quit = False
         self._leaving: asyncio.Future[None] | None = None  # (sending its LEAVE: l at a LAN table)
         self.over = False
@@ -132,7 +134,7 @@ class FullScreenGame(NetGame):
         waiting = self.peer.local.decision_state().waiting
         step = str(getattr(waiting, "step", ""))
         if step != self.step:
-            self.step, self.step_since = step, time.monotonic()
+            self.step, self.step_since = step, self._clock()
         if isinstance(waiting, Simultaneous):
             return step, sorted(waiting.pending)
         if isinstance(waiting, Turn):
@@ -197,16 +199,20 @@ class FullScreenGame(NetGame):
             offers = "; ".join(f"{self.labels[s]} offers a {w}"
                                for s, w in sorted(self.offers_to_me.items()))
             return [plain(f" {offers}: y accept, n decline.", "class:warn")]
-        if self.peer is not None and self.peer.core.agreements.paused:
-            return [plain(" Paused by agreement: no clock runs. P resumes.", "class:warn")]
+        paused = self._paused()
         step, awaited = self._waiting()
+        if paused:
+            frozen = (f" (your move: {self._my_left()} s left when it resumes)"
+                      if self._my_move() else "")
+            return [plain(f" Paused by agreement: no clock runs{frozen}. P resumes.",
+                          "class:warn")]
         if self._my_move():
-            left = max(0, int(self._turn_timeout([self.seat])
-                              - (time.monotonic() - self.asked_at)))
+            left = self._my_left()
             others = [s for s in awaited if s != self.seat]
             view = self._current_view()
             what = self.plugin.move_note(view) if view is not None else ""
-            text = f" YOUR MOVE{what} ({left} s left)"
+            text = f" YOUR MOVE{what} ({left} s left)" if left > 0 else (
+                f" YOUR MOVE{what} ({self._overtime()})")
             if self.selected:
                 text += f": {self.selected} selected, Enter locks it in"
             if others:
@@ -217,9 +223,50 @@ class FullScreenGame(NetGame):
         others = [s for s in awaited if s != self.seat or not self.human]
         if not others:
             return [plain(" Waiting for the others...", "class:status")]
-        left = max(0, int(self._turn_timeout(others) - (time.monotonic() - self.step_since)))
+        left = max(0, int(self._turn_timeout(others) - (self._clock() - self.step_since)))
         return [plain(f" Waiting for {self._names(others)}; {left} s left on the clock.",
                       "class:status")]
+
+    # ------------------------------------------------------------------ the clock
+
+    def _clock(self) -> float:
+        """The shown clock's time: the monotonic clock less every agreed pause (it stands
+        still while a pause lasts, and goes on from the same value after it)."""
+        now = time.monotonic()
+        stopped = self._pause_total
+        if self._paused_at is not None:
+            stopped += now - self._paused_at
+        return now - stopped
+
+    def _paused(self) -> bool:
+        """Is a pause agreed now (and the shown clock stopped)?"""
+        paused = self.peer is not None and bool(self.peer.core.agreements.paused)
+        if paused and self._paused_at is None:
+            self._paused_at = time.monotonic()
+        elif not paused and self._paused_at is not None:
+            self._pause_total += time.monotonic() - self._paused_at
+            self._paused_at = None
+        return paused
+
+    def _my_left(self) -> int:
+        """The seconds left of the person's move on the shown clock."""
+        return max(0, int(self._turn_timeout([self.seat]) - (self._clock() - self.asked_at)))
+
+    def _overtime(self) -> str:
+        """Past the move's timeout: how long the others still wait before a bot takes the
+        seat (the match's own clock: it starts again whenever the match moves)."""
+        core = self.peer.core if self.peer is not None else None
+        if core is None:
+            return "your time is up"
+        clock = getattr(core, "clock", None)
+        since = getattr(clock, "since", None)
+        if not isinstance(since, float) or since <= 0:
+            return "your time is up: a bot may take your seat"
+        deadline = since + core.turn_timeout(self.seat) + core.config.silence_timeout
+        wait = int(deadline - time.monotonic())
+        if wait <= 0:
+            return "your time is up: a bot may take your seat at any moment"
+        return f"your time is up: a bot takes your seat in about {wait} s"
 
     def _turn_timeout(self, seats: list[int]) -> float:
         """How long the match gives ``seats`` now: the header's timeout for what each owes
@@ -456,7 +503,7 @@ class FullScreenGame(NetGame):
         self.selected = ""
         self.model = self.plugin.inputs(state, seat)
         self.choice = asyncio.get_running_loop().create_future()
-        self.asked_at = time.monotonic()
+        self.asked_at = self._clock()
         self.screen.bell()
         self.screen.invalidate()
         try:
