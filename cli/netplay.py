@@ -216,6 +216,10 @@ class NetGame:
             peer.local.answering = lambda offerer, what: self.my_answers.get(offerer)
         if peer.core.taken:  # (a resumed match: its story so far)
             self.say(*match_so_far(peer.core, self.plugin))
+            if getattr(peer, "catching_up", False):
+                self.say(*wrap_text("Learning where the match stands from the others before "
+                                    "your next move..."))
+        peer.on_notice = lambda text: self.say(*wrap_text(text))
         self.story = Story(peer.core, self.plugin)
 
     def _watching(self, address: str, started: bool, count: int) -> None:
@@ -501,6 +505,12 @@ class NetGame:
         match file and the command that checks it."""
         w = core_state.waiting
         lines: list[str] = []
+        ending = getattr(getattr(self.peer, "core", None), "ending", None)
+        claim = getattr(ending, "claim", None)
+        if claim is not None and not claim.contested and claim.seat == self.seat and self.human:
+            lines += wrap_text(f"{self.labels[claim.claimant]} claimed the match while you were "
+                               "away: you stayed silent past the timeouts, with only two "
+                               "players left.")
         if isinstance(w, Over):
             self.plugin.departed = dict(self.watch.departed)
             lines += ["=== Game over " + "=" * 65,

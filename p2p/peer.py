@@ -97,6 +97,7 @@ class PeerConfig:
     and ``time_scale`` override them for tests and development only)."""
 
     linger: float = 3.0  # after the result, keep answering catch-up requests this long
+    catch_up_notice: float = 8.0  # resumed, and nobody linked this long: the person is told
     dial_retry: float = 0.2
     bot_think: float = BOT_THINK  # a bot decides this long after a step opens (0: at once)
     # A connection on which nothing arrives for this long is closed (and dialled again): each
@@ -140,6 +141,10 @@ class PeerConfig:
             return self.link_silence
         quick, _normal, _long, silence = timeouts
         return min(15.0, max(2.0, (quick + silence) / 6))
+
+
+CATCH_UP_TICK = 0.1  # seconds between looks at a resumed seat's catching up
+CATCH_UP_LINKED = 0.2  # caught up: a peer of the match linked this long (what we lacked is in)
 
 
 class MatchPeer:
@@ -187,6 +192,10 @@ class MatchPeer:
         self._check: float | None = None  # when to look at the core's timer next
         self._idle = False  # ... which was when the core waited for nobody
         self._fork_asked: set[tuple[int, int]] = set()  # (seat, seq) asked for (_check_fork)
+        # A resumed seat sends nothing new until it has learned where the match stands from a
+        # peer (_catch_up): the others may have claimed it, or finished it, meanwhile.
+        self.catching_up = False
+        self.on_notice: Callable[[str], None] | None = None  # what a person is told meanwhile
 
     # ------------------------------------------------------------------ decisions
 
@@ -326,6 +335,7 @@ class MatchPeer:
         own = list(transcript.feeds[self.seat].messages) if self.seat in transcript.feeds else []
         self._resend = self.local.restore(own, self.store.choices())
         self._note(self.core.events)
+        self.catching_up = not self.core.ending.ended
 
     # ------------------------------------------------------------------ running
 
@@ -337,6 +347,8 @@ class MatchPeer:
             if other > self.seat:
                 self._spawn(self._dial(other))
         self._spawn(self._keepalive())
+        if self.catching_up:
+            self._spawn(self._catch_up())
         self._pump()
         try:
             while not self.done.is_set():
@@ -508,12 +520,43 @@ class MatchPeer:
         for link in self.links.values():
             link.send_encoded(data)
 
+    async def _catch_up(self) -> None:
+        """A resumed seat: caught up once a peer of the match has been linked a moment (its
+        answers to the WANTs sent on linking are in), or the match ended meanwhile; until then
+        it sends nothing new — no move, no vote — that the others, who may have ended the
+        match, could no longer take.  If nobody answers, the person is told so, once."""
+        started = time.monotonic()
+        linked_at: float | None = None
+        told = False
+        while self.catching_up and not self._closing:
+            await asyncio.sleep(CATCH_UP_TICK)
+            now = time.monotonic()
+            if self.core.ending.ended:
+                break
+            if self.links:
+                linked_at = now if linked_at is None else linked_at
+                if now - linked_at >= CATCH_UP_LINKED:  # (its answers to our WANTs are in)
+                    break
+            elif not told and now - started >= self.config.catch_up_notice:
+                told = True
+                if self.on_notice is not None:
+                    self.on_notice(
+                        "Nobody of this match answers yet: the others may have finished it "
+                        "and gone, or be offline. Your seat waits and makes no move until one "
+                        "of them answers (ask another player for their copy of the match to "
+                        "see how it ended; leaving now keeps yours resumable).")
+        self.catching_up = False
+        self._pump_wanted = True
+        self.wake.set()
+
     def _pump(self) -> None:
         """Send what the local seat owes: persist first, then send, then feed it back."""
         if self._resend:
             for message in self._resend:
                 self._broadcast(message)
             self._resend = []
+        if self.catching_up:
+            return  # (resumed: nothing new until the match's state is known, _catch_up)
         signed = 0
         while True:
             out = self.local.messages_to_send()
