@@ -348,6 +348,10 @@ class GameUI:
             for s in range(len(self.labels)))))
         return lines
 
+    def select_words(self, view: Any) -> str:
+        """What Enter says with nothing selected yet, for the decision of ``view``."""
+        return self.select_hint
+
     def move_note(self, view: Any) -> str:
         """Words after "YOUR MOVE" (what the decision is, if not the usual one)."""
         return ""

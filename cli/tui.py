@@ -419,7 +419,9 @@ class FullScreenGame(NetGame):
             self._check(self.model.snapshot())  # (refused: the reason, and the text kept)
         if not self.selected:
             if not isinstance(self.model, Typed) or not self.model.ready():
-                self.screen.message = self.kind.select_hint
+                view = self._current_view()
+                self.screen.message = (self.plugin.select_words(view) if view is not None
+                                       else self.kind.select_hint)
             return
         step, _ = self._waiting()
         action = self.state.parse_action(self.seat, self.selected)
