@@ -49,6 +49,8 @@ from protocol.match import (
     SeatsOverdue,
 )
 
+ALLOWED_LISTED = 12  # a refused typed move is followed by the moves allowed, up to this many
+
 TABLE_HELP = """\
 At the table (every game)
   pause              offer the others a pause: once all agree, no clock runs
@@ -492,7 +494,18 @@ class NetGame:
             try:
                 return read_move(state, seat, text)
             except (InvalidActionError, IllegalActionError) as exc:
-                self.say(" ".join(str(exc).split()))
+                self.say(*wrap_text(self.refused(exc, state, seat)))
+
+    def refused(self, exc: Exception, state: GameState[Any], seat: int) -> str:
+        """A typed move the engine refused: its reason, then what is allowed now (the moves,
+        when they are few)."""
+        text = " ".join(str(exc).split())
+        moves = self.plugin.choices(state, seat)
+        if 0 < len(moves) <= ALLOWED_LISTED:
+            text += " Allowed now: " + ", ".join(moves) + "."
+        elif moves:
+            text += f" ({len(moves)} moves are allowed now.)"
+        return text
 
     # ------------------------------------------------------------------ the end
 

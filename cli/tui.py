@@ -396,9 +396,10 @@ class FullScreenGame(NetGame):
         try:
             self.selected = read_move(self.state, self.seat, self.model.draft())
         except (InvalidActionError, IllegalActionError) as exc:
-            self.screen.message = " ".join(str(exc).split())
-            self.model.restore(saved)
-            self.selected = ""
+            self.screen.message = (self.refused(exc, self.state, self.seat)
+                                   if isinstance(self.model, Typed)
+                                   else " ".join(str(exc).split()))
+            self.model.restore(saved)  # (the selection stays what it was before the key)
             return
 
     def _undo(self) -> None:

@@ -38,8 +38,17 @@ class KardsUI(GameUI):
     def board(self, view: Any, frame: Frame) -> list[StyledLine]:
         cursor = frame.inputs if isinstance(frame.inputs, BoardCursor) else None
         if screen.tall_enough(view, frame.width, frame.height):
-            return screen.full_map(view, self.labels, cursor)  # (room for every wall)
-        return screen.board_lines(view, self.labels, cursor)
+            return screen.full_map(view, self.labels, cursor, frame.width)  # (every wall)
+        return screen.board_lines(view, self.labels, cursor, frame.width)
+
+    def choices_lines(self, state: GameState[Any], seat: int, view: Any) -> list[str]:
+        """The characters to pick, each with its numbers and ability; else the moves."""
+        if getattr(view, "phase", "") == "pick":
+            picks = [render.character_card(a.args[0]) for a in view.legal if a.verb == "pick"]
+            lines = ["Choose your character (type pick NAME):"]
+            lines += [row for text in picks for row in wrap_text(f"  {text}", indent="      ")]
+            return [*lines, "  (? for help, q to quit)"]
+        return super().choices_lines(state, seat, view)
 
     def move_note(self, view: Any) -> str:
         return ": Space picks a cell, Tab cycles your moves"

@@ -49,7 +49,12 @@ class TwisterUI(GameUI):
         return screen.board_lines(view, self.labels, cursor, after)
 
     def move_note(self, view: Any) -> str:
-        return screen.NOTES.get(getattr(view, "phase", ""), "")
+        phase = getattr(view, "phase", "")
+        note = screen.NOTES.get(phase, "")
+        if phase in ("card", "combat"):
+            playable = sorted({a.n for a in view.legal if a.kind == phase})
+            note += f" ({', '.join(map(str, playable))} playable)"
+        return note
 
     def inputs(self, state: GameState[Any], seat: int) -> InputModel:
         self.asked = (state, seat)

@@ -79,3 +79,34 @@ def test_full_screen_refuses_a_typed_placement_without_its_token() -> None:
         assert game.choice.done() and game.choice.result() == f"place 2 {token}"
 
     asyncio.run(go())
+
+
+def test_a_card_that_cannot_be_played_says_why_and_the_playable_ones_are_named() -> None:
+    """Issue 48: an action card's digit the rules refuse now was silently ignored."""
+    spec = get_game("twister")
+    found: list[Any] = []
+    play_out(spec.new(players=2), [spec.bots["random"]() for _ in range(2)], Dealer(b"cards"),
+             on_state=lambda s: found.append(s) if s.phase == "card" and len(
+                 s.legal_actions(s.waiting.seat)) < 4 else None)
+    state = found[0]
+    seat = state.waiting.seat
+    playable = sorted(a.n for a in state.legal_actions(seat))
+    refused = next(n for n in range(2, 6) if n not in playable)
+    game = FullScreenGame(NetOptions(players=2, bots=1, game="twister", bell=False),
+                          Console(io.StringIO(), io.StringIO()))
+    game.peer = cast(MatchPeer, _Peer(state, seat))
+    game.seat_table("twister", {}, ["Ann", "Bob"], seat)
+    assert f"({', '.join(map(str, playable))} playable)" in game.plugin.move_note(
+        state.view(seat))
+
+    async def go() -> None:
+        game.state = state
+        game.model = game.plugin.inputs(state, seat)
+        game.choice = asyncio.get_running_loop().create_future()
+        game._press(str(refused))
+        assert f"illegal 'card {refused}'" in game.screen.message, game.screen.message
+        assert game.selected == ""
+        game._press(str(playable[0]))
+        assert game.selected == f"card {playable[0]}"
+
+    asyncio.run(go())
