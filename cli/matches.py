@@ -230,7 +230,7 @@ def list_matches(data_dir: Path, out: TextIO, *, prune: bool = False,
     read (not a regular file, unreadable, not a match file) is a line saying so, and the
     others are still listed.  ``prune``: first delete the interrupted starts that never got
     under way (unchanged for :data:`PRUNE_AFTER` seconds)."""
-    from cli.args import invocation
+    from cli.args import resume_command
 
     folder = data_dir / "matches"
     paths = match_paths(data_dir)
@@ -262,7 +262,7 @@ def list_matches(data_dir: Path, out: TextIO, *, prune: bool = False,
             result += " (a bot played " + "; ".join(entry.bots) + ")"
         if cached:
             result += " [cached]"
-        tail = f"  (interrupted: {invocation()} resume)" if unfinished else ""
+        tail = f"  (interrupted: {resume_command()})" if unfinished else ""
         lines.append(f"{stamp}  {entry.game}  {', '.join(entry.names)}  {result}  "
                      f"{printable(path)}{tail}")
     for path in pruned:

@@ -12,11 +12,12 @@ import asyncio
 import contextlib
 import os
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cli.args import invocation
+from cli.args import invocation, resume_command
 from cli.games import DEFAULT_GAME, make_ui
 from cli.play import Console, InputClosed, LeftGame, in_reader
 from cli.plugin import GameUI, Seating
@@ -82,14 +83,14 @@ class NetOptions:
         """What leaving the match does, for the question that asks first (``play``; at a LAN
         table the question offers :attr:`quit_choices`)."""
         if self.local:
-            return f"the match stops here ({invocation()} resume takes it up again)"
+            return f"the match stops here ({resume_command()} takes it up again)"
         return "the others play on, a bot plays your seat"
 
     @property
     def left(self) -> str:
         """What the player of a local game (``play``) is told once they left."""
         return ("You left the game; it stops here. To take it up again: "
-                f"{invocation()} resume")
+                f"{resume_command()}")
 
     @property
     def bots_where(self) -> str:
@@ -208,11 +209,11 @@ class NetGame:
         for i, seat in enumerate(header.seats):
             self.say(f"  seat {seat_letter(i)} {self.labels[i]:<20} key "
                      f"{fingerprint(seat.key)}")
-        self.say(*wrap_text(f"{self.plugin.no_dealer} {self.options.bots_where}".rstrip()))
+        self.say(*wrap_text(f"{self.plugin.no_dealer} {self.bots_words()}".rstrip()))
         if self.human and not self.options.local and peer.watchers.limit > 0:
-            host, port = peer.addresses[peer.seat]
+            host, port = watch_address(peer.addresses, peer.seat)
             self.say(*wrap_text(f"Others may watch, one move behind: {invocation()} spectate "
-                                f"{host if host and host != '0.0.0.0' else 'THIS-HOST'}:{port}"))
+                                f"{host}:{port}"))
             peer.watchers.on_change = self._watching
         if self.human:
             peer.local.answering = lambda offerer, what: self.my_answers.get(offerer)
@@ -223,6 +224,13 @@ class NetGame:
                                     "your next move..."))
         peer.on_notice = lambda text: self.say(*wrap_text(text))
         self.story = Story(peer.core, self.plugin)
+
+    def bots_words(self) -> str:
+        """Where the table's bots run, this seat's own included (``join --bot``)."""
+        if self.options.role == "join" and not self.human:
+            return ("Your seat's bot runs on this machine, which can see its hand; any other "
+                    "bots at this table run on the host's machine.")
+        return self.options.bots_where
 
     def _watching(self, address: str, started: bool, count: int) -> None:
         """A spectator started or stopped watching through this seat."""
@@ -386,7 +394,7 @@ class NetGame:
         else:
             away = "past the timeouts your seat forfeits"
         return (f"l: leave for good ({good}; you cannot come back), s: step away ({away}; "
-                f"{invocation()} resume to come back), any other: stay")
+                f"{resume_command()} to come back), any other: stay")
 
     def stepped_away(self) -> str:
         """What the player is told once they stepped away (or left a local game)."""
@@ -400,7 +408,7 @@ class NetGame:
             later = "after the timeouts a bot plays your seat until then"
         else:
             later = "after the timeouts your seat forfeits the match"
-        return f"You stepped away. To come back: {invocation()} resume ({later})."
+        return f"You stepped away. To come back: {resume_command()} ({later})."
 
     def departed_words(self, *, resign: bool) -> str:
         """What the player is told once their LEAVE or RESIGN is out (said before it goes)."""
@@ -501,6 +509,8 @@ class NetGame:
         when they are few)."""
         text = " ".join(str(exc).split())
         moves = self.plugin.choices(state, seat)
+        if moves and not text.endswith((".", "!", "?", ")")):
+            text += "."
         if 0 < len(moves) <= ALLOWED_LISTED:
             text += " Allowed now: " + ", ".join(moves) + "."
         elif moves:
@@ -530,6 +540,31 @@ class NetGame:
                       *self.plugin.scoreboard(core_state.view(self.seat), w.outcome,
                                               self.bots())]
         return [*lines, "", *copy_lines(path, self.options.out)]
+
+
+def watch_address(addresses: Sequence[tuple[str, int]], seat: int) -> tuple[str, int]:
+    """Where others reach this seat to watch: its match address, but at a table on a LAN never
+    a loopback one (which only this machine reaches) — this machine's LAN address instead, or
+    THIS-HOST when it has none."""
+    host, port = addresses[seat]
+    lan = any(not _local(h) for s, (h, _) in enumerate(addresses) if s != seat)
+    if host and not _local(host) and host != "0.0.0.0":
+        return host, port
+    if not lan and host and host != "0.0.0.0":
+        return host, port  # (every seat on this machine: loopback is where they are)
+    from p2p.discovery import list_interfaces
+
+    found = [address for _, address in list_interfaces()]
+    return (found[0] if found else "THIS-HOST"), port
+
+
+def _local(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
 
 
 def match_so_far(core: Any, ui: GameUI) -> list[str]:

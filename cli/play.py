@@ -140,6 +140,7 @@ class Console:
         # Where lines go instead of ``out`` while a full screen runs (cli/screen.py): a line
         # written behind its back would scroll the terminal under it.
         self.sink: Callable[..., None] | None = None
+        self.prompt = ""  # the prompt waiting for a line now (lines said meanwhile end it)
         if isinstance(inp, io.TextIOWrapper):
             # A byte that is not text (a stray key, a binary pipe) is read as U+FFFD and
             # refused as a card like any typo, instead of stopping the game.
@@ -155,9 +156,16 @@ class Console:
         if self.sink is not None:
             self.sink(*lines)
             return
+        if not lines:
+            return
+        prompt = self.prompt
+        if prompt:  # (a prompt waits for its line: it ends first, and is shown again after)
+            self.out.write("\n")
         for line in lines:
             self.out.write((to_ascii(line) if self.ascii else line) + "\n")
             self.at_gap = not line
+        if prompt:
+            self.out.write(prompt)
         self.out.flush()
 
     def gap(self) -> None:
@@ -166,6 +174,13 @@ class Console:
             self.say("")
 
     def ask(self, prompt: str) -> str:
+        self.prompt = prompt
+        try:
+            return self._ask(prompt)
+        finally:
+            self.prompt = ""
+
+    def _ask(self, prompt: str) -> str:
         if self.interactive and self.inp is sys.stdin and self.out is sys.stdout:
             try:  # input() gives line editing on a terminal
                 return input(prompt).strip()

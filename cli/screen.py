@@ -26,6 +26,7 @@ import contextlib
 import io
 import logging
 import os
+import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -290,6 +291,11 @@ class Screen:
             if self.on_interrupt is not None:
                 self.on_interrupt()
 
+        @kb.add("c-z")
+        def _(event: KeyPressEvent) -> None:  # (the terminal gives it back; fg redraws all)
+            if hasattr(signal, "SIGTSTP"):
+                event.app.suspend_to_background()
+
         depth = ColorDepth.MONOCHROME if os.environ.get("NO_COLOR") else None
         return Application(layout=Layout(Window(_Control(self.lines), wrap_lines=False)),
                            key_bindings=kb, full_screen=True, style=style, color_depth=depth,
@@ -332,6 +338,14 @@ class Screen:
 
     def run(self) -> asyncio.Future[None]:
         return asyncio.ensure_future(self.app.run_async(handle_sigint=False))
+
+    def redraw(self) -> None:
+        """Draw the whole screen again (the terminal was handed to another program meanwhile:
+        a job stopped and continued, ``kill -CONT``)."""
+        if self.app.is_running:
+            with contextlib.suppress(Exception):
+                self.app.renderer.reset()
+            self.app.invalidate()
 
     def exit(self) -> None:
         if self.app.is_running:

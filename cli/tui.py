@@ -446,12 +446,16 @@ class FullScreenGame(NetGame):
                 loop.add_signal_handler(number, self._leave,
                                         f"{signal.Signals(number).name[3:].lower()}: you left "
                                         "the game", 128 + number)
+        continued = getattr(signal, "SIGCONT", None)  # (back from a stop: everything again)
+        if continued is not None:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(continued, self.screen.redraw)
         capture = self.screen.capture(self.console)
         capture.__enter__()
 
         def restore(_: object) -> None:
             capture.__exit__(None, None, None)
-            for number in numbers:
+            for number in [*numbers, *([continued] if continued is not None else [])]:
                 with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                     loop.remove_signal_handler(number)
 

@@ -218,8 +218,11 @@ class RaidersUI(GameUI):
             sep = " | " if room.position > 1 else " "
             cell = f"{room.position} {text}"
             if room.position > 1 and used + len(sep) + len(cell) > width:
-                rows.append([("", " " * (len(head) - 2) + "|")])  # (a cell is never split)
-                used = len(head) - 1
+                # (A cell is never split: the row ends with the separator, as the line-mode
+                # row does, and the next starts under the first cell.)
+                rows[-1].append(("", " |"))
+                rows.append([("", " " * (len(head) + 1))])
+                used, sep = len(head) + 1, ""
             rows[-1] += [("", sep), ("", f"{room.position} "), (style, text)]
             used += len(sep) + len(cell)
         return rows
