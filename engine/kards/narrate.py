@@ -23,10 +23,18 @@ _SEAT: Final = re.compile(r"\bseat (\d+)\b")
 _DROPPED: Final = re.compile(r" recovers 0 life ")
 _NOTES: Final = (" (a reconstructed row)",)
 _RESIGNS: Final = re.compile(r"seat \d+ resigns$")
+_ROUTINE: Final = ("end", "equip done")  # (made at once all the time: no news)
 
 
 def added_lines(before: KardsState, entry: Entry | None, after: KardsState) -> list[str]:
     """The lines of the engine's log the change adds."""
+    return _added(before, entry, after)[0]
+
+
+def _added(before: KardsState, entry: Entry | None, after: KardsState
+           ) -> tuple[list[str], tuple[tuple[int, str], ...]]:
+    """The lines of the engine's log the change adds, and the decisions it made at once
+    (each the only legal one: ``KardsState.auto``)."""
     if entry is not None:
         empty = before._copy()
         empty.log = ()
@@ -35,13 +43,13 @@ def added_lines(before: KardsState, entry: Entry | None, after: KardsState) -> l
         except EngineError:
             again = None
         if isinstance(again, KardsState):
-            return list(again.log)
+            return list(again.log), again.auto
     old, new = before.log, after.log
     for cut in range(len(old) + 1):
         kept = old[cut:]
         if new[:len(kept)] == kept:
-            return list(new[len(kept):])
-    return list(new)
+            return list(new[len(kept):]), after.auto
+    return list(new), after.auto
 
 
 def in_words(line: str, names: Sequence[str]) -> str:
@@ -63,7 +71,8 @@ def narrate(before: KardsState, entry: Entry | None, after: KardsState,
     told as the decision itself."""
     lines = []
     leaving = False  # (after a resignation, its characters leave the map: none is defeated)
-    for line in added_lines(before, entry, after):
+    added, auto = _added(before, entry, after)
+    for line in added:
         if _DROPPED.search(line):
             continue
         if _RESIGNS.match(line):  # (a resignation, a forfeit, a seat that left: all alike)
@@ -74,6 +83,10 @@ def narrate(before: KardsState, entry: Entry | None, after: KardsState,
         else:
             leaving = False
         lines.append(in_words(line, names) + ("" if line.endswith((".", ":", "!")) else "."))
+    auto = tuple((seat, text) for seat, text in auto if text not in _ROUTINE)
+    if auto:
+        made = "; ".join(f"{in_words(f'seat {seat}', names)} {text}" for seat, text in auto)
+        lines.append(f"(Made at once, as the only move there was: {made}.)")
     if not lines and isinstance(entry, Acted):
         who = before.spectator_view().deciding
         lines.append(f"{display(who) if who else in_words(f'seat {entry.seat}', names)} "

@@ -95,3 +95,20 @@ def test_a_refused_typed_move_lists_what_is_allowed_now() -> None:
     said = " ".join(out.getvalue().split())
     assert ("Allowed now: " + ", ".join(moves) + ".") in said or (
         f"({len(moves)} moves are allowed now.)" in said), said
+
+
+def test_a_move_made_at_once_because_it_was_the_only_one_is_said() -> None:
+    from cli.record import file_ui, replayed
+    from protocol.local import MeshGame, Network
+    from protocol.transcript import read_transcript
+
+    net = Network(3, MeshGame("kards", (("round_cap", 10),)), b"made at once")
+    net.pump()
+    t = read_transcript(net.match_file(0))
+    _, story = replayed(t, file_ui(t))
+    assert story is not None
+    lines = " ".join(story.lines())
+    assert "(Made at once, as the only move there was: P" in lines
+    notes = lines.split("(Made at once, as the only move there was: ")[1:]
+    assert not any(n.split(")")[1].strip(" .;").startswith(("end", "equip done"))
+                   for n in notes)  # (routine moves made at once are no news)
