@@ -20,16 +20,17 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import math
 import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import GameState
+from p2p.catchup import catch_up
+from p2p.config import BOT_THINK as BOT_THINK  # (re-exported: benchmarks and tests read it here)
+from p2p.config import PeerConfig
 from p2p.decide import AsyncDecider, Decider, bot_decider
 from p2p.handshake import Watching, handshake
 from p2p.links import Link, LinkClosed, NotAFrame, listen_socket, read_frame, set_nodelay
@@ -43,7 +44,7 @@ from p2p.wire import (
 )
 from protocol.crypto import public_key_bytes
 from protocol.errors import BadMessage
-from protocol.header import DEFAULT_TIMEOUTS, Header, SignedHeader
+from protocol.header import SignedHeader
 from protocol.match import (
     DecisionPending,
     Event,
@@ -83,70 +84,6 @@ DECIDE_TURNS = 3
 """Turns of the event loop a bot's decision waits once its think time is over: the connections
 the next poll finds readable are read (one turn), their frames taken (the next), then it
 decides."""
-BOT_THINK = 0.02
-"""Seconds a bot thinks before it decides (PeerConfig.bot_think; network.md §6)."""
-
-Timeouts = tuple[float, float, float, float]
-"""(quick, normal, long, silence) seconds, as a header's ``timeouts`` (protocol.md §6.6)."""
-
-
-@dataclass
-class PeerConfig:
-    """A peer's own settings: none of them is agreed with the other seats.  The match's
-    timeouts are not among them: they are the header's, signed by every seat (``timeouts``
-    and ``time_scale`` override them for tests and development only)."""
-
-    linger: float = 3.0  # after the result, keep answering catch-up requests this long
-    catch_up_notice: float = 8.0  # resumed, and nobody linked this long: the person is told
-    dial_retry: float = 0.2
-    bot_think: float = BOT_THINK  # a bot decides this long after a step opens (0: at once)
-    # A connection on which nothing arrives for this long is closed (and dialled again): each
-    # side sends PING every third of it.  None: a sixth of the quick and silence timeouts
-    # together, from 2 s to 15 s (see link_silence_for).
-    link_silence: float | None = None
-    # Tests and development only: the timeouts this peer applies instead of the header's
-    # (quick, normal, long, silence), and a factor on them (header's or these).  A real peer
-    # leaves both alone: a peer with shorter timeouts than the table agreed votes out people
-    # who are still within their time.
-    timeouts: Timeouts | None = None
-    time_scale: float = 1.0
-    spectators: int = 4  # how many spectators this seat relays the match to (0: none)
-
-    def __post_init__(self) -> None:
-        if not (math.isfinite(self.bot_think) and self.bot_think >= 0):
-            raise ValueError(f"a bot's think time is a number of seconds from 0, "
-                             f"not {self.bot_think}")
-        if self.link_silence is not None and not (
-                math.isfinite(self.link_silence) and self.link_silence > 0):
-            raise ValueError(f"a link silence is a number of seconds above 0, "
-                             f"not {self.link_silence}")
-        if not (math.isfinite(self.time_scale) and self.time_scale > 0):
-            raise ValueError(f"a time scale is a number above 0, not {self.time_scale}")
-        if self.timeouts is not None and (len(self.timeouts) != 4 or not all(
-                math.isfinite(t) and t > 0 for t in self.timeouts)):
-            raise ValueError(f"timeouts are four numbers of seconds above 0 (quick, normal, "
-                             f"long, silence), not {self.timeouts}")
-
-    def match_timeouts(self, header: Header) -> Timeouts:
-        """The timeouts this peer applies in a match of ``header``: the header's (a version 1
-        header has none: the defaults), unless overridden, times ``time_scale``."""
-        base = self.timeouts or header.timeouts or DEFAULT_TIMEOUTS
-        quick, normal, long, silence = (float(t) * self.time_scale for t in base)
-        return (quick, normal, long, silence)
-
-    def link_silence_for(self, timeouts: Timeouts) -> float:
-        """The link silence in force under ``timeouts`` (see ``link_silence``): well inside
-        the shortest time after which a seat is voted absent (quick + silence)."""
-        if self.link_silence is not None:
-            return self.link_silence
-        quick, _normal, _long, silence = timeouts
-        return min(15.0, max(2.0, (quick + silence) / 6))
-
-
-CATCH_UP_TICK = 0.1  # seconds between looks at a resumed seat's catching up
-CATCH_UP_LINKED = 0.2  # caught up: a peer of the match linked this long (what we lacked is in)
-
-
 class MatchPeer:
     """Plays one seat of one match over TCP until every live seat signed the result."""
 
@@ -521,30 +458,10 @@ class MatchPeer:
             link.send_encoded(data)
 
     async def _catch_up(self) -> None:
-        """A resumed seat: caught up once a peer of the match has been linked a moment (its
-        answers to the WANTs sent on linking are in), or the match ended meanwhile; until then
-        it sends nothing new — no move, no vote — that the others, who may have ended the
-        match, could no longer take.  If nobody answers, the person is told so, once."""
-        started = time.monotonic()
-        linked_at: float | None = None
-        told = False
-        while self.catching_up and not self._closing:
-            await asyncio.sleep(CATCH_UP_TICK)
-            now = time.monotonic()
-            if self.core.ending.ended:
-                break
-            if self.links:
-                linked_at = now if linked_at is None else linked_at
-                if now - linked_at >= CATCH_UP_LINKED:  # (its answers to our WANTs are in)
-                    break
-            elif not told and now - started >= self.config.catch_up_notice:
-                told = True
-                if self.on_notice is not None:
-                    self.on_notice(
-                        "Nobody of this match answers yet: the others may have finished it "
-                        "and gone, or be offline. Your seat waits and makes no move until one "
-                        "of them answers (ask another player for their copy of the match to "
-                        "see how it ended; leaving now keeps yours resumable).")
+        """A resumed seat signs nothing new until it is caught up (:mod:`p2p.catchup`)."""
+        await catch_up(linked=lambda: bool(self.links), ended=lambda: self.core.ending.ended,
+                       going=lambda: self.catching_up and not self._closing,
+                       notice_after=self.config.catch_up_notice, notice=self.on_notice)
         self.catching_up = False
         self._pump_wanted = True
         self.wake.set()
@@ -556,7 +473,7 @@ class MatchPeer:
                 self._broadcast(message)
             self._resend = []
         if self.catching_up:
-            return  # (resumed: nothing new until the match's state is known, _catch_up)
+            return  # (resumed: nothing new until the match's state is known: p2p.catchup)
         signed = 0
         while True:
             out = self.local.messages_to_send()

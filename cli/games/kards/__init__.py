@@ -43,12 +43,12 @@ class KardsUI(GameUI):
 
     def choices_lines(self, state: GameState[Any], seat: int, view: Any) -> list[str]:
         """The characters to pick, each with its numbers and ability; else the moves."""
+        lines = super().choices_lines(state, seat, view)
         if getattr(view, "phase", "") == "pick":
             picks = [render.character_card(a.args[0]) for a in view.legal if a.verb == "pick"]
-            lines = ["Choose your character (type pick NAME):"]
-            lines += [row for text in picks for row in wrap_text(f"  {text}", indent="      ")]
-            return [*lines, "  (? for help, q to quit)"]
-        return super().choices_lines(state, seat, view)
+            detail = [row for text in picks for row in wrap_text(f"  {text}", indent="      ")]
+            lines = [*lines[:-1], *detail, lines[-1]]
+        return lines
 
     def move_note(self, view: Any) -> str:
         return ": Space picks a cell, Tab cycles your moves"
