@@ -342,7 +342,9 @@ class NetGame:
     async def choose(self, state: GameState[Any], seat: int) -> str:
         self.choosing = True
         try:
-            return await in_reader(self._choose_blocking, state, seat)
+            text = await in_reader(self._choose_blocking, state, seat)
+            self.say(*self.plugin.own_move(text))
+            return text
         except OSError as exc:  # the output went away while the prompt was shown
             self._output_lost(exc)
             raise

@@ -184,7 +184,11 @@ class GameUI:
         return f"step {step}"
 
     def placing_key(self, outcome: Outcome, standing: Standing) -> tuple[int, ...]:
-        """Sorts the seats from first to last place; equal keys share a placing."""
+        """Sorts the seats from first to last place; equal keys share a placing (the seats
+        that drew share the first)."""
+        if outcome.drawn:
+            return (0,) if standing.status in DRAWN else (1, -standing.score,
+                                                           -standing.tiebreak)
         return (0 if standing.seat in outcome.winners else 1, -standing.score,
                 -standing.tiebreak)
 
@@ -236,6 +240,11 @@ class GameUI:
 
     def action_news(self, seat: int, text: str) -> list[str]:
         """Another seat's action, as it happens (line mode announces what a result will not)."""
+        return []
+
+    def own_move(self, text: str) -> list[str]:
+        """The person's own move, locked in, as only they may read it (what a face-down part
+        holds); [] when the story says all of it."""
         return []
 
     def opening_news(self, seat: int, values: tuple[tuple[str, str], ...],

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cli.plugin import GameUI
-from cli.text import YOU, named_seats, wrap_text
+from cli.text import YOU, named_seats, wrap_text, you_form
 from engine.core import (
     Acted,
     ChanceResolved,
@@ -228,11 +228,11 @@ class Story:
                 following = apply_entry(current, entry)
             except EngineError:
                 break  # (several changes at once, or one the entry does not explain)
-            lines += self.ui.narrate(current, entry, following)
+            lines += [you_form(line) for line in self.ui.narrate(current, entry, following)]
             events += idx
             current = following
         if current != target:
-            lines += self.ui.narrate(current, None, target)
+            lines += [you_form(line) for line in self.ui.narrate(current, None, target)]
         if lines or events:
             out.append(Told(tuple(lines), tuple(events), self.ui.pause_after(before, target)))
 

@@ -514,7 +514,9 @@ class FullScreenGame(NetGame):
         self.screen.bell()
         self.screen.invalidate()
         try:
-            return await self.choice
+            text = await self.choice
+            self.say(*self.plugin.own_move(text))
+            return text
         finally:
             self.choice = None
             self.screen.invalidate()

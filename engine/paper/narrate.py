@@ -78,7 +78,7 @@ def _lines(before: PaperState, entry: Entry | None, after: PaperState,
             return []
         kind, seat, k = deal
         return [f"{_name(names, seat)} is dealt {'a' if k == 0 else 'a second'} {kind}, face "
-                "down (only they see it)."]
+                "down (seen by its owner alone)."]
     if isinstance(entry, JointActed):
         if before.phase is Phase.CHOOSE:
             return _choices(before, entry, after, names)
@@ -98,7 +98,7 @@ def _lines(before: PaperState, entry: Entry | None, after: PaperState,
     if isinstance(entry, Opened):
         index, card = after.shown[entry.seat]
         if index != after.kept[entry.seat] or not card:
-            return [f"{_name(names, entry.seat)} opens the objective it kept."]
+            return [f"{_name(names, entry.seat)} opens the objective kept face down."]
         return [f"{_name(names, entry.seat)}'s kept objective: {objective_words(card)}."]
     if entry is None:
         lines = []
@@ -158,9 +158,9 @@ def _choices(before: PaperState, entry: JointActed, after: PaperState,
         choice = parse_setup(text)
         assert isinstance(choice, SetupChoice)
         styles = "/".join(choice.styles)
-        lines.append(f"{_name(names, seat)} keeps the power {power_words(choice.power)}, "
-                     f"trains with {styles} dice (warrior/wizard/cleric/rogue) and keeps an "
-                     "objective face down.")
+        lines.append(f"{_name(names, seat)} keeps the power {power_words(choice.power)}; "
+                     f"training styles {styles} (warrior/wizard/cleric/rogue); an objective "
+                     "kept face down.")
         lines += _sheet_change(before.sheets[seat], after.sheets[seat], _name(names, seat))
     return lines
 
@@ -247,7 +247,9 @@ def _round_end(before: PaperState, after: PaperState, names: Sequence[str]) -> l
                 lines.append(f"  {name} fights at combat level {level}: {glory:+d} glory"
                              + (f", {hurt}" if hurt else "") + ".")
         if after.phase is Phase.REWARD:
-            lines.append(f"  {_name(names, after.reward)} fought best and chooses the reward "
+            best = _name(names, after.reward)
+            whose = "yours" if best == "you" else f"{best}'s"
+            lines.append(f"  The best fight was {whose}: so is the choice of the reward "
                          f"({villain.reward}).")
     for s, (b, a) in enumerate(zip(before.sheets, after.sheets, strict=True)):
         for mission, glory in a.missions[len(b.missions):]:

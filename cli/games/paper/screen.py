@@ -299,9 +299,9 @@ def board_lines(view: Any, labels: Sequence[str], model: InputModel | None,
         rows += lines(_under_cursor(board, sheet, at), 99 if roomy else 1)
     if sheet is not None and me is not None:
         rows += lines(_numbers(sheet), 99 if roomy else 2)
-    if view.phase == "choose":  # (what the setup choice chooses among, and what it means)
-        for text in _dealt(view):
-            rows += lines(text)
+    if view.phase == "choose":  # (what the setup choice chooses among, and what it means,
+        # first: at 80x24 the sheet's last rows give way to it)
+        rows = [row for text in _dealt(view) for row in lines(text)] + rows
     if view.dungeon:
         rows += lines(_villains(view, short=not roomy))
     if view.open_missions:

@@ -15,7 +15,7 @@ from cli.plugin import Frame, GameUI
 from cli.text import StyledLine, plain, wrap_text
 from engine.core import Entry, GameState
 from engine.twister.data import SIDE_NAME
-from engine.twister.narrate import narrate
+from engine.twister.narrate import kind_words, narrate
 from engine.twister.state import TwisterState
 
 _STEP = re.compile(r"T([0-9]+)\.")
@@ -100,6 +100,19 @@ class TwisterUI(GameUI):
     def pause_after(self, before: GameState[Any], after: GameState[Any]) -> bool:
         assert isinstance(before, TwisterState) and isinstance(after, TwisterState)
         return after.turn != before.turn or after.is_over
+
+    def own_move(self, text: str) -> list[str]:
+        words = text.split()
+        if words[:1] == ["place"] and len(words) == 3:
+            return [f"(Only you know it: your {kind_words(words[2])} lies face down on slot "
+                    f"{words[1]}.)"]
+        if words[:1] == ["team"] and len(words) == 5:
+            x = 0 if self.me in (0, None) else 21
+            team = ", ".join(f"{kind_words(k)} on {x},{y}"
+                             for k, y in zip(words[1:], (1, 3, 6, 8), strict=True))
+            return wrap_text(f"(Only you know it until every token is placed: your team is "
+                             f"{team}.)", indent="  ")
+        return []
 
     def step_words(self, step: str) -> str:
         found = _STEP.match(step)
