@@ -67,6 +67,7 @@ def test_a_draw_reads_as_a_draw_in_every_place(game: str, tmp_path: Path,
     ui = make_ui(game, 2, {}, Seating(("you", "Jo"), 0, "Ana"))
     board = "\n".join(ui.scoreboard(None, core_outcome, {}))
     assert "A draw between you and Jo: nobody wins." in board
+    assert board.count("  1. ") == 2  # (the seats that drew share the first place)
     assert "win" not in board.replace("nobody wins", "")
 
     code, out = run(["verify", "--json", str(path)], monkeypatch)

@@ -39,3 +39,26 @@ def test_join_with_a_bot_says_its_bot_runs_here() -> None:
     assert game.bots_words().startswith("Your seat's bot runs on this machine")
     game.human = True
     assert "host's machine" in game.bots_words() and "Your seat" not in game.bots_words()
+
+
+def test_the_story_speaks_to_you_in_the_second_person() -> None:
+    from cli.text import you_form
+
+    assert you_form("you (A) takes the Mage.") == "You (A) take the Mage."
+    assert you_form("you shows the power dealt to them: Healer.") == (
+        "You show the power dealt to you: Healer.")
+    assert you_form("you's kept objective: O3.") == "Your kept objective: O3."
+    assert you_form("  you is dealt a power") == "  You are dealt a power"
+    assert you_form("Bot 1 takes the Knight.") == "Bot 1 takes the Knight."
+
+
+def test_a_twister_player_reads_what_only_they_know_of_their_own_moves() -> None:
+    from cli.games import make_ui
+    from cli.plugin import Seating
+
+    ui = make_ui("twister", 2, {}, Seating(("you", "Bo"), 0))
+    assert ui.own_move("place 3 speed_potion") == [
+        "(Only you know it: your Speed Potion lies face down on slot 3.)"]
+    assert "Cleric on 0,1, Goblin on 0,3" in " ".join(ui.own_move(
+        "team cleric goblin thief troll"))
+    assert ui.own_move("card 3") == []
