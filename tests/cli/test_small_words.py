@@ -59,6 +59,6 @@ def test_a_twister_player_reads_what_only_they_know_of_their_own_moves() -> None
     ui = make_ui("twister", 2, {}, Seating(("you", "Bo"), 0))
     assert ui.own_move("place 3 speed_potion") == [
         "(Only you know it: your Speed Potion lies face down on slot 3.)"]
-    assert "Cleric on 0,1, Goblin on 0,3" in " ".join(ui.own_move(
-        "team cleric goblin thief troll"))
+    assert "Cleric on 0,1, Goblin on 0,3" in " ".join(" ".join(ui.own_move(
+        "team cleric goblin thief troll")).split())
     assert ui.own_move("card 3") == []
