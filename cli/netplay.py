@@ -17,6 +17,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from protocol.match.core import (
+    Event,
+    MatchClaimed,
+    PrivateKnowledge,
+    SeatLeft,
+    SeatReplaced,
+    SeatsOverdue,
+)
+from protocol.match.events import (
+    CardDealt,
+    MatchResumed,
+    OfferMade,
+    OfferSettled,
+)
+from protocol.wire.header import DEFAULT_TIMEOUTS
+
 from cli.args import invocation, resume_command
 from cli.games import DEFAULT_GAME, make_ui
 from cli.play import Console, InputClosed, LeftGame, in_reader
@@ -34,21 +50,6 @@ from engine.core import (
 )
 from p2p.lobby import LobbyError
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
-from protocol.events import (
-    CardDealt,
-    MatchResumed,
-    OfferMade,
-    OfferSettled,
-)
-from protocol.header import DEFAULT_TIMEOUTS
-from protocol.match import (
-    Event,
-    MatchClaimed,
-    PrivateKnowledge,
-    SeatLeft,
-    SeatReplaced,
-    SeatsOverdue,
-)
 
 ALLOWED_LISTED = 12  # a refused typed move is followed by the moves allowed, up to this many
 
@@ -572,7 +573,7 @@ def _local(host: str) -> bool:
 def match_so_far(core: Any, ui: GameUI) -> list[str]:
     """The story of a match up to where ``core`` stands (a resumed match), told from its
     feeds by a match core of its own."""
-    from protocol.match import MatchCore
+    from protocol.match.core import MatchCore
 
     again = MatchCore(core.header)
     story = Story(again, ui)

@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from protocol.verify.verifier import VALID
+
 from cli.matches import VerdictCache, match_paths, read_entry
 from cli.text import plural, wrap_text
 from cli.verify import shown as printable
 from engine.games import games, get_game
 from protocol.crypto import fingerprint, public_key_bytes
-from protocol.verify import VALID
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """A match told as its game tells it: the one narration the log, ``replay``, ``spectate`` and
 ``export`` share.
 
-A :class:`Story` follows a match core (:class:`~protocol.match.MatchCore`): every engine state
+A :class:`Story` follows a match core (:class:`~protocol.match.core.MatchCore`): every engine state
 the core reaches (its ``state_observers``) and every event it reports.  :meth:`Story.tell`
 turns what happened since the last call into lines, in order: each change of the engine state
 is told by the game's plug-in (:meth:`cli.plugin.GameUI.narrate`, given the public state before,
@@ -24,26 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cli.plugin import GameUI
-from cli.text import YOU, named_seats, wrap_text, you_form
-from engine.core import (
-    Acted,
-    ChanceResolved,
-    Dealt,
-    EngineError,
-    Entry,
-    GameState,
-    JointActed,
-    Opened,
-    Shown,
-    Simultaneous,
-    Turn,
-    Visibility,
-    apply_entry,
-)
-from engine.core import Chance as ChancePending
-from engine.core import Openings as OpeningsPending
-from protocol.events import (
+from protocol.match.events import (
     ActionTaken,
     CardDealt,
     CardShown,
@@ -64,7 +45,27 @@ from protocol.events import (
     SeatReclaimed,
     SeatReplaced,
 )
-from protocol.events import ChanceResolved as ChanceEvent
+from protocol.match.events import ChanceResolved as ChanceEvent
+
+from cli.plugin import GameUI
+from cli.text import YOU, named_seats, wrap_text, you_form
+from engine.core import (
+    Acted,
+    ChanceResolved,
+    Dealt,
+    EngineError,
+    Entry,
+    GameState,
+    JointActed,
+    Opened,
+    Shown,
+    Simultaneous,
+    Turn,
+    Visibility,
+    apply_entry,
+)
+from engine.core import Chance as ChancePending
+from engine.core import Openings as OpeningsPending
 
 #: The events that carry a change of the engine state (told by the game, as its entry).
 ENTRY_EVENTS = (ChanceEvent, ActionTaken, PlayRevealed, SealedOpened, CardDealt, CardShown)

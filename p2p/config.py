@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from protocol.header import DEFAULT_TIMEOUTS, Header
+from protocol.wire.header import DEFAULT_TIMEOUTS, Header
 
 BOT_THINK = 0.02
 """Seconds a bot thinks before it decides (PeerConfig.bot_think; network.md §6)."""

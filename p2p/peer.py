@@ -26,6 +26,23 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from protocol.match.core import (
+    DecisionPending,
+    Event,
+    ForkSuspected,
+    HeadsDisputed,
+    LocalSeat,
+    MatchConfig,
+    MatchCore,
+    PeerMisbehaved,
+    ResultSigned,
+    SeatReplaced,
+    SeatsOverdue,
+    SeatTimedOut,
+)
+from protocol.wire.header import SignedHeader
+from protocol.wire.messages import Kind, Message
+from protocol.wire.transcript import read_transcript
 
 from engine.core import GameState
 from p2p.catchup import catch_up
@@ -44,23 +61,6 @@ from p2p.wire import (
 )
 from protocol.crypto import public_key_bytes
 from protocol.errors import BadMessage
-from protocol.header import SignedHeader
-from protocol.match import (
-    DecisionPending,
-    Event,
-    ForkSuspected,
-    HeadsDisputed,
-    LocalSeat,
-    MatchConfig,
-    MatchCore,
-    PeerMisbehaved,
-    ResultSigned,
-    SeatReplaced,
-    SeatsOverdue,
-    SeatTimedOut,
-)
-from protocol.messages import Kind, Message
-from protocol.transcript import read_transcript
 
 log = logging.getLogger("cryptcrawl.p2p")
 MAX_PUMPED = 10_000

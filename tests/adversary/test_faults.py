@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.wire.transcript import read_transcript
 
 from p2p.peer import PeerConfig, bot_decider
-from protocol.transcript import read_transcript
 from tests.adversary.conftest import (
     Faults,
     InProcess,
@@ -170,7 +170,7 @@ async def cut_for(root: Path, front: int, seconds: float, *, after: float = 20.0
                relay.connections)
 
 
-@pytest.mark.slow  # (settlements in memory by default: tests/protocol/test_votes.py)
+@pytest.mark.slow  # (settlements in memory by default: tests/protocol/mechanisms/test_votes.py)
 @pytest.mark.asyncio
 async def test_a_seat_gone_for_good_while_the_others_link_is_cut(tmp_path: Path) -> None:
     """Seat 2's peer stops for good (its task ended, every connection to it cut) while the link

@@ -15,14 +15,14 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from protocol.mesh import MeshGame, Network
+from protocol.verify.verifier import read_and_verify
+from protocol.wire.transcript import read_transcript
 
 from cli.games import make_ui
 from cli.main import main
 from cli.plugin import Seating
 from engine.core import Over
-from protocol.local import MeshGame, Network
-from protocol.transcript import read_transcript
-from protocol.verify import read_and_verify
 
 TAG = b"a draw"
 
@@ -92,7 +92,7 @@ def test_a_draw_reads_as_a_draw_in_every_place(game: str, tmp_path: Path,
 
 
 def _outcome(path: Path) -> object:
-    from protocol.match import MatchCore
+    from protocol.match.core import MatchCore
 
     t = read_transcript(path.read_bytes())
     assert t.header is not None

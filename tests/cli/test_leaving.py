@@ -80,8 +80,9 @@ def test_a_seat_that_resigned_stays_on_its_screen_until_the_end() -> None:
 
 
 def _kards_replay(tag: bytes, depart: Any) -> str:
+    from protocol.mesh import MeshGame, Network
+
     from cli.record import replay
-    from protocol.local import MeshGame, Network
 
     net = Network(2, MeshGame("kards"), tag)
     net.pump(limit=10, partial=True)

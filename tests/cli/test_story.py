@@ -16,6 +16,16 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
+from protocol.match.core import MatchCore
+from protocol.match.events import (
+    ActionTaken,
+    CardDealt,
+    ChanceResolved,
+    PlayRevealed,
+    SealedOpened,
+)
+from protocol.mesh import MeshGame, Network
+from protocol.wire.transcript import read_transcript
 
 from cli.netplay import NetGame, NetOptions
 from cli.play import Console
@@ -23,16 +33,6 @@ from cli.record import export_json, file_ui, replay, replayed
 from cli.spectate import Spectator
 from cli.story import Story, Told
 from p2p.peer import MatchPeer
-from protocol.events import (
-    ActionTaken,
-    CardDealt,
-    ChanceResolved,
-    PlayRevealed,
-    SealedOpened,
-)
-from protocol.local import MeshGame, Network
-from protocol.match import MatchCore
-from protocol.transcript import read_transcript
 
 GAMES = {
     "raiders": (3, ()),

@@ -8,11 +8,11 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from protocol.match.core import MatchClaimed
+from protocol.verify.verdicts import CLAIMED
+from protocol.verify.verifier import verify
 
 from p2p.peer import PeerConfig
-from protocol.match import MatchClaimed
-from protocol.verdicts import CLAIMED
-from protocol.verify import verify
 from tests.p2p.conftest import start_match
 from tests.protocol import duel
 
@@ -73,10 +73,11 @@ async def test_a_claimed_seat_that_resumes_makes_no_move_and_is_told_nobody_answ
     left.  It first tries to learn where the match stands; nobody answers, so it is told so,
     and it signs nothing new — no move, no vote — that could cross the claim: its copy and the
     claimant's still agree (claimed, not disputed)."""
+    from protocol.verify.copies import verify_copies
+    from protocol.wire.transcript import read_transcript
+
     from p2p.peer import MatchPeer
     from p2p.run import resume
-    from protocol.copies import verify_copies
-    from protocol.transcript import read_transcript
 
     match = await start_match(tmp_path, 2, QUICK, game=duel.GAME)
     try:

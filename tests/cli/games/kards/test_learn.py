@@ -98,9 +98,10 @@ def test_a_refused_typed_move_lists_what_is_allowed_now() -> None:
 
 
 def test_a_move_made_at_once_because_it_was_the_only_one_is_said() -> None:
+    from protocol.mesh import MeshGame, Network
+    from protocol.wire.transcript import read_transcript
+
     from cli.record import file_ui, replayed
-    from protocol.local import MeshGame, Network
-    from protocol.transcript import read_transcript
 
     net = Network(3, MeshGame("kards", (("round_cap", 10),)), b"made at once")
     net.pump()
