@@ -414,6 +414,23 @@ def build_parser() -> Parser:
 
 
 
+_DATA_DIR: list[str] = []  # an explicit --data-dir of this run (the resume hint repeats it)
+
+
+def note_data_dir(folder: str) -> None:
+    """This run was given ``--data-dir folder``: the commands it prints to resume say it too."""
+    _DATA_DIR[:] = [folder]
+
+
+def resume_command() -> str:
+    """How to resume the match played now: ``cryptcrawl resume``, with the ``--data-dir`` this
+    run was given (without it, resume would look in the default folder and find nothing)."""
+    import shlex
+
+    extra = f" --data-dir {shlex.quote(_DATA_DIR[0])}" if _DATA_DIR else ""
+    return f"{invocation()} resume{extra}"
+
+
 def invocation() -> str:
     """How to run this program again, as it was started, for the commands it prints ("Check
     it: ... verify FILE"): ``cryptcrawl`` when that name on PATH is this very program; the

@@ -102,6 +102,9 @@ def full_screen_for(args: argparse.Namespace, console: Console, game: str, *,
 
 def data_dir_of(args: argparse.Namespace) -> Path:
     if args.data_dir is not None:  # ("" is refused by the parser: never the default)
+        from cli.args import note_data_dir
+
+        note_data_dir(args.data_dir)
         return Path(args.data_dir)
     from p2p.store import default_data_dir
 

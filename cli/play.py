@@ -37,6 +37,7 @@ from engine.core import (
     Simultaneous,
     Turn,
     Visibility,
+    read_move,
 )
 from engine.games import get_game
 from engine.sim import Dealer, bot_key
@@ -139,6 +140,7 @@ class Console:
         # Where lines go instead of ``out`` while a full screen runs (cli/screen.py): a line
         # written behind its back would scroll the terminal under it.
         self.sink: Callable[..., None] | None = None
+        self.prompt = ""  # the prompt waiting for a line now (lines said meanwhile end it)
         if isinstance(inp, io.TextIOWrapper):
             # A byte that is not text (a stray key, a binary pipe) is read as U+FFFD and
             # refused as a card like any typo, instead of stopping the game.
@@ -154,9 +156,16 @@ class Console:
         if self.sink is not None:
             self.sink(*lines)
             return
+        if not lines:
+            return
+        prompt = self.prompt
+        if prompt:  # (a prompt waits for its line: it ends first, and is shown again after)
+            self.out.write("\n")
         for line in lines:
             self.out.write((to_ascii(line) if self.ascii else line) + "\n")
             self.at_gap = not line
+        if prompt:
+            self.out.write(prompt)
         self.out.flush()
 
     def gap(self) -> None:
@@ -165,6 +174,13 @@ class Console:
             self.say("")
 
     def ask(self, prompt: str) -> str:
+        self.prompt = prompt
+        try:
+            return self._ask(prompt)
+        finally:
+            self.prompt = ""
+
+    def _ask(self, prompt: str) -> str:
         if self.interactive and self.inp is sys.stdin and self.out is sys.stdout:
             try:  # input() gives line editing on a terminal
                 return input(prompt).strip()
@@ -356,9 +372,7 @@ class OfflineGame:
                     raise LeftGame("You left the game.")
                 continue
             try:
-                public, _ = self.state.split_private(self.me, text)
-                action = self.state.parse_action(self.me, public)
-                self.state.check(self.me, action)
+                text = read_move(self.state, self.me, text)
             except (InvalidActionError, IllegalActionError) as exc:
                 self.say(" ".join(str(exc).split()))
                 continue

@@ -16,8 +16,12 @@ from dataclasses import dataclass, field
 from protocol.match.core import (
     ActionTaken,
     Event,
+    MatchClaimed,
+    PeerMisbehaved,
     PlayCommitted,
     PlayRevealed,
+    SeatForfeited,
+    SeatLeft,
     SeatReclaimed,
     SeatReplaced,
     SeatsOverdue,
@@ -40,8 +44,24 @@ class SeatWatch:
     locked: set[tuple[str, int]] = field(default_factory=set)
     overdue: dict[str, set[int]] = field(default_factory=dict)
     bots: dict[int, list[Stretch]] = field(default_factory=dict)
+    # How a seat left the match, in words (it left, resigned, was claimed, forfeited): what a
+    # result the engine can only call "resigned" or "forfeited" means for that seat.
+    departed: dict[int, str] = field(default_factory=dict)
 
     def on_event(self, event: Event) -> None:
+        if isinstance(event, SeatLeft):
+            self.departed[event.seat] = "resigned" if event.resigned else "left the match"
+        elif isinstance(event, MatchClaimed) and not event.contested:
+            self.departed.setdefault(event.seat, "claimed: silent past the timeouts")
+        elif isinstance(event, SeatForfeited):
+            self.departed.setdefault(event.seat, "forfeited: held back an opening")
+        elif isinstance(event, PeerMisbehaved) and event.evidence:
+            self.departed.setdefault(event.seat, "forfeited: broke the rules")
+        elif isinstance(event, SeatReplaced) and event.reason.startswith("absent"):
+            self.departed.setdefault(event.seat, "forfeited: silent past the timeouts")
+        elif isinstance(event, SeatReclaimed):
+            if self.departed.get(event.seat, "").endswith("silent past the timeouts"):
+                del self.departed[event.seat]
         if isinstance(event, PlayCommitted | PlayRevealed):
             self.locked.add((event.step, event.seat))
         elif isinstance(event, SeatsOverdue):

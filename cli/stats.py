@@ -1,12 +1,13 @@
 """``cryptcrawl stats``: your record, per game, from the match files in the data directory.
 
 "You" is the data directory's identity: a match counts for you when its header gives your key a
-seat.  Per game: the games (valid files only), the wins and the average placing (ties share the
-better place, as the game's plug-in ranks an outcome).  A match in which a bot played your seat
-to the end (you were voted absent and did not come back) is "finished by a bot": not a win, and
-its placing is not yours.  Every other verdict — incomplete, invalid, claimed, abandoned,
-split, disputed, whatever the verifier says — is counted apart under its own name; none counts
-as a game.  Verdicts come from the same cache as ``cryptcrawl matches`` (:mod:`cli.matches`).
+seat.  Per game: the games (valid files only), the wins, the draws (a draw is no win) and the
+average placing (ties share the better place, as the game's plug-in ranks an outcome).  A
+match in which a bot played your seat to the end (you were voted absent and did not come back)
+is "finished by a bot": not a win, and its placing is not yours.  Every other verdict —
+incomplete, invalid, claimed, abandoned, split, disputed, whatever the verifier says — is
+counted apart under its own name; none counts as a game.  Verdicts come from the same cache as
+``cryptcrawl matches`` (:mod:`cli.matches`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class GameRecord:
     game: str
     games: int = 0  # valid matches you sat in
     wins: int = 0  # of them, won in a seat you played to the end
+    draws: int = 0  # of them, drawn in a seat you played to the end (a draw is no win)
     by_bot: int = 0  # of them, finished by a bot in your seat
     placings: list[int] = field(default_factory=list)  # in the games you finished
     tables: list[int] = field(default_factory=list)  # the players at those tables
@@ -47,7 +49,7 @@ class GameRecord:
 
     def as_json(self) -> dict[str, Any]:
         return {"title": self.title, "games": self.games, "wins": self.wins,
-                "finished_by_bot": self.by_bot,
+                "draws": self.draws, "finished_by_bot": self.by_bot,
                 "average_placing": None if self.average is None else round(self.average, 3),
                 "placings": self.placings, "other": dict(sorted(self.other.items()))}
 
@@ -76,6 +78,7 @@ class Record:
             record.by_bot += 1
             return
         record.wins += seat in entry.winners
+        record.draws += seat in entry.drawn
         if entry.places:
             record.placings.append(entry.places[seat])
             record.tables.append(len(entry.names))
@@ -116,6 +119,8 @@ def lines_of(record: Record, folder: Path) -> list[str]:
     for game, r in sorted(record.per_game.items(), key=lambda item: item[1].title):
         lines += ["", f"{r.title} ({game})"]
         head = f"  {plural(r.games, 'game')}, {plural(r.wins, 'win')}"
+        if r.draws:
+            head += f", {plural(r.draws, 'draw')}"
         if r.average is not None:
             low, high = min(r.tables), max(r.tables)
             at = f"{low}" if low == high else f"{low} to {high}"

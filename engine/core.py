@@ -213,6 +213,18 @@ class Outcome:
         """The seat's share of the win: 1/k for a k-way shared win, else 0."""
         return 1.0 / len(self.winners) if seat in self.winners else 0.0
 
+    @property
+    def drawn(self) -> bool:
+        """The match ended drawn: a game marks a draw by the status ``drawn`` of the seats
+        that drew (Dungeon Twister's ``draw`` is read the same).  A draw is no win, whatever
+        ``winners`` holds (Dungeons of Kards lists the seats that drew there); a shared win
+        (Dungeon Raiders' tie) is not a draw."""
+        return any(st.status in DRAWN for st in self.standings)
+
+
+DRAWN: Final = ("drawn", "draw")
+"""The statuses of a :class:`Standing` that mean a draw (:attr:`Outcome.drawn`)."""
+
 
 class Over(NamedTuple):
     """The match has ended."""
@@ -715,3 +727,25 @@ def draw_without_replacement(pool: Sequence[str], chosen: str) -> tuple[str, ...
     """``pool`` with one occurrence of ``chosen`` removed."""
     i = pool.index(chosen)
     return (*pool[:i], *pool[i + 1 :])
+
+
+def read_move(state: GameState[Any], seat: Seat, text: str) -> str:
+    """A move a player typed (or built with keys) for ``seat``, checked the way its match will
+    take it: parsed and checked on ``state`` (the seat's own, with its private knowledge), then
+    split into the public action every peer applies and the values it seals, which must be
+    exactly the slots that public action seals (:meth:`GameState.sealed_by`: a placement that
+    leaves out its token seals nothing the match can open later).  Returns the canonical text,
+    private parts included; raises :class:`InvalidActionError` or :class:`IllegalActionError`
+    with one line a player can read, and nothing else for any text."""
+    if not isinstance(text, str):
+        raise InvalidActionError(f"a move is text, not {type(text).__name__}")
+    action = state.parse_action(seat, text)
+    state.check(seat, action)
+    canonical = state.format_action(action)
+    public, values = state.split_private(seat, canonical)
+    parsed = state.parse_action(seat, public)
+    slots = tuple(slot for slot, _ in values)
+    if slots != tuple(state.sealed_by(seat, parsed)):
+        raise InvalidActionError(f"'{canonical}' leaves out what only you know: write the "
+                                 "whole move")
+    return canonical

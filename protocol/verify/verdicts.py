@@ -284,6 +284,7 @@ class Verdict:
     copies: tuple[CopyReport, ...] = ()
     sides: tuple[Side, ...] = ()
     waiting_for: tuple[int, ...] = ()  # incomplete: the seats whose messages the match awaits
+    drawn: tuple[int, ...] = ()  # the match ended drawn: the seats that drew (no winners)
 
     @property
     def valid(self) -> bool:

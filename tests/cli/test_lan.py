@@ -3,6 +3,7 @@ to the end of a match; ``matches`` and ``id``."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -102,9 +103,10 @@ def test_id_creates_shows_exports_and_imports(tmp_path: Path) -> None:
 
 def test_a_person_who_leaves_a_lan_match_for_good_is_not_waited_for(
         tmp_path: Path, processes: list[subprocess.Popen[str]]) -> None:
-    """Line mode at a LAN table: `q`, then `l` (for good). The host's peer signs a LEAVE and
-    stops; the two joiners, each its own process, replace the seat at once and finish — well
-    within the 30 s turn timeout they would otherwise have waited out first."""
+    """Line mode at a LAN table: `q`, then `l` (for good). The host's peer signs a LEAVE; the
+    two joiners, each its own process, replace the seat at once and finish — well within the
+    30 s turn timeout they would otherwise have waited out first — while the host's program
+    takes the rest read-only (issue 48): its copy completes, and it shows the result."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     name = f"L{os.getpid()}"
     host = subprocess.Popen(
@@ -123,20 +125,26 @@ def test_a_person_who_leaves_a_lan_match_for_good_is_not_waited_for(
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
         for i in (1, 2)]
     processes.extend(joiners)
-    out, err = host.communicate(timeout=120)
-    assert host.returncode == 0, out[-1500:] + err
-    assert "You left the match for good; a bot plays your seat." in out, out[-1500:]
     left_at = time.monotonic()
     for joiner in joiners:
         jout, jerr = joiner.communicate(timeout=120)
         assert joiner.returncode == 0, jout[-1500:] + jerr
         assert "Traceback" not in jerr
-        assert "Hal left the match for good; a bot plays their seat." in jout, jout[-2000:]
+        assert "Hal left the match for good." in jout, jout[-2000:]
+        assert "A bot plays Hal's seat from now on." in jout, jout[-2000:]
         path = re.findall(r"The match file: (\S+)", jout)[-1]
         check = cryptcrawl("verify", path)
         assert check.returncode == 0 and "seat 0 left the match for good" in check.stdout, (
             check.stdout)
     assert time.monotonic() - left_at < 30, "the joiners waited out a timeout"
+    out, err = host.communicate(timeout=60)
+    assert host.returncode == 0, out[-1500:] + err
+    assert "You left the match for good; a bot plays your seat from now on." in " ".join(
+        out.split()), out[-1500:]
+    assert "Final scores" in out, out[-1500:]
+    [mine] = re.findall(r"The match file: (\S+)", out)
+    check = cryptcrawl("verify", mine)
+    assert check.returncode == 0 and "VALID" in check.stdout, check.stdout
     resume = cryptcrawl("resume", "--data-dir", str(tmp_path / "h"))
     assert resume.returncode != 0 and "no interrupted match" in resume.stdout + resume.stderr
 
@@ -165,7 +173,15 @@ def test_a_person_who_resigns_a_two_seat_lan_match_loses_it(
     processes.append(joiner)
     out, err = host.communicate(timeout=120)
     assert host.returncode == 0, out[-1500:] + err
-    assert "r: resign" in out and "You resigned." in out, out[-1500:]
+    assert "r: resign" in out and "You resigned; with one player left, the match ends here." in (
+        " ".join(out.split())), out[-1500:]
+    # The resigner's own copy completes (issue 48): the result, the file, and a valid verdict.
+    assert "Joe wins." in out, out[-1500:]
+    [mine] = re.findall(r"The match file: (\S+)", out)
+    check = cryptcrawl("verify", mine)
+    assert check.returncode == 0 and "VALID" in check.stdout, check.stdout
+    record = json.loads(cryptcrawl("stats", "--json", "--data-dir", str(tmp_path / "h")).stdout)
+    assert record["games"]["kards"]["games"] == 1 and record["games"]["kards"]["wins"] == 0
     jout, jerr = joiner.communicate(timeout=60)
     assert joiner.returncode == 0, jout[-1500:] + jerr
     assert "Hal resigned." in jout, jout[-2000:]

@@ -92,10 +92,10 @@ def test_an_offer_to_a_person_waits_for_their_answer() -> None:
     game.choosing = True  # (the prompt of a decision is up: answered there)
     local.answering = lambda offerer, what: game.my_answers.get(offerer)
     game._on_agreement(OfferMade(1, 7, "draw"))
-    assert "Bea offers a draw: type accept or decline." in out.getvalue()
+    assert "Your answer: type accept or decline." in out.getvalue()
     assert local.answering(1, "draw") is None and game.offers_to_me == {1: "draw"}
     assert game.answer_offers(False) == "You declined."
     assert local.answering(1, "draw") is False and woken == [True]
     game._on_agreement(OfferSettled(1, 7, "draw", False, (0,)))
-    assert "Bea offered a draw; declined by you. Play goes on." in out.getvalue()
+    assert game.offers_to_me == {}
     assert game.answer_offers(True) == "Nobody is offering anything."

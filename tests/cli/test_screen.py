@@ -101,14 +101,26 @@ def test_help_pane_scrolls_and_escape_closes_it() -> None:
     assert not screen.showing_help and "board 0" in rows(screen)
 
 
-def test_end_pane_replaces_board_and_log() -> None:
+def test_end_pane_replaces_the_board_and_the_log_stays_below_it() -> None:
     screen, keys = frame()
     rows(screen)
+    screen.say(*(f"Turn {i}: a line of the match" for i in range(1, 401)))
     screen.show_end(["Final scores", "You win with 20 coins!"])
     shown = rows(screen)
     assert "You win with 20 coins!" in shown and "board 0" not in shown
+    assert "Turn 400: a line of the match" in shown  # (the last turns under the end)
+    for _ in range(40):
+        screen.press("pageup")  # (the whole match, from the end screen)
+    assert "Turn 1: a line of the match" in rows(screen)
+    assert "You win with 20 coins!" in rows(screen)
     screen.press("q")
     assert keys == ["q"]
+
+
+def test_the_log_keeps_a_whole_match() -> None:
+    screen, _ = frame()
+    screen.say(*(f"line {i}" for i in range(12_000)))
+    assert len(screen.log.lines) == 10_000 and text_of(screen.log.lines[0]) == "line 2000"
 
 
 def test_scroll_of_a_page_from_its_top() -> None:

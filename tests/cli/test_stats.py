@@ -59,7 +59,8 @@ def test_a_match_a_bot_finished_for_you_is_no_win(tmp_path: Path) -> None:
     (data / "matches" / "b.crawl").write_bytes(with_a_bot())
     doc = json.loads(cryptcrawl("stats", "--json", "--data-dir", str(data)).stdout)
     raiders = doc["games"]["raiders"]
-    assert raiders == {"title": "Dungeon Raiders", "games": 1, "wins": 0, "finished_by_bot": 1,
+    assert raiders == {"title": "Dungeon Raiders", "games": 1, "wins": 0, "draws": 0,
+                       "finished_by_bot": 1,
                        "average_placing": None, "placings": [], "other": {}}
     text = cryptcrawl("stats", "--data-dir", str(data)).stdout
     assert "finished by a bot in your seat: 1 (not counted as wins" in text
