@@ -35,7 +35,7 @@ __all__ = ["terminal"]
     (("play", "--variant", "hard"), "argument --variant: variant is one of basic, tactical, "
                                     "not 'hard'"),
     (("play", "--bot-kind", "search"), "argument --bot-kind: Dungeon Raiders has no bot 'search' "
-                                       "(its bots: random, heuristic)"),
+                                       "(its bots: random, heuristic, easy, strong)"),
     (("play", "--game", "kards", "--players", "9"),
      "argument --players: Dungeons of Kards is for 1 to 8 players, not 9"),
     (("play", "--game", "kards", "--option", "mode=coop", "--players", "5"),
