@@ -22,7 +22,14 @@ from cli.play import Console, InputClosed, LeftGame, in_reader
 from cli.plugin import GameUI, Seating
 from cli.seats import SeatWatch
 from cli.text import YOU, seat_letter, wrap_text
-from engine.core import EngineError, GameState, IllegalActionError, InvalidActionError, Over
+from engine.core import (
+    DEFAULT_LEVEL,
+    EngineError,
+    GameState,
+    IllegalActionError,
+    InvalidActionError,
+    Over,
+)
 from p2p.lobby import LobbyError
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
 from protocol.events import (
@@ -62,7 +69,8 @@ At the table (every game)
 class NetOptions:
     players: int = 4
     bots: int = 3
-    bot_kind: str = ""  # the game's bot by name ("": its default bot)
+    bot_kind: str = ""  # a level, or the game's bot by name ("": the default level)
+    levels: tuple[str, ...] = ()  # ``host``: one level a bot seat (else ``bot_kind`` for all)
     game: str = DEFAULT_GAME
     options: tuple[tuple[str, Any], ...] = ()  # the game's options (players aside)
     bot_seed: str = ""
@@ -75,6 +83,12 @@ class NetOptions:
     role: str = "play"  # play, host, join or resume: where the bots run
     bell: bool = True  # the full screen rings the terminal's bell when it is your move
     spectators: bool = True  # ``host``: the table lets people watch (spectate)
+
+    def bot_kinds(self, count: int) -> tuple[str, ...]:
+        """How each of ``count`` bots plays, in seat order: a level or a bot's name."""
+        if self.levels:
+            return self.levels[:count]
+        return (self.bot_kind or DEFAULT_LEVEL,) * count
 
     @property
     def leaving(self) -> str:
@@ -167,6 +181,12 @@ class NetGame:
         self.labels = tuple(YOU if i == me else n for i, n in enumerate(names))
         self.ui = make_ui(game, len(names), options,
                           Seating(self.labels, me, self.options.name))
+
+    def bot_seats(self) -> frozenset[int]:
+        """The seats bot peers play, as their names say ("Bot 2 (strong)")."""
+        from p2p.run import bot_kind_of
+
+        return frozenset(i for i, name in enumerate(self.names) if bot_kind_of(name))
 
     def say(self, *lines: str) -> None:
         self.console.say(*lines)
@@ -546,20 +566,22 @@ def copy_lines(path: Path, out: str) -> list[str]:
 
 async def play_networked(options: NetOptions, console: Console, data_dir: Path) -> int:
     """``cryptcrawl play``: a table on loopback (never advertised), bots at the other seats."""
-    from p2p.run import host
+    from p2p.run import bot_seat_name, host
 
     game = NetGame(options, console)
     config = PeerConfig(linger=0.5)
     seed = (options.bot_seed or "").encode()
     own_bots = options.bots if game.human else options.bots - 1
-    decide = None if game.human else bot_decider(options.bot_kind, b"host" + seed)
+    kinds = options.bot_kinds(options.bots)
+    decide = None if game.human else bot_decider(kinds[0], b"host" + seed)
 
     async def go() -> Any:
         return await host(data_dir, game=options.game,
-                          name=options.name or ("you" if game.human else "Bot 0"),
+                          name=options.name or ("you" if game.human else
+                                                bot_seat_name(0, kinds[0])),
                           players=options.players,
                           options=dict(options.options), bots=own_bots,
-                          bot=options.bot_kind, decide=decide,
+                          bot=kinds[-own_bots:] if own_bots else (), decide=decide,
                           choose=game.choose if game.human else None, config=config,
                           on_event=game.on_event, on_peer=game.attach,
                           bot_dir=data_dir / "bots",
