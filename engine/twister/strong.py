@@ -25,7 +25,7 @@ from engine.twister.data import CHARACTERS, KINDS
 from engine.twister.state import TwisterState
 from engine.twister.view import TwisterView
 
-ITERATIONS: Final = 64  # playouts a decision
+ITERATIONS: Final = 48  # playouts a decision
 WIDTH: Final = 6  # the heuristic's best actions searched
 _SCALE: Final = 15.0  # evaluation units per logit
 _VP: Final = 12.0  # a victory point, in the evaluation's units (weighted steps)
