@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from engine.core import GameState, Over
 from engine.kards.actions import Action
-from engine.kards.bots import HeuristicBot, p_hit
+from engine.kards.bots import HeuristicBot, _Context, p_hit
 from engine.kards.cards import kind_of
 from engine.kards.records import Char, ap_of, attributes, max_life
 from engine.kards.state import KardsState
@@ -59,8 +59,9 @@ _DUELS: Final = (
 class KardsModel:
     """This game's part of the search (:class:`engine.search.Model`)."""
 
-    def __init__(self, horizon: int = HORIZON) -> None:
+    def __init__(self, horizon: int = HORIZON, width: int = 0) -> None:
         self.turns = horizon
+        self.width = width  # the heuristic's best actions searched (0: every legal action)
         self.heuristic = HeuristicBot()
 
     def candidates(self, view: KardsView, stream: HashStream) -> Sequence[Action]:
@@ -71,6 +72,11 @@ class KardsModel:
             if _duel(view.state) and all(a.verb == "pick" for a in legal):
                 return (best_pick(view, legal),)
             return (self.heuristic.choose(view, stream.below(2**32).to_bytes(4, "big")),)
+        if self.width and len(legal) > self.width:
+            ctx = _Context(view)
+            scored = sorted(((self.heuristic.score(ctx, a), i) for i, a in enumerate(legal)),
+                            key=lambda p: (-p[0], p[1]))
+            return tuple(legal[i] for _, i in scored[: self.width])
         return legal
 
     def world(self, view: KardsView, key: bytes) -> World:
@@ -81,7 +87,7 @@ class KardsModel:
 
     def horizon(self, view: KardsView) -> Callable[[GameState[Any]], bool] | None:
         state = view.state
-        if not _duel(state):
+        if not _duel(state) or self.turns <= 0:
             return None
         turn = state.turn
 
@@ -146,6 +152,7 @@ def _per_turn(a: Char, b: Char) -> float:
     return ap_of(a.card) * p_hit(atk, dfn) * max(1, dmg) + 0.05
 
 
-def strong_bot(iterations: int = ITERATIONS, horizon: int = HORIZON) -> SearchBot:
+def strong_bot(iterations: int = ITERATIONS, horizon: int = HORIZON, width: int = 0
+               ) -> SearchBot:
     """The ``strong`` level: the search over this game's model."""
-    return SearchBot(KardsModel(horizon), iterations)
+    return SearchBot(KardsModel(horizon, width), iterations)

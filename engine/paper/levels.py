@@ -1,6 +1,7 @@
 """The bots behind the levels people choose (engine.core.LEVELS): ``easy`` is a short greedy
 plan (the search with beam 1 and 40 evaluated uses: it looks at the first few dice only),
-``normal`` the search bot, and ``strong`` the expectimax of :mod:`engine.paper.strong`."""
+``normal`` the search bot, and ``strong`` the mission-racing search of
+:mod:`engine.paper.strong`."""
 
 from __future__ import annotations
 

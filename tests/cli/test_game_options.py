@@ -42,6 +42,9 @@ __all__ = ["terminal"]
                                   "'genius'"),
     (("play", "--bot", "strong", "--bot-kind", "random"),
      "argument --bot-kind: choose the bots by --bot LEVEL or by --bot-kind NAME"),
+    (("host", "--players", "4", "--bots", "2", "--bot", "strong", "--bot", "easy", "--bot",
+      "normal"), "give --bot once (every bot plays at that level) or once per bot seat (2), "
+                 "not 3 times"),
     (("play", "--game", "kards", "--players", "9"),
      "argument --players: Dungeons of Kards is for 1 to 8 players, not 9"),
     (("play", "--game", "kards", "--option", "mode=coop", "--players", "5"),

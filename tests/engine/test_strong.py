@@ -12,6 +12,11 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +33,33 @@ from engine.stream import derive_key
 from engine.twister.strong import strong_bot as twister_strong
 
 KEY = b"strong-test-key"
+ROOT = Path(__file__).resolve().parents[2]
+TRACE = """
+import json
+from benchmarks.zombie import decision_points
+from engine.games import get_game
+from engine.sim import bot_input
+out = {}
+for game in ("raiders", "twister", "kards", "paper"):
+    spec = get_game(game)
+    picks = []
+    for state, seat, step in decision_points(game, 2, 400):
+        if not state.lists_actions(seat) and game != "paper" or len(picks) >= 3:
+            continue
+        if game != "paper" and len(state.legal_actions(seat)) < 2:
+            continue
+        if game == "paper" and state.to_position()["phase"] != "plan":
+            continue
+        bot = spec.bots["strong"]()
+        if game == "paper":
+            bot.budget = 300
+        else:
+            bot.iterations = 3
+        action = bot.choose(bot_input(bot, state, seat, step), b"hash-seed-key")
+        picks.append(state.format_action(action))
+    out[game] = picks
+print(json.dumps(out))
+"""
 
 
 def decision_states(game: str, players: int, seed: str, bot: str = "heuristic",
@@ -84,6 +116,19 @@ def test_its_decisions_are_legal_and_the_same_for_the_same_view_and_key(game: st
         action = choose(make(3), state, seat)
         state.check(seat, action)
         assert choose(make(3), state, seat) == action
+
+
+@pytest.mark.slow
+def test_the_strong_bots_decide_alike_under_any_hash_seed() -> None:
+    """As the zombie (test_zombie.py): no set or dict order reaches a strong bot's choice."""
+    traces = []
+    for seed in ("0", "77"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", TRACE], cwd=ROOT, env=env, check=True,
+                             capture_output=True, text=True, timeout=600)
+        traces.append(json.loads(out.stdout.splitlines()[-1]))
+    assert traces[0] == traces[1]
+    assert all(len(picks) == 3 for picks in traces[0].values()), traces[0]
 
 
 def test_the_strong_bots_are_registered_as_the_strong_level() -> None:
@@ -218,9 +263,8 @@ def test_paper_it_chooses_alike_whatever_the_others_were_dealt() -> None:
         other["private"] = {"0": mine}
         altered = spec.from_position(other)
     assert altered != state
-    bot = PaperStrong(candidates=2, rolls=2, reply_budget=40)
-    assert choose(bot, altered, 0) == choose(PaperStrong(candidates=2, rolls=2,
-                                                         reply_budget=40), state, 0)
+    bot = PaperStrong(budget=300)
+    assert choose(bot, altered, 0) == choose(PaperStrong(budget=300), state, 0)
     state.check(0, choose(bot, state, 0))
 
 
@@ -289,3 +333,31 @@ def test_a_draw_is_half_a_win_to_each_drawn_seat() -> None:
     assert share(lost, 0) == 0
     won = Outcome(frozenset({1}), (Standing(0, "lost", 3, 0), Standing(1, "winner", 5, 0)), "")
     assert share(won, 1) == 1 and share(won, 0) == 0
+
+
+def test_paper_a_mission_in_play_is_worth_its_glory_once_met() -> None:
+    from engine.paper.bots import Context, evaluate
+    from engine.paper.data import MISSIONS
+    from engine.paper.score import METRICS
+    from engine.paper.sheet import BOARDS
+    from engine.paper.strong import Missions
+
+    spec = get_game("paper")
+    late: list[Any] = []
+    play_out(spec.new(players=2), [spec.bots["easy"]() for _ in range(2)],
+             Dealer(b"paper missions"), on_state=lambda s: late.append(s) if getattr(
+                 s, "round", 0) >= 8 else None, record=False, until=lambda s: bool(late))
+    view = late[-1].view(0)
+    board = BOARDS[view.dungeon]
+    ctx = Context(board, view.round, view.objective)
+    sheet = view.sheet
+    met = 0
+    for mission in MISSIONS:
+        have = METRICS[MISSIONS[mission].metric](sheet, board)
+        need = MISSIONS[mission].at_least
+        worth = Missions(board, (mission,), 4, 0.8)(sheet, ctx) - evaluate(sheet, ctx)
+        expected = 4.0 if have >= need else 0.8 * 4 * (have / need) ** 2
+        assert abs(worth - expected) < 1e-9, mission
+        met += have >= need
+    assert 0 < met < len(MISSIONS)  # (both cases are seen)
+    assert Missions(board, (), 4, 0.8)(sheet, ctx) == evaluate(sheet, ctx)
