@@ -1,7 +1,8 @@
-"""The strong Dungeons of Kards bot: the determinized search of :mod:`engine.search` over every
-legal action, each played on by the heuristic — in a one-on-one Arena for two turns, then valued
-by a model fitted to the heuristic's games; otherwise to the end of the game — dice and draws
-answered by a dealer keyed per playout.
+"""The strong Dungeons of Kards bot: the determinized search of :mod:`engine.search` over the
+heuristic's best three actions, each played on by the heuristic — in a one-on-one Arena for
+eight turns (four rounds), then valued by a model fitted to the heuristic's games; otherwise to
+the end of the game — dice and draws answered by a dealer keyed per playout.  Picks come from a
+table of duels measured with the engine, gates are the heuristic's.
 
 **Worlds**: everything at the table is public here; the order of the undrawn cards is fixed
 nowhere (each draw is a chance event over the cards left), so the view's state — the public
@@ -27,7 +28,8 @@ from engine.sim import Bot
 from engine.stream import HashStream
 
 ITERATIONS: Final = 160  # playouts a decision
-HORIZON: Final = 2  # turns a playout looks ahead (the rest of this one, then the next)
+HORIZON: Final = 8  # turns a playout looks ahead (this one, then seven more: four rounds)
+WIDTH: Final = 3  # the heuristic's best actions searched
 # The worth of a one-on-one Arena position to a seat, fitted to 67,000 positions of 2,000
 # games of the heuristic against itself (a logistic model of the seat's share of the result,
 # a draw counting a half): the duel (the log of how many turns the opponent needs to kill this
@@ -59,7 +61,7 @@ _DUELS: Final = (
 class KardsModel:
     """This game's part of the search (:class:`engine.search.Model`)."""
 
-    def __init__(self, horizon: int = HORIZON, width: int = 0) -> None:
+    def __init__(self, horizon: int = HORIZON, width: int = WIDTH) -> None:
         self.turns = horizon
         self.width = width  # the heuristic's best actions searched (0: every legal action)
         self.heuristic = HeuristicBot()
@@ -152,7 +154,7 @@ def _per_turn(a: Char, b: Char) -> float:
     return ap_of(a.card) * p_hit(atk, dfn) * max(1, dmg) + 0.05
 
 
-def strong_bot(iterations: int = ITERATIONS, horizon: int = HORIZON, width: int = 0
+def strong_bot(iterations: int = ITERATIONS, horizon: int = HORIZON, width: int = WIDTH
                ) -> SearchBot:
     """The ``strong`` level: the search over this game's model."""
     return SearchBot(KardsModel(horizon, width), iterations)
