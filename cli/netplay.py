@@ -21,7 +21,7 @@ from cli.games import DEFAULT_GAME, make_ui
 from cli.play import Console, InputClosed, LeftGame, in_reader
 from cli.plugin import GameUI, Seating
 from cli.seats import SeatWatch
-from cli.text import YOU, seat_letter, wrap_text
+from cli.text import YOU, join_words, seat_letter, wrap_text
 from engine.core import (
     DEFAULT_LEVEL,
     EngineError,
@@ -420,7 +420,9 @@ class NetGame:
     async def choose(self, state: GameState[Any], seat: int) -> str:
         self.choosing = True
         try:
-            return await in_reader(self._choose_blocking, state, seat)
+            chosen = await in_reader(self._choose_blocking, state, seat)
+            self._thinking_note(state, seat)
+            return chosen
         except OSError as exc:  # the output went away while the prompt was shown
             self._output_lost(exc)
             raise
@@ -431,6 +433,16 @@ class NetGame:
             raise
         finally:
             self.choosing = False
+
+    def _thinking_note(self, state: GameState[Any], seat: int) -> None:
+        """Line mode, once the person chose in a step all decide at once: the bots that still
+        think about it (the full screen shows it in its status line)."""
+        pending: frozenset[int] = getattr(state.waiting, "pending", frozenset()) - {seat}
+        step = str(getattr(state.waiting, "step", ""))
+        bots = [self.labels[s] for s in sorted(pending & self.bot_seats())
+                if not self.watch.is_locked(step, s)]
+        if bots:
+            self.say(f"{join_words(bots)} {'is' if len(bots) == 1 else 'are'} thinking...")
 
     async def leave_for_good(self, *, resign: bool = False) -> None:
         """Send this seat's LEAVE — or RESIGN — (after the openings it owes) before the match

@@ -160,3 +160,20 @@ def test_a_bot_seat_is_known_by_its_name() -> None:
     game = NetGame(NetOptions(), Console(io.StringIO(), io.StringIO()))
     game.names = ["Ann", "Bot 1 (strong)", "Bot 2 (easy)", "Bot 3", "Joe (strong)"]
     assert game.bot_seats() == frozenset({1, 2})
+
+
+def test_line_mode_says_which_bots_still_think_once_you_chose() -> None:
+    from types import SimpleNamespace
+
+    from cli.netplay import NetGame, NetOptions
+    from cli.play import Console
+    from engine.core import Simultaneous
+
+    out = io.StringIO()
+    game = NetGame(NetOptions(), Console(io.StringIO(), out))
+    game.names = ["Ann", "Bot 1 (strong)", "Bot 2 (strong)", "Bot 3 (easy)"]
+    game.labels = ("you", *game.names[1:])
+    game.watch.on_event(PlayCommitted("L1.R2.play", 3))  # locked in already
+    state = SimpleNamespace(waiting=Simultaneous("L1.R2.play", frozenset(range(4))))
+    game._thinking_note(state, 0)  # type: ignore[arg-type]
+    assert out.getvalue() == "Bot 1 (strong) and Bot 2 (strong) are thinking...\n"
