@@ -36,7 +36,7 @@ and it cannot win, so its share of that game is 0.  The sweep is run again under
 now including "never" (τ = ∞): the best response, which knows that withholding forfeits.
 
 **honest_crash_cost** is measured on the protocol itself (the in-process mesh of
-:mod:`protocol.local`, ``--crash-games`` matches): seat C's peer crashes after a random number
+:mod:`protocol.mesh`, ``--crash-games`` matches): seat C's peer crashes after a random number
 of its messages and restarts from its match file within the silence timeout (nobody votes it
 out); the cost is C's win share in the same match without the crash minus its share with it.
 No rule acts on such a crash (it is never replaced), so its figure is the same before and after.
@@ -60,16 +60,17 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.match.core import LocalSeat, MatchCore
+from protocol.match.game import zombie_action
+from protocol.mechanisms.absence import Seats
+from protocol.mesh import Network, bot_decider
+
 from benchmarks.scenario import raiders_network
 from engine.core import Chance, GameState, Over, Simultaneous, Turn, Visibility
 from engine.games import get_game
 from engine.raiders.bots import HeuristicBot, make_bot
 from engine.sim import Dealer, _serve_knowledge, bot_key
 from engine.stream import HashStream, derive_key, stream_key
-from protocol.absence import Seats
-from protocol.game import zombie_action
-from protocol.local import Network, bot_decider
-from protocol.match import LocalSeat, MatchCore
 
 BOOTSTRAP = 2000
 TAUS = (0.0, 1.0, 2.0, 4.0)
@@ -237,7 +238,7 @@ def _pair_task(args: tuple[bytes, int, str, float, int, str]) -> tuple[float, in
 
 def protocol_crash_cost(args: tuple[int, str, int]) -> float:
     """Seat C's share lost to a crash and restart within the silence timeout, on the protocol
-    (as ``tests/protocol/test_match.py::test_restart_mid_step_resends_the_same_bytes``)."""
+    (as ``tests/protocol/match/test_match.py::test_restart_mid_step_resends_the_same_bytes``)."""
     players, seed, i = args
     tag = f"abort-edge/crash/{seed}/{i}".encode()
     seat = players - 1

@@ -32,9 +32,10 @@ import json
 import statistics
 import time
 
+from protocol.wire.encoding import decode
+
 from benchmarks.deck_scenario import VERIFIER, DeckTable, cards_named
 from protocol.deck import Deck, DeckFault
-from protocol.encoding import decode
 
 TARGETS = {"four_seats_s": 1.0, "eight_seats_critical_path_s": 1.5,
            "eight_seats_peer_cpu_s": 1.0}
@@ -79,8 +80,9 @@ def eight_seats(tag: bytes) -> dict[str, float]:
 def core_deal(tag: bytes, seats: int = 8) -> float:
     """CPU seconds per peer of Paper Dungeons' deal through the match core (8 peers in one
     process: all of them divided by their number)."""
+    from protocol.mesh import MeshGame, Network
+
     from engine.core import Chance, Visibility
-    from protocol.local import MeshGame, Network
 
     start = time.thread_time()
     net = Network(seats, MeshGame("paper"), tag)

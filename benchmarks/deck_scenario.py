@@ -17,6 +17,8 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from protocol.wire.encoding import decode, encode
+
 from protocol.deck import (
     Deck,
     DeckBody,
@@ -28,7 +30,6 @@ from protocol.deck import (
     deck_id_for,
     encode_body,
 )
-from protocol.encoding import decode, encode
 
 VERIFIER = -1
 """The pseudo-seat of the verifier in timings."""

@@ -3,7 +3,7 @@
     python -m benchmarks dice [--players 4] [--turns 96] [--seeds 3]
 
 Plays the toy game of tests/protocol/dice_toy.py — one die per decision (``dice=one``), seats in
-turn, ``--turns`` decisions — over the in-memory mesh of protocol.local, where every message
+turn, ``--turns`` decisions — over the in-memory mesh of protocol.mesh, where every message
 goes to every peer in the order it was sent, twice per seed: with dice pools (``toy-dice``) and,
 as the baseline, with a commitment round per die (``toy-dice-classic``, §7.3).  For each:
 
@@ -27,10 +27,11 @@ import json
 import statistics
 from typing import Any
 
-from protocol.chance import is_pool_slot
-from protocol.events import ChanceResolved
-from protocol.local import MeshGame, Network
-from protocol.messages import ActBody, Kind, Message, revealed_secrets
+from protocol.match.events import ChanceResolved
+from protocol.mechanisms.chance import is_pool_slot
+from protocol.mesh import MeshGame, Network
+from protocol.wire.messages import ActBody, Kind, Message, revealed_secrets
+
 from tests.protocol import dice_toy  # (registers the toy games)
 
 CHANCE_KINDS = (Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL, Kind.CHANCE_DIGEST)

@@ -161,9 +161,10 @@ class _RawMesh:
 async def _matches(index: int, n: int, work: Path, rooms: int,
                    between: Callable[[], Awaitable[None]], bot_think: float,
                    watched: bool = False) -> dict[str, Any]:
+    from protocol.match.core import ChanceResolved, Event
+
     from p2p.peer import MatchPeer, PeerConfig, bot_decider
     from p2p.run import host, join
-    from protocol.match import ChanceResolved, Event
 
     config = PeerConfig(timeouts=(30, 30, 30, 30), linger=1.0, bot_think=bot_think)
     choices: dict[str, float] = {}

@@ -5,7 +5,7 @@
     python -m benchmarks match --game paper --players 8      # with the bots people get
 
 Plays ``--repeats`` matches of ``--players`` seats (random bots, every message through the full
-protocol: signed feeds, commit-reveal, chance, torch rounds, END) on ``protocol.local.Network``,
+protocol: signed feeds, commit-reveal, chance, torch rounds, END) on ``protocol.mesh.Network``,
 each under its own tag (so each is a different, reproducible match), and reports per match:
 wall time (setting up the peers plus ``pump`` until the network settles; median, min, max),
 messages sent and bytes on the wire (sum of ``len(m.encode())``; medians), torch rounds (TORCH
@@ -35,12 +35,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from protocol.match.core import MatchCore
+from protocol.match.events import ChanceResolved
+from protocol.mesh import MeshGame, Network, bot_decider
+from protocol.wire.messages import Kind
+
 from engine.core import Chance, Visibility, parse_options
 from engine.games import get_game
-from protocol.events import ChanceResolved
-from protocol.local import MeshGame, Network, bot_decider
-from protocol.match import MatchCore
-from protocol.messages import Kind
 
 CHANCE_KINDS = (Kind.CHANCE_COMMIT.name, Kind.CHANCE_REVEAL.name, Kind.CHANCE_DIGEST.name)
 

@@ -18,9 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from protocol.wire.transcript import file_start, frame
+
 from benchmarks.scenario import raiders_network
 from cli import matches
-from protocol.transcript import file_start, frame
 
 
 def main(argv: list[str]) -> int:

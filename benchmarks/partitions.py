@@ -3,8 +3,8 @@
     python -m benchmarks partitions --patterns 200
     python -m benchmarks partitions --patterns 200 --mode split
 
-Plays ``--patterns`` matches on ``protocol.local.Network`` (peers that rebuild as network peers
-do), each drawn by ``protocol.local.draw_partition`` from its number: 3–5 seats; after a random
+Plays ``--patterns`` matches on ``protocol.mesh.Network`` (peers that rebuild as network peers
+do), each drawn by ``protocol.mesh.draw_partition`` from its number: 3–5 seats; after a random
 number of deliveries some links stall for longer than both timeouts, one to three times over,
 then deliver everything in a scrambled order.  ``--mode``: ``cut-off`` (the default: whole
 seats cut off, a random proper subset — their messages reach nobody, they still get everyone's),
@@ -43,9 +43,8 @@ import json
 import time
 from collections import Counter
 
-from benchmarks.scenario import RAIDERS
-from engine.stream import HashStream
-from protocol.local import (
+from protocol.match.core import MatchCore, PeerMisbehaved
+from protocol.mesh import (
     MODES,
     Network,
     Stalled,
@@ -54,9 +53,11 @@ from protocol.local import (
     shuffled,
     take_in_order,
 )
-from protocol.match import MatchCore, PeerMisbehaved
-from protocol.verdicts import DISPUTED, INCOMPLETE
-from protocol.verify import INVALID, VALID, verify
+from protocol.verify.verdicts import DISPUTED, INCOMPLETE
+from protocol.verify.verifier import INVALID, VALID, verify
+
+from benchmarks.scenario import RAIDERS
+from engine.stream import HashStream
 
 OUTCOMES = ("finished_alike", "stalled", "parted", "not_valid", "order_dependent")
 

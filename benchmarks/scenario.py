@@ -1,14 +1,13 @@
 """The Dungeon Raiders matches the protocol benchmarks (and the tests that share their scenarios)
-play on :mod:`protocol.local`'s in-memory mesh."""
+play on :mod:`protocol.mesh`'s in-memory mesh."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-from protocol.header import SignedHeader
-from protocol.local import MeshGame, Network, make_header
+from protocol.mesh import MeshGame, Network, make_header
+from protocol.wire.header import SignedHeader
 
 RAIDERS = MeshGame("raiders", (("variant", "basic"),))
 TACTICAL = MeshGame("raiders", (("variant", "tactical"),))

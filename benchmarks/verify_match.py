@@ -3,7 +3,7 @@
     python -m benchmarks verify --players 5
 
 Plays one match between in-memory peers (random bots), writes its match file, then times
-``protocol.verify.verify`` on it — reading, every signature and chain, commitments, chance
+``protocol.verify.verifier.verify`` on it — reading, every signature and chain, commitments, chance
 outcomes, every action replayed through the engine — against verifying just the Ed25519
 signatures of the same messages, in the same run (median of ``--repeats``).  The yardstick,
 ``raw_sig_verify_s``, is a standard Ed25519 verifier (``cryptography``'s, the one the target was
@@ -20,11 +20,11 @@ import statistics
 import time
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from protocol.verify.verifier import verify
+from protocol.wire.transcript import file_start, frame
 
 from benchmarks.scenario import raiders_network
 from protocol.crypto import ed25519_valid
-from protocol.transcript import file_start, frame
-from protocol.verify import verify
 
 
 def main(argv: list[str]) -> int:

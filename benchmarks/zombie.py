@@ -5,7 +5,7 @@ by every peer, so it must be cheap and the same everywhere).
 
 Plays ``--games`` games of each registered game (or ``--game``) with random bots and the offline
 dealer, and at up to ``--limit`` decision points of each — every seat the state waits on — times
-:func:`protocol.game.zombie_action` (the game's zombie bot on the public view), ``--repeats``
+:func:`protocol.match.game.zombie_action` (the game's zombie bot on the public view), ``--repeats``
 times, a decision's cost being their median (a run the scheduler preempted is noise, not
 cost).  Reports, per game, the median, 95th percentile and maximum in milliseconds; the last
 line is one JSON object with ``max_ms`` over all games and ``within_budget`` (every decision
@@ -19,11 +19,12 @@ import statistics
 import time
 from typing import Any
 
+from protocol.match.game import zombie_action
+
 from engine.core import GameState, Simultaneous, Turn
 from engine.games import GAMES, get_game
 from engine.sim import Dealer, play_out
 from engine.stream import derive_key
-from protocol.game import zombie_action
 
 BUDGET_MS = 50.0
 MATCH_ID = derive_key(b"benchmarks/zombie/match")

@@ -24,7 +24,7 @@ EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
-# cryptcrawl verify (the whole set: protocol.verdicts.EXIT_CODES)
+# cryptcrawl verify (the whole set: protocol.verify.verdicts.EXIT_CODES)
 EXIT_VALID = 0
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 3

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from protocol.wire.header import PROTOCOL_VERSION
+from protocol.wire.transcript import read_transcript
+
 from cli.netplay import NetGame, NetOptions
 from cli.play import Console, InputClosed, in_reader
 from cli.text import seat_letter
@@ -25,8 +28,6 @@ from p2p.speeds import describe
 from p2p.store import KnownKeys, MatchStore, StoreError, load_identity, unfinished_matches
 from p2p.wire import parse_address, valid_port
 from protocol.crypto import fingerprint, public_key_bytes
-from protocol.header import PROTOCOL_VERSION
-from protocol.transcript import read_transcript
 
 
 class UsageError(Exception):

@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from protocol.verify.verifier import VALID, Verdict, read_and_verify
+from protocol.wire.header import PROTOCOL_VERSION
+from protocol.wire.messages import Kind
+from protocol.wire.transcript import Transcript
+
 from cli.verify import Unreadable, read_limited, read_match_file
 from cli.verify import shown as printable
 from engine.games import games, get_game
-from protocol.header import PROTOCOL_VERSION
-from protocol.messages import Kind
-from protocol.transcript import Transcript
-from protocol.verify import VALID, Verdict, read_and_verify
 
 CACHE_NAME = "verdicts.json"
 CACHE_FORMAT = 2  # 2: the seats' keys, the placings and the seats a bot finished

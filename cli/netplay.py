@@ -16,6 +16,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from protocol.match.core import (
+    ActionTaken,
+    Event,
+    FloorReached,
+    MatchClaimed,
+    PeerMisbehaved,
+    PrivateKnowledge,
+    SeatForfeited,
+    SeatLeft,
+    SeatReclaimed,
+    SeatReplaced,
+    SeatsOverdue,
+)
+from protocol.match.events import (
+    CardDealt,
+    CardShown,
+    DeckRestarted,
+    MatchResumed,
+    OfferMade,
+    OfferSettled,
+    SealedOpened,
+    SealedVoid,
+)
+from protocol.wire.header import DEFAULT_TIMEOUTS
+
 from cli.args import invocation
 from cli.games import DEFAULT_GAME, make_ui
 from cli.play import Console, InputClosed, LeftGame, in_reader
@@ -32,30 +57,6 @@ from engine.core import (
 )
 from p2p.lobby import LobbyError
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
-from protocol.events import (
-    CardDealt,
-    CardShown,
-    DeckRestarted,
-    MatchResumed,
-    OfferMade,
-    OfferSettled,
-    SealedOpened,
-    SealedVoid,
-)
-from protocol.header import DEFAULT_TIMEOUTS
-from protocol.match import (
-    ActionTaken,
-    Event,
-    FloorReached,
-    MatchClaimed,
-    PeerMisbehaved,
-    PrivateKnowledge,
-    SeatForfeited,
-    SeatLeft,
-    SeatReclaimed,
-    SeatReplaced,
-    SeatsOverdue,
-)
 
 TABLE_HELP = """\
 At the table (every game)

@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+from protocol.match.events import CardDealt, CardShown, DeckRestarted
+
 from cli import outline
 from cli.inputs import InputModel, ListChoice
 from cli.text import (
@@ -32,7 +34,6 @@ from cli.text import (
     wrap_text,
 )
 from engine.core import GameSpec, GameState, Outcome, Standing
-from protocol.events import CardDealt, CardShown, DeckRestarted
 
 LINE_HELP = """\
 How to play (line mode)

@@ -13,27 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from cli.games import make_ui
-from cli.plugin import Seating
-from cli.seats import SeatWatch
-from cli.text import seat_letter
-from cli.verify import EXIT_FOR, Unreadable, read_match_file
-from cli.verify import shown as printable
-from engine.core import GameState
-from engine.games import get_game
-from protocol.crypto import fingerprint
-from protocol.errors import BadMessage
-from protocol.events import (
-    CardDealt,
-    CardShown,
-    DeckRestarted,
-    MatchResumed,
-    OfferMade,
-    OfferSettled,
-    SealedOpened,
-    SealedVoid,
-)
-from protocol.match import (
+from protocol.match.core import (
     ActionTaken,
     ChanceRedrawn,
     ChanceResolved,
@@ -48,8 +28,29 @@ from protocol.match import (
     SeatReclaimed,
     SeatReplaced,
 )
-from protocol.transcript import Transcript
-from protocol.verify import DISPUTED, INVALID, Verdict, read_and_verify
+from protocol.match.events import (
+    CardDealt,
+    CardShown,
+    DeckRestarted,
+    MatchResumed,
+    OfferMade,
+    OfferSettled,
+    SealedOpened,
+    SealedVoid,
+)
+from protocol.verify.verifier import DISPUTED, INVALID, Verdict, read_and_verify
+from protocol.wire.transcript import Transcript
+
+from cli.games import make_ui
+from cli.plugin import Seating
+from cli.seats import SeatWatch
+from cli.text import seat_letter
+from cli.verify import EXIT_FOR, Unreadable, read_match_file
+from cli.verify import shown as printable
+from engine.core import GameState
+from engine.games import get_game
+from protocol.crypto import fingerprint
+from protocol.errors import BadMessage
 
 
 class RecordError(Exception):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from protocol.match import (
+from protocol.match.core import (
     ActionTaken,
     Event,
     PlayCommitted,

@@ -12,6 +12,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any, TextIO
 
+from protocol.match.core import MatchCore
+from protocol.match.events import Event, HeadsDisputed, PeerMisbehaved
+
 from cli.args import invocation
 from cli.games import make_ui
 from cli.plugin import Seating
@@ -21,8 +24,6 @@ from engine.core import GameState
 from engine.games import get_game
 from p2p.watchers import Relay, WatchRefused, watch
 from protocol.errors import BadMessage
-from protocol.events import Event, HeadsDisputed, PeerMisbehaved
-from protocol.match import MatchCore
 
 RELAYED = 4
 """How many spectators a relaying spectator serves."""

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from protocol.verify.verifier import VALID
+
 from cli.matches import VerdictCache, match_paths, read_entry
 from cli.text import plural, wrap_text
 from cli.verify import shown as printable
@@ -26,7 +28,6 @@ from engine.core import LEVELS
 from engine.games import games, get_game
 from p2p.run import bot_kind_of
 from protocol.crypto import fingerprint, public_key_bytes
-from protocol.verify import VALID
 
 
 def table_level(names: tuple[str, ...], seat: int) -> str:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 WIDTH = 80
-LETTERS = "ABCDEFGH"  # a match has at most 8 seats (protocol.header.MAX_SEATS)
+LETTERS = "ABCDEFGH"  # a match has at most 8 seats (protocol.wire.header.MAX_SEATS)
 YOU = "you"
 
 Fragment = tuple[str, str]  # (prompt_toolkit style, text)

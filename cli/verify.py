@@ -9,12 +9,8 @@ import stat
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from cli.text import wrap_text
-from protocol.copies import DifferentMatches, verify_copies
-from protocol.crypto import fingerprint
-from protocol.header import Header
-from protocol.transcript import MAX_FILE, read_transcript
-from protocol.verdicts import (
+from protocol.verify.copies import DifferentMatches, verify_copies
+from protocol.verify.verdicts import (
     DISPUTED,
     EXIT_CODES,
     INVALID,
@@ -25,7 +21,12 @@ from protocol.verdicts import (
     CopyReport,
     Verdict,
 )
-from protocol.verify import read_and_verify
+from protocol.verify.verifier import read_and_verify
+from protocol.wire.header import Header
+from protocol.wire.transcript import MAX_FILE, read_transcript
+
+from cli.text import wrap_text
+from protocol.crypto import fingerprint
 
 EXIT_FOR = EXIT_CODES
 EXIT_UNREADABLE = EXIT_CODES[UNREADABLE]
@@ -109,7 +110,7 @@ def read_match_file(path: str | os.PathLike[str]) -> bytes:
 def run_verify(paths: str | Sequence[str], *, as_json: bool, out: TextIO,
                err: TextIO) -> int:
     """Verify one match file, or several copies of one match; the exit status (see
-    :data:`protocol.verdicts.EXIT_CODES`).  Every error is one line, never a traceback."""
+    :data:`protocol.verify.verdicts.EXIT_CODES`).  Every error is one line, never a traceback."""
     paths = [paths] if isinstance(paths, str) else list(paths)
     if not paths:
         err.write("cryptcrawl verify: no match file given\n")

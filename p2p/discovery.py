@@ -36,6 +36,7 @@ from types import TracebackType
 from typing import Any, Self
 
 import ifaddr
+from protocol.wire.header import DEFAULT_TIMEOUTS, PROTOCOL_VERSION
 from zeroconf import (
     BadTypeInNameException,
     DNSQuestionType,
@@ -49,7 +50,6 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 from p2p.speeds import TableTimeouts, from_txt, speed_name, to_txt
 from p2p.wire import other_version
-from protocol.header import DEFAULT_TIMEOUTS, PROTOCOL_VERSION
 
 log = logging.getLogger("cryptcrawl.p2p.discovery")
 

@@ -24,6 +24,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from protocol.match.core import game_state_for
+from protocol.match.game import deck_algorithm
+from protocol.wire import encoding
+from protocol.wire.header import (
+    DEFAULT_TIMEOUTS,
+    MAX_NAME,
+    MAX_SEATS,
+    PROTOCOL_VERSION,
+    Header,
+    Seat,
+    SignedHeader,
+    check_timeouts,
+    sign_header,
+    verify_header_signatures,
+)
 
 from engine.games import get_game
 from p2p.links import LinkClosed, NotAFrame, read_frame
@@ -39,23 +54,8 @@ from p2p.wire import (
     valid_host,
     valid_port,
 )
-from protocol import encoding
 from protocol.crypto import fingerprint, public_key_bytes
 from protocol.errors import BadMessage
-from protocol.game import deck_algorithm
-from protocol.header import (
-    DEFAULT_TIMEOUTS,
-    MAX_NAME,
-    MAX_SEATS,
-    PROTOCOL_VERSION,
-    Header,
-    Seat,
-    SignedHeader,
-    check_timeouts,
-    sign_header,
-    verify_header_signatures,
-)
-from protocol.match import game_state_for
 
 log = logging.getLogger("cryptcrawl.p2p")
 

@@ -28,6 +28,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from protocol.match.core import (
+    DecisionPending,
+    Event,
+    ForkSuspected,
+    HeadsDisputed,
+    LocalSeat,
+    MatchConfig,
+    MatchCore,
+    PeerMisbehaved,
+    ResultSigned,
+    SeatReplaced,
+    SeatsOverdue,
+    SeatTimedOut,
+)
+from protocol.wire.header import DEFAULT_TIMEOUTS, Header, SignedHeader
+from protocol.wire.messages import Kind, Message
+from protocol.wire.transcript import read_transcript
 
 from engine.core import GameState
 from p2p.decide import AsyncDecider, BotDecider, Decider, bot_decider
@@ -43,23 +60,6 @@ from p2p.wire import (
 )
 from protocol.crypto import public_key_bytes
 from protocol.errors import BadMessage
-from protocol.header import DEFAULT_TIMEOUTS, Header, SignedHeader
-from protocol.match import (
-    DecisionPending,
-    Event,
-    ForkSuspected,
-    HeadsDisputed,
-    LocalSeat,
-    MatchConfig,
-    MatchCore,
-    PeerMisbehaved,
-    ResultSigned,
-    SeatReplaced,
-    SeatsOverdue,
-    SeatTimedOut,
-)
-from protocol.messages import Kind, Message
-from protocol.transcript import read_transcript
 
 log = logging.getLogger("cryptcrawl.p2p")
 MAX_PUMPED = 10_000

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from protocol.match.core import Event, MatchCore
+from protocol.wire.header import DEFAULT_TIMEOUTS
 
 from engine.core import DEFAULT_LEVEL, LEVELS, UnknownGameError
 from engine.games import games, get_game
@@ -30,8 +32,6 @@ from p2p.store import MatchStore, StoreError, load_identity, unfinished_matches
 from p2p.wire import parse_address, parse_port
 from protocol.crypto import public_key_bytes
 from protocol.errors import BadMessage
-from protocol.header import DEFAULT_TIMEOUTS
-from protocol.match import Event, MatchCore
 
 log = logging.getLogger("cryptcrawl.p2p")
 
@@ -193,7 +193,7 @@ async def resume(data_dir: Path, *, store: MatchStore | None = None,
                  on_event: Callable[[Event], None] | None = None,
                  on_peer: Callable[[MatchPeer], None] | None = None) -> Result:
     """Take up an interrupted match again: reload its file, reconnect, catch up, re-send."""
-    from protocol.transcript import read_transcript
+    from protocol.wire.transcript import read_transcript
 
     if store is None:
         stores = unfinished_matches(data_dir)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from protocol.wire.header import DEFAULT_TIMEOUTS, MAX_TIMEOUT, check_timeouts
+
 from protocol.errors import BadMessage
-from protocol.header import DEFAULT_TIMEOUTS, MAX_TIMEOUT, check_timeouts
 
 TableTimeouts = tuple[int, int, int, int]
 """(quick, normal, long, silence) whole seconds, as a header carries them."""

@@ -39,11 +39,11 @@ from cryptography.hazmat.primitives.serialization import (
     NoEncryption,
     PrivateFormat,
 )
+from protocol.wire.header import SignedHeader
+from protocol.wire.messages import Message
+from protocol.wire.transcript import MAX_FILE, file_start, frame, split_records
 
 from p2p.wire import valid_host, valid_port
-from protocol.header import SignedHeader
-from protocol.messages import Message
-from protocol.transcript import MAX_FILE, file_start, frame, split_records
 
 log = logging.getLogger("cryptcrawl.p2p")
 
@@ -374,7 +374,7 @@ class MatchStore:
         return self.path.exists()
 
     def read(self) -> bytes:
-        """The match file, whole; a file over :data:`protocol.transcript.MAX_FILE` bytes, or
+        """The match file, whole; a file over :data:`protocol.wire.transcript.MAX_FILE` bytes, or
         one that is not a regular file, is refused without being read (resume reads this)."""
         try:
             # (Non-blocking: opening a FIFO for reading would wait for a writer.)

@@ -26,15 +26,16 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from protocol.match.core import MatchCore
+from protocol.match.events import Event
+from protocol.match.table import SIMULTANEOUS, TURN
+from protocol.wire.feed import Feed
+from protocol.wire.header import SignedHeader
+from protocol.wire.messages import Message
+
 from p2p.links import LinkClosed, read_frame, set_nodelay
 from p2p.wire import LINK_VERSION, Frame, FrameKind
 from protocol.errors import BadMessage
-from protocol.events import Event
-from protocol.feed import Feed
-from protocol.header import SignedHeader
-from protocol.match import MatchCore
-from protocol.messages import Message
-from protocol.table import SIMULTANEOUS, TURN
 
 log = logging.getLogger(__name__)
 

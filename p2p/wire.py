@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from protocol.encoding import decode, encode
+from protocol.wire.encoding import decode, encode
+
 from protocol.errors import BadMessage
 
 LINK_VERSION: Final = 2

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from protocol.events import Event, PeerMisbehaved, SeatReclaimed
-from protocol.messages import ReclaimBody, WelcomeBody
+from protocol.match.events import Event, PeerMisbehaved, SeatReclaimed
+from protocol.wire.messages import ReclaimBody, WelcomeBody
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class Seats:
         """Replaced ``seat`` withheld ``what`` (an opening whose result it could know: a REVEAL
         after committing, or a chance secret every other contributor had revealed or a round
         had shown it): in version 2 it forfeits at its first decision from here — live again
-        by then or not (:meth:`protocol.steps.Steps.resign`)."""
+        by then or not (:meth:`protocol.mechanisms.steps.Steps.resign`)."""
         if not self._withholding_forfeits or seat in self.withholders:
             return
         self.withholders.add(seat)

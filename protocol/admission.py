@@ -1,5 +1,5 @@
 """Admission: what the current point owes and accepts of each seat — the transition table
-(:mod:`protocol.table`) applied to the mechanisms' predicates and its columns."""
+(:mod:`protocol.match.table`) applied to the mechanisms' predicates and its columns."""
 
 from __future__ import annotations
 
@@ -8,15 +8,7 @@ from typing import Any
 
 from engine.core import Chance as ChancePending
 from engine.core import GameState, Openings, Over, Turn, Visibility
-from protocol.absence import Seats
-from protocol.agreements import Agreements
-from protocol.chance import Chance
-from protocol.decks import Decks
-from protocol.ending import Ending
-from protocol.knowledge import KnowledgeRounds
-from protocol.messages import Kind
-from protocol.steps import Steps
-from protocol.table import (
+from protocol.match.table import (
     CHANCE,
     DEAL,
     DIGEST,
@@ -29,7 +21,15 @@ from protocol.table import (
     TURN,
     Transition,
 )
-from protocol.votes import Votes
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.agreements import Agreements
+from protocol.mechanisms.chance import Chance
+from protocol.mechanisms.deals import Decks
+from protocol.mechanisms.ending import Ending
+from protocol.mechanisms.knowledge import KnowledgeRounds
+from protocol.mechanisms.steps import Steps
+from protocol.mechanisms.votes import Votes
+from protocol.wire.messages import Kind
 
 
 def ending_openings(ending: Ending | None) -> bool:

@@ -6,7 +6,7 @@ engine waits — no state change — until every other live seat has ANSWERed, a
 later messages wait too; answers are read ahead of the cursors, as votes are, so an answer
 behind a message that waits is never stuck.  A decline ends the offer; an agreement applies it
 in that same state: a draw ends the game with the game's drawn result, a pause stops every
-timer until a seat RESUMEs.  The core (:class:`~protocol.match.MatchCore`) owns one
+timer until a seat RESUMEs.  The core (:class:`~protocol.match.core.MatchCore`) owns one
 :class:`Agreements`, which acts on the core's state, feeds and ending as its other handlers
 do."""
 
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 from engine.core import EngineError, Over
 from protocol.crypto import replaced_head
-from protocol.events import MatchResumed, OfferMade, OfferSettled
-from protocol.messages import CORE_KINDS, AnswerBody, Message, OfferBody
+from protocol.match.events import MatchResumed, OfferMade, OfferSettled
+from protocol.wire.messages import CORE_KINDS, AnswerBody, Message, OfferBody
 
 if TYPE_CHECKING:
-    from protocol.match import MatchCore
+    from protocol.match.core import MatchCore
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Offer:
 
 
 class Agreements:
-    """OFFER, ANSWER and RESUME, for :class:`~protocol.match.MatchCore`."""
+    """OFFER, ANSWER and RESUME, for :class:`~protocol.match.core.MatchCore`."""
 
     def __init__(self, core: MatchCore) -> None:
         self._core = core

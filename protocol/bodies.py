@@ -1,7 +1,7 @@
 """The bodies of protocol messages: one frozen dataclass per kind, validated on construction,
 with its wire array (``as_body``) and its parser (``from_body``; a version's parser where the
 version changed the body).  Every bad input raises :class:`~protocol.errors.BadMessage` naming the
-field.  :mod:`protocol.messages` (the envelope) re-exports all of this."""
+field.  :mod:`protocol.wire.messages` (the envelope) re-exports all of this."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from protocol.encoding import Value
 from protocol.errors import BadMessage
+from protocol.wire.encoding import Value
 
 DIGEST_SIZE: Final = 32
 """Match ids, hashes, digests, commitments, salts and secrets are all 32 bytes."""
@@ -50,7 +50,7 @@ class Kind(enum.IntEnum):
     """Final agreement on the result and the transcript."""
     SEAL_KEY = 8
     """The seat a private-knowledge round serves names the fresh X25519 key its deliveries are
-    sealed to (its wire name is the version's: protocol.naming)."""
+    sealed to (its wire name is the version's: protocol.wire.naming)."""
     DELIVERY = 9
     """A seat's secrets for a private-knowledge round's events, signed inside and sealed to the
     round's key."""
@@ -509,7 +509,7 @@ class SealKeyBody:
 class DeliveryBody:
     """``[round, key_message, sealed]`` (version 2; version 1: ``[round, sealed]``): the
     sender's secrets for the round's events, signed inside and HPKE-sealed to the round's key
-    (see :mod:`protocol.delivery`); ``key_message`` is the hash of the SEAL_KEY message whose
+    (see :mod:`protocol.wire.delivery`); ``key_message`` is the hash of the SEAL_KEY message whose
     key it is sealed to (a copy that holds another version of that message shows it)."""
 
     KIND: ClassVar[Kind] = Kind.DELIVERY

@@ -17,7 +17,6 @@ from typing import Any
 
 from engine.core import Chance as Pending
 from engine.core import ChanceEvent, GameState, Simultaneous, Visibility
-from protocol.absence import Seats
 from protocol.crypto import (
     SeatSecrets,
     chance_commitment,
@@ -26,15 +25,16 @@ from protocol.crypto import (
     chance_set_digest,
 )
 from protocol.errors import Fault, Mismatch
-from protocol.events import ChanceRedrawn, ChanceResolved, Event
-from protocol.messages import (
+from protocol.match.events import ChanceRedrawn, ChanceResolved, Event
+from protocol.mechanisms.absence import Seats
+from protocol.wire.messages import (
     MAX_STAGE,
     ChanceCommitBody,
     ChanceDigestBody,
     ChanceRevealBody,
     Message,
 )
-from protocol.naming import Naming
+from protocol.wire.naming import Naming
 
 POOL_BATCH = 16
 """Dice-pool slots a seat commits to in one CHANCE_COMMIT (protocol.md §7.12)."""
@@ -402,7 +402,7 @@ class Chance:
         """Draw again every unresolved event a replaced seat contributed to and whose secret
         is neither revealed nor on its way (``recoverable``: a round's key will publish it).
         Whether a seat that lost its secret so withheld it is judged once the re-draw's
-        commitments close (``judge``, :mod:`protocol.withholding`)."""
+        commitments close (``judge``, :mod:`protocol.mechanisms.withholding`)."""
         engine_ids = {a: e for e, a in self.alias.items() if not is_pool_slot(a)}
         w = self._state().waiting
         slot = self.pool_round

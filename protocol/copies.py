@@ -7,7 +7,7 @@ version of a slot.  :func:`verify_copies` reads every copy, proves every fork be
 builds the fullest consistent transcript (the union of the feeds, keeping at a fork the version
 the other seats' messages name), gives it one verdict, and says of each copy whether it is
 short, damaged or edited.  Two copies that each carry every live seat's END over different
-results are a ``split``.  Sans-I/O: bytes in, a :class:`~protocol.verdicts.Verdict` out."""
+results are a ``split``.  Sans-I/O: bytes in, a :class:`~protocol.verify.verdicts.Verdict` out."""
 
 from __future__ import annotations
 
@@ -15,11 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from protocol.errors import LocalProtocolError
-from protocol.feed import Feed
-from protocol.match import MatchCore
-from protocol.messages import Message
-from protocol.transcript import Transcript, read_transcript
-from protocol.verdicts import (
+from protocol.match.core import MatchCore
+from protocol.verify.verdicts import (
     ABANDONED,
     CLAIMED,
     DISPUTED,
@@ -32,7 +29,10 @@ from protocol.verdicts import (
     Verdict,
     Where,
 )
-from protocol.verify import Places, judge, record_numbers
+from protocol.verify.verifier import Places, judge, record_numbers
+from protocol.wire.feed import Feed
+from protocol.wire.messages import Message
+from protocol.wire.transcript import Transcript, read_transcript
 
 __all__ = ["DifferentMatches", "verify_copies"]
 
@@ -76,7 +76,7 @@ class _Fork:
 
 def verify_copies(copies: Sequence[bytes], labels: Sequence[str] | None = None) -> Verdict:
     """One verdict for ``copies`` of one match (their ``labels``: how to name them, by default
-    ``copy 0``, ``copy 1``, …), with a :class:`~protocol.verdicts.CopyReport` of each in
+    ``copy 0``, ``copy 1``, …), with a :class:`~protocol.verify.verdicts.CopyReport` of each in
     ``copies``; never raises on bad content.  Raises :class:`DifferentMatches` for copies of
     two matches."""
     names = list(labels) if labels is not None else [f"copy {i}" for i in range(len(copies))]

@@ -37,7 +37,7 @@ from nacl.bindings import crypto_sign_open
 from engine.core import ChanceEvent
 from engine.stream import SAMPLER_VERSION, sample_index
 from protocol.errors import BadMessage, LocalProtocolError
-from protocol.v1_names import KEY_DOMAIN
+from protocol.wire.v1_names import KEY_DOMAIN
 
 __all__ = [
     "CHANCE_COMMIT_DOMAIN",
@@ -92,7 +92,7 @@ CHANCE_SECRET_DOMAIN: Final = "cryptcrawl/chance-secret/v1"
 SEALED_DOMAIN: Final = "cryptcrawl/sealed/v2"
 SEALED_SET_DOMAIN: Final = "cryptcrawl/sealed-set/v2"
 SEALED_SALT_DOMAIN: Final = "cryptcrawl/sealed-salt/v2"
-ROUND_KEY_DOMAIN: Final = KEY_DOMAIN  # (its v1 bytes name the game: protocol/v1_names.py)
+ROUND_KEY_DOMAIN: Final = KEY_DOMAIN  # (its v1 bytes name the game: protocol/wire/v1_names.py)
 ZOMBIE_DOMAIN: Final = "cryptcrawl/zombie/v1"
 FINGERPRINT_DOMAIN: Final = "cryptcrawl/fingerprint/v1"
 
@@ -406,7 +406,7 @@ class SeatSecrets:
     def round_randomness(self, round_id: str, domain: str = ROUND_KEY_DOMAIN) -> bytes:
         """The 32 bytes this seat's X25519 key of private-knowledge round ``round_id`` is made
         from (fresh per round, and the same after a restart, so a re-sent key message names the
-        same key); ``domain``: the match version's (protocol.naming)."""
+        same key); ``domain``: the match version's (protocol.wire.naming)."""
         return self._derive(domain, round_id)
 
 

@@ -32,7 +32,6 @@ from typing import Any
 
 from engine.core import Chance as Pending
 from engine.core import EngineError, GameState, Openings, Visibility
-from protocol.absence import Seats
 from protocol.deck import (
     CardLearned,
     Deck,
@@ -47,10 +46,11 @@ from protocol.deck import (
 from protocol.deck import CardShown as DeckCardShown
 from protocol.deck.bodies import DeckBody, KeyBody, SharesBody, ShuffleBody
 from protocol.deck.bodies import OpenBody as DeckOpenBody
-from protocol.ending import Ending
 from protocol.errors import Fault, LocalProtocolError
-from protocol.events import CardDealt, CardShown, DeckRestarted, Event
-from protocol.messages import Message
+from protocol.match.events import CardDealt, CardShown, DeckRestarted, Event
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.ending import Ending
+from protocol.wire.messages import Message
 
 
 @dataclass(frozen=True)

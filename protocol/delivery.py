@@ -11,7 +11,7 @@ bad delivery — it publishes the private key, so anyone holding the match file 
 delivery and check it.
 
 This module is the cryptography only (pure functions; the key's randomness is passed in).  The
-match core's use of it is :mod:`protocol.knowledge`.
+match core's use of it is :mod:`protocol.mechanisms.knowledge`.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from protocol.crypto import H, chance_commitment, sign, verify
-from protocol.encoding import decode, encode
 from protocol.errors import BadMessage, LocalProtocolError
+from protocol.wire.encoding import decode, encode
 
 SUITE_NAME: Final = "hpke-x25519-hkdfsha256-chacha20poly1305/v1"
 INFO_DOMAIN: Final = "cryptcrawl/delivery-info/v1"

@@ -1,8 +1,8 @@
 """What ends a seat's part in a match, or the match, before the game's own end (version 2,
 protocol.md §7.7): a LEAVE, a RESIGN, a CLAIM, and the floor — a match plays on only while two
 seats are live — and the door to the other messages a seat sends of its own accord (the offers,
-answers and resumes of :mod:`protocol.agreements`).  The core's handlers for them
-(:class:`~protocol.match.MatchCore` owns one :class:`Departures`, which acts on the core's
+answers and resumes of :mod:`protocol.mechanisms.agreements`).  The core's handlers for them
+(:class:`~protocol.match.core.MatchCore` owns one :class:`Departures`, which acts on the core's
 seats, feeds and ending as its other handlers do)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.core import GameState, Over
-from protocol.events import MatchClaimed, SeatLeft
-from protocol.floor import below_floor, floor_reached, forfeit_result, openings_first
-from protocol.messages import (
+from protocol.match.events import MatchClaimed, SeatLeft
+from protocol.mechanisms.floor import below_floor, floor_reached, forfeit_result, openings_first
+from protocol.wire.messages import (
     CORE_KINDS,
     AnswerBody,
     ClaimBody,
@@ -25,11 +25,11 @@ from protocol.messages import (
 )
 
 if TYPE_CHECKING:
-    from protocol.match import MatchCore
+    from protocol.match.core import MatchCore
 
 
 class Departures:
-    """LEAVE, RESIGN, CLAIM and the floor, for :class:`~protocol.match.MatchCore`."""
+    """LEAVE, RESIGN, CLAIM and the floor, for :class:`~protocol.match.core.MatchCore`."""
 
     def __init__(self, core: MatchCore) -> None:
         self._core = core
@@ -46,7 +46,7 @@ class Departures:
         """A live seat that left has a message due right after its LEAVE or RESIGN: it is
         replaced for good there.  After a RESIGN the game's resignation rule applies at the
         seat's first decision from there (its zombie's first), where every peer's state
-        changes at once (:meth:`~protocol.steps.Steps.resign_or_zombie`)."""
+        changes at once (:meth:`~protocol.mechanisms.steps.Steps.resign_or_zombie`)."""
         core = self._core
         resigned = seat in core.seats.resigning
         kind = "RESIGN" if resigned else "LEAVE"
@@ -103,7 +103,7 @@ class Departures:
         return True
 
     def floor(self, seat: int, count: int, reason: str, *, forfeit: bool = True) -> None:
-        """Version 2 (:mod:`protocol.floor`): the replacement of ``seat`` that leaves fewer than
+        """Version 2 (:mod:`protocol.mechanisms.floor`): the replacement of ``seat`` that leaves fewer than
         two live seats ends the match here, with the game's forfeit result or abandoned; the
         END round begins at once.  From here a live seat's messages other than its END, the
         keys it owes and votes are stale (sent before it saw the end; its core messages still

@@ -57,7 +57,7 @@ def encode(value: Value) -> bytes:
 
 def encode_checked(value: Value) -> bytes:
     """:func:`encode` for a value whose every part the caller has already checked against the
-    model (a :class:`~protocol.messages.Message`, validated field by field on construction):
+    model (a :class:`~protocol.wire.messages.Message`, validated field by field on construction):
     the same bytes, without checking it all again."""
     try:
         data: bytes = msgpack.packb(value, use_bin_type=True)
@@ -82,7 +82,7 @@ def decode(data: bytes, *, max_size: int = MAX_FRAME) -> Value:
 
 def decode_unchecked(data: bytes, *, max_size: int = MAX_FRAME) -> Value:
     """:func:`decode` without walking the value for types outside the model: for a caller that
-    checks every part of it itself (a :class:`~protocol.messages.Message` checks each field's
+    checks every part of it itself (a :class:`~protocol.wire.messages.Message` checks each field's
     type and the body's, so a float or a map anywhere is refused there).  The bytes must
     still be the canonical encoding of the value; anything else raises BadMessage."""
     data = _frame_bytes(data, max_size)

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from protocol.crypto import transcript_digest
 from protocol.errors import Fault
-from protocol.events import FloorReached, MatchClaimed, MatchEnded, ResultSigned
-from protocol.messages import EndBody, Message
+from protocol.match.events import FloorReached, MatchClaimed, MatchEnded, ResultSigned
+from protocol.wire.messages import EndBody, Message
 
 
 class Ending:

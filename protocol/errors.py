@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from protocol.messages import Message
+    from protocol.wire.messages import Message
 
 
 class ProtocolError(Exception):

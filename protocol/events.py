@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from protocol.messages import Message
+from protocol.wire.messages import Message
 
 
 @dataclass(frozen=True)

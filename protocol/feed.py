@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from protocol.errors import BadMessage, LocalProtocolError
-from protocol.messages import (
+from protocol.wire.messages import (
     DIGEST_SIZE,
     MAX_SEAT,
     PROTOCOL_VERSION,

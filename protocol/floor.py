@@ -4,7 +4,7 @@ A replaced seat contributes no chance secret, so a lone live seat would know eve
 outcome the moment it commits.  In version 2 the replacement that leaves fewer than two live
 seats ends the match at that point of the canonical order: the seats not live forfeit, the one
 just replaced first, until the game is over (:func:`forfeit_result`); where the game has no
-forfeit result, the match is abandoned in the state it is in.  The core (:mod:`protocol.match`)
+forfeit result, the match is abandoned in the state it is in.  The core (:mod:`protocol.match.core`)
 applies it; this module holds what it decides from."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.core import EngineError, GameState, Openings, Over
-from protocol.absence import Absence
-from protocol.events import FloorReached
+from protocol.match.events import FloorReached
+from protocol.mechanisms.absence import Absence
 
 
 def below_floor(version: int, live: tuple[int, ...]) -> bool:

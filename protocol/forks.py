@@ -1,6 +1,6 @@
 """Forks (F5): a seat that signed two versions of one slot of its feed.
 
-The proof (both signed versions) comes from the feed (:class:`~protocol.feed.Equivocation`).
+The proof (both signed versions) comes from the feed (:class:`~protocol.wire.feed.Equivocation`).
 A forked seat's messages from the fork on never count, and it is replaced where its forked
 message is due — the one point every peer agrees on, whichever version it took and whenever the
 proof reached it; a core that consumed past the fork is rebuilt from the feeds."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from protocol.feed import Equivocation
+from protocol.wire.feed import Equivocation
 
 
 class Forks:

@@ -13,7 +13,7 @@ from engine.stream import sample_index
 from protocol.crypto import SAMPLER, ZOMBIE_DOMAIN, H
 from protocol.deck import DECK_ALGORITHM
 from protocol.errors import BadMessage
-from protocol.header import Header, SignedHeader
+from protocol.wire.header import Header, SignedHeader
 
 
 def new_game_state(header: SignedHeader) -> GameState[Any]:

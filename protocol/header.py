@@ -8,7 +8,7 @@ A header names the game and its options, the protocol, engine and sampler versio
 so no seat can choose the match id, and a message of one match never replays into another.
 Every seat signs the match id (domain ``cryptcrawl/header/v1``) before play.
 
-Wire form (canonical msgpack, :mod:`protocol.encoding`)::
+Wire form (canonical msgpack, :mod:`protocol.wire.encoding`)::
 
     header        = [protocol, game, options, engine, sampler, seats, timeouts, nonces]   (v2)
     header        = [protocol, game, options, engine, sampler, seats, timeouts, nonces, deck]
@@ -39,10 +39,10 @@ from typing import Any, Final
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from protocol import encoding
 from protocol.crypto import KEY_SIZE, SIGNATURE_SIZE, H, fingerprint, sign, verify
 from protocol.errors import BadMessage
 from protocol.versions import PROTOCOL_VERSION, READABLE_VERSIONS
+from protocol.wire import encoding
 
 __all__ = [
     "DEFAULT_TIMEOUTS",

@@ -17,20 +17,20 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import GameState
-from protocol.absence import Seats
-from protocol.chance import Chance
 from protocol.crypto import SeatSecrets
-from protocol.delivery import check_secrets, open_delivery, round_key, seal_delivery
 from protocol.errors import BadMessage, Fault, LocalProtocolError
-from protocol.events import Event, PeerMisbehaved, RoundKeyReleased
-from protocol.messages import (
+from protocol.match.events import Event, PeerMisbehaved, RoundKeyReleased
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.chance import Chance
+from protocol.wire.delivery import check_secrets, open_delivery, round_key, seal_delivery
+from protocol.wire.messages import (
     ChanceRevealBody,
     DeliveryBody,
     KeyReleaseBody,
     Message,
     SealKeyBody,
 )
-from protocol.naming import Naming
+from protocol.wire.naming import Naming
 
 
 @dataclass

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from protocol.absence import Seats
-from protocol.ending import Ending
-from protocol.feed import Feed
-from protocol.messages import Kind
-from protocol.votes import Votes
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.ending import Ending
+from protocol.mechanisms.votes import Votes
+from protocol.wire.feed import Feed
+from protocol.wire.messages import Kind
 
 
 class Late:

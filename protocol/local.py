@@ -7,7 +7,7 @@ a real match must never do: real peers draw them from the operating system's ran
 
 Links can be made to hold messages back for a while (:meth:`Network.stall`, :meth:`Network.heal`):
 :func:`draw_partition` and :func:`play_partition` play a match in which some links stall for
-longer than both timeouts, then heal — the scenarios of tests/protocol/test_votes.py and of
+longer than both timeouts, then heal — the scenarios of tests/protocol/mechanisms/test_votes.py and of
 ``python -m benchmarks partitions``."""
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from engine.games import get_game
 from engine.sim import bot_input, bot_key
 from engine.stream import HashStream
 from protocol.crypto import SAMPLER, public_key_bytes
-from protocol.game import deck_algorithm
-from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
-from protocol.match import Event, LocalSeat, MatchCore, SeatTimedOut
-from protocol.messages import Message
-from protocol.transcript import file_start, frame
+from protocol.match.core import Event, LocalSeat, MatchCore, SeatTimedOut
+from protocol.match.game import deck_algorithm
+from protocol.wire.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
+from protocol.wire.messages import Message
+from protocol.wire.transcript import file_start, frame
 
 
 class Stalled(Exception):

@@ -5,12 +5,12 @@
 in sequence, only a message that the current point accepts from that seat.  So every honest peer
 holds the same public state, whatever order the network delivered things in.  The same rules
 apply to every seat, the local one included (h11's rule: no special treatment of our own
-messages); :class:`~protocol.seat.LocalSeat` only adds what the local seat must *send*.
+messages); :class:`~protocol.match.seat.LocalSeat` only adds what the local seat must *send*.
 
 The core composes one object per mechanism (``absence``, ``chance``, ``knowledge``, ``steps``,
 ``votes``, ``settlement``, ``forks``, ``ending``, ``wait``), each owning its state, its "owes"
 predicates and its handlers; what each seat owes is the first row of
-:data:`~protocol.table.TRANSITIONS` that applies.  The core alone holds the feeds and cursors,
+:data:`~protocol.match.table.TRANSITIONS` that applies.  The core alone holds the feeds and cursors,
 consumes messages, changes the engine state (:meth:`MatchCore._apply`), settles what is complete
 (:meth:`MatchCore._settle`), replaces seats (:meth:`MatchCore._replace`) and turns a fault into
 :class:`PeerMisbehaved` (:meth:`MatchCore._handle`).  Nothing here raises on bad input from a
@@ -27,17 +27,12 @@ from typing import Any, Final
 from engine.core import Chance as ChancePending
 from engine.core import GameState, Openings, Over, Simultaneous, Turn, Visibility
 from engine.games import get_game
-from protocol.absence import Absence, Seats
-from protocol.admission import Admission
-from protocol.agreements import Agreements
-from protocol.chance import Chance
 from protocol.crypto import replaced_head
 from protocol.deck import DeckMessageBody
-from protocol.decks import Decks
-from protocol.departures import Departures
-from protocol.ending import Ending
 from protocol.errors import BadMessage, Fault, LocalProtocolError, Mismatch
-from protocol.events import (
+from protocol.match.admission import Admission
+from protocol.match.completion import settle
+from protocol.match.events import (
     ActionTaken,
     ChanceRedrawn,
     ChanceResolved,
@@ -60,13 +55,38 @@ from protocol.events import (
     SeatsOverdue,
     SeatTimedOut,
 )
-from protocol.feed import Equivocation, Feed
-from protocol.forks import Forks
-from protocol.game import game_state_for, new_game_state, zombie_action
-from protocol.header import SignedHeader
-from protocol.knowledge import KnowledgeRound, KnowledgeRounds
-from protocol.late import Late
-from protocol.messages import (
+from protocol.match.game import game_state_for, new_game_state, zombie_action
+from protocol.match.seat import Decide, DecisionPending, LocalSeat
+from protocol.match.table import (
+    CHANCE,
+    DIGEST,
+    OVER,
+    OVERLAY,
+    SIMULTANEOUS,
+    TRANSITIONS,
+    TURN,
+    Transition,
+    describe_transitions,
+)
+from protocol.match.timing import MatchConfig, WaitClock, Waiting
+from protocol.mechanisms.absence import Absence, Seats
+from protocol.mechanisms.agreements import Agreements
+from protocol.mechanisms.chance import Chance
+from protocol.mechanisms.deals import Decks
+from protocol.mechanisms.departures import Departures
+from protocol.mechanisms.ending import Ending
+from protocol.mechanisms.forks import Forks
+from protocol.mechanisms.knowledge import KnowledgeRound, KnowledgeRounds
+from protocol.mechanisms.late import Late
+from protocol.mechanisms.sealed import Sealed
+from protocol.mechanisms.settlements import Settlement
+from protocol.mechanisms.steps import Step, Steps
+from protocol.mechanisms.votes import Votes
+from protocol.mechanisms.vouching import Vouching
+from protocol.mechanisms.withholding import Withholding
+from protocol.wire.feed import Equivocation, Feed
+from protocol.wire.header import SignedHeader
+from protocol.wire.messages import (
     CORE_KINDS,
     AbsentBody,
     ActBody,
@@ -86,28 +106,7 @@ from protocol.messages import (
     SealKeyBody,
     WelcomeBody,
 )
-from protocol.naming import naming
-from protocol.sealed import Sealed
-from protocol.seat import Decide, DecisionPending, LocalSeat
-from protocol.settlement import Settlement
-from protocol.settling import settle
-from protocol.steps import Step, Steps
-from protocol.table import (
-    CHANCE,
-    DIGEST,
-    OVER,
-    OVERLAY,
-    SIMULTANEOUS,
-    TRANSITIONS,
-    TURN,
-    Transition,
-    describe_transitions,
-)
-from protocol.votes import Votes
-from protocol.vouching import Vouching
-from protocol.wait import MatchConfig, WaitClock
-from protocol.waiting import Waiting
-from protocol.withholding import Withholding
+from protocol.wire.naming import naming
 
 NO_STATE: Final = bytes(32)
 
@@ -781,7 +780,7 @@ class MatchCore:
         self.departures.floor(seat, count, reason, forfeit=forfeit)
 
     def _settle(self) -> None:
-        """Apply whatever is now complete (:func:`protocol.settling.settle`)."""
+        """Apply whatever is now complete (:func:`protocol.match.completion.settle`)."""
         self._unsettled = False
         settle(self)
 

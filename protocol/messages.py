@@ -1,6 +1,6 @@
 """Signed protocol messages: the envelope, the body of each kind, signing and verification.
 
-A message is one canonical msgpack array (see :mod:`protocol.encoding`)::
+A message is one canonical msgpack array (see :mod:`protocol.wire.encoding`)::
 
     [version, match_id, seat, seq, prev, kind, state, heads, body, sig]      (version 2)
     [version, match_id, seat, seq, prev, kind, state, body, sig]             (version 1)
@@ -36,7 +36,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
-from protocol.bodies import (
+from protocol.crypto import ed25519_valid
+from protocol.errors import BadMessage, LocalProtocolError
+from protocol.versions import PROTOCOL_VERSION, READABLE_VERSIONS
+from protocol.wire.bodies import (
     DIGEST_SIZE,
     MAX_ACTION,
     MAX_BATCH,
@@ -74,11 +77,16 @@ from protocol.bodies import (
     _sized,
     revealed_secrets,
 )
-from protocol.crypto import ed25519_valid
-from protocol.encoding import Value, decode_unchecked, encode, encode_checked
-from protocol.errors import BadMessage, LocalProtocolError
-from protocol.parsing import _BODY_PARSERS, _KINDS, CORE_KINDS, Body, _kind, check_body, parse_body
-from protocol.versions import PROTOCOL_VERSION, READABLE_VERSIONS
+from protocol.wire.encoding import Value, decode_unchecked, encode, encode_checked
+from protocol.wire.parsing import (
+    _BODY_PARSERS,
+    _KINDS,
+    CORE_KINDS,
+    Body,
+    _kind,
+    check_body,
+    parse_body,
+)
 
 __all__ = [
     "CORE_KINDS",
@@ -145,7 +153,7 @@ class Message:
 
     Construction validates every field and the body, raising BadMessage; it does *not* check
     the signature, which needs the sender's key: call :meth:`verify` (a
-    :class:`~protocol.feed.Feed` does, before it stores anything).
+    :class:`~protocol.wire.feed.Feed` does, before it stores anything).
     """
 
     version: int

@@ -4,7 +4,7 @@ verdicts.
 Version 2 uses the mechanism's own, game-neutral names: message kind 8 is ``SEAL_KEY``, a round is
 ``round.<seat>.<first event>``, its keys derive under ``cryptcrawl/round-key/v2``.  Version 1
 shipped with the first game's words for them; those bytes are frozen in
-:mod:`protocol.v1_names`, and a version 1 file is read and verified with them."""
+:mod:`protocol.wire.v1_names`, and a version 1 file is read and verified with them."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from protocol import v1_names
-from protocol.messages import Kind
+from protocol.wire import v1_names
+from protocol.wire.messages import Kind
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,15 @@
 """Reading a body off the wire: which kinds drive the engine, each version's parser of each
-kind's body, and the message kinds a version knows (:mod:`protocol.bodies` has the bodies)."""
+kind's body, and the message kinds a version knows (:mod:`protocol.wire.bodies` has the bodies)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Final
 
-from protocol.bodies import (
+from protocol.deck.bodies import DeckMessageBody
+from protocol.errors import BadMessage
+from protocol.versions import PROTOCOL_VERSION
+from protocol.wire.bodies import (
     AbsentBody,
     ActBody,
     AnswerBody,
@@ -32,10 +35,7 @@ from protocol.bodies import (
     _int,
     _text,
 )
-from protocol.deck.bodies import DeckMessageBody
-from protocol.encoding import Value
-from protocol.errors import BadMessage
-from protocol.versions import PROTOCOL_VERSION
+from protocol.wire.encoding import Value
 
 CORE_KINDS: Final = frozenset({Kind.COMMIT, Kind.REVEAL, Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL,
                                Kind.CHANCE_DIGEST, Kind.ACT, Kind.END, Kind.OPEN,

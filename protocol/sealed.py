@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import EngineError, GameState, Openings, Over
-from protocol.absence import Seats
 from protocol.crypto import sealed_commitment
-from protocol.decks import Decks
-from protocol.ending import Ending
 from protocol.errors import Fault
-from protocol.events import Event, SealedOpened, SealedVoid
-from protocol.messages import Message, OpenBody
+from protocol.match.events import Event, SealedOpened, SealedVoid
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.deals import Decks
+from protocol.mechanisms.ending import Ending
+from protocol.wire.messages import Message, OpenBody
 
 
 @dataclass(frozen=True)

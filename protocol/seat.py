@@ -1,7 +1,7 @@
 """The local seat: what this peer's own seat must send, persisted by the caller before sending.
 
 :class:`LocalSeat` reads the match core (the same rules as for every other seat) and writes the
-bodies it owes: each mechanism's writers (:mod:`protocol.chance`, :mod:`protocol.knowledge`) for
+bodies it owes: each mechanism's writers (:mod:`protocol.mechanisms.chance`, :mod:`protocol.mechanisms.knowledge`) for
 its own kinds, the decisions here (it asks ``decide``), and the votes.  It also opens the
 deliveries of its own private-knowledge rounds and computes what they show."""
 
@@ -15,8 +15,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import Chance as ChancePending
 from engine.core import ChanceEvent, EngineError, GameState, Openings, Over, Simultaneous, Turn
-from protocol import chance as chance_bodies
-from protocol import knowledge as round_bodies
 from protocol.crypto import (
     SeatSecrets,
     chance_outcome,
@@ -27,10 +25,12 @@ from protocol.crypto import (
 )
 from protocol.deck import DeckSeat
 from protocol.errors import LocalProtocolError
-from protocol.events import Event, PrivateKnowledge
-from protocol.game import is_free
-from protocol.knowledge import KnowledgeRound, round_private
-from protocol.messages import (
+from protocol.match.events import Event, PrivateKnowledge
+from protocol.match.game import is_free
+from protocol.mechanisms import chance as chance_bodies
+from protocol.mechanisms import knowledge as round_bodies
+from protocol.mechanisms.knowledge import KnowledgeRound, round_private
+from protocol.wire.messages import (
     CORE_KINDS,
     OFFERS,
     AbsentBody,
@@ -54,7 +54,7 @@ from protocol.messages import (
 )
 
 if TYPE_CHECKING:
-    from protocol.match import MatchCore
+    from protocol.match.core import MatchCore
 
 Decide = Callable[[GameState[Any], int], str]  # the local seat's choice, in notation
 

@@ -5,14 +5,14 @@ stalled, so that they voted each other absent and the votes it owes never come.
 Each live seat signs ABSENT ``[seat, count, 2]``; once every other live seat (at least two)
 signed it, and nothing else can be taken, the seat is replaced ("settled"); meanwhile its own
 "present" answers count for nothing.  :class:`Settlement` reads the signatures from
-:class:`~protocol.votes.Votes`."""
+:class:`~protocol.mechanisms.votes.Votes`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from protocol.absence import Seats
-from protocol.votes import Progress, Votes
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.votes import Progress, Votes
 
 
 class Settlement:

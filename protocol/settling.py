@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from engine.core import Chance as ChancePending
 from engine.core import Openings, Over, Simultaneous, Turn, Visibility
-from protocol.admission import ending_openings
+from protocol.match.admission import ending_openings
 
 if TYPE_CHECKING:
-    from protocol.match import MatchCore
+    from protocol.match.core import MatchCore
 
 
 def settle(core: MatchCore) -> None:

@@ -18,11 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from engine.core import EngineError, GameState, Simultaneous, Turn
-from protocol.absence import Seats
-from protocol.chance import Chance
 from protocol.crypto import commit_set_digest, play_commitment
 from protocol.errors import Fault, Mismatch
-from protocol.events import (
+from protocol.match.events import (
     ActionTaken,
     Event,
     ForkSuspected,
@@ -30,11 +28,13 @@ from protocol.events import (
     PlayRevealed,
     SeatForfeited,
 )
-from protocol.feed import Feed
-from protocol.game import forfeit_plays_on, forfeits_replaced, zombie_action
-from protocol.knowledge import KnowledgeRounds
-from protocol.messages import ActBody, CommitBody, Message, RevealBody
-from protocol.sealed import Sealed
+from protocol.match.game import forfeit_plays_on, forfeits_replaced, zombie_action
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.chance import Chance
+from protocol.mechanisms.knowledge import KnowledgeRounds
+from protocol.mechanisms.sealed import Sealed
+from protocol.wire.feed import Feed
+from protocol.wire.messages import ActBody, CommitBody, Message, RevealBody
 
 
 @dataclass
@@ -135,7 +135,7 @@ class Steps:
         without a resignation rule (or one that refuses it) leaves the seat to its zombie,
         noted.  In a game whose replaced seats forfeit (``GameSpec.replaced``), every other
         replaced seat forfeits here instead, for good.  A seat found withholding (version 2,
-        :mod:`protocol.withholding`) forfeits here, replaced or live again — for good unless
+        :mod:`protocol.mechanisms.withholding`) forfeits here, replaced or live again — for good unless
         the game keeps a forfeited seat in play (``GameSpec.forfeit_plays_on``)."""
         for seat in seats:
             withheld = self._seats.to_forfeit.pop(seat, None)

@@ -19,15 +19,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from protocol.absence import Seats
-from protocol.agreements import Agreements
-from protocol.chance import Chance
-from protocol.decks import Decks
-from protocol.knowledge import KnowledgeRounds
-from protocol.messages import Kind
-from protocol.sealed import Sealed
-from protocol.steps import Steps
-from protocol.votes import Votes
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.agreements import Agreements
+from protocol.mechanisms.chance import Chance
+from protocol.mechanisms.deals import Decks
+from protocol.mechanisms.knowledge import KnowledgeRounds
+from protocol.mechanisms.sealed import Sealed
+from protocol.mechanisms.steps import Steps
+from protocol.mechanisms.votes import Votes
+from protocol.wire.messages import Kind
 
 ANY: Final = "any"
 CHANCE: Final = "chance"

@@ -1,11 +1,11 @@
 """The match file (``.crawl``): record framing, and a lenient reader.
 
 A match file is a sequence of records, each a 4-byte big-endian length followed by that many
-bytes of canonical msgpack (``protocol.encoding``):
+bytes of canonical msgpack (``protocol.wire.encoding``):
 
 1. the file record ``["cryptcrawl-match", FORMAT]``;
-2. the signed header (``protocol.header.SignedHeader``);
-3. every message of every feed (``protocol.messages.Message``), in the order the writer
+2. the signed header (``protocol.wire.header.SignedHeader``);
+3. every message of every feed (``protocol.wire.messages.Message``), in the order the writer
    persisted them — any interleaving of the feeds; each feed is put back in sequence order.
 
 A peer appends a record and flushes it before it sends the message (so a crash loses nothing),
@@ -26,12 +26,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
-from protocol.encoding import decode, encode
 from protocol.errors import BadMessage
-from protocol.feed import AddStatus, Equivocation, Feed
-from protocol.header import Header, SignedHeader
-from protocol.messages import Message
-from protocol.verdicts import reason_code
+from protocol.verify.verdicts import reason_code
+from protocol.wire.encoding import decode, encode
+from protocol.wire.feed import AddStatus, Equivocation, Feed
+from protocol.wire.header import Header, SignedHeader
+from protocol.wire.messages import Message
 
 MAGIC: Final = "cryptcrawl-match"
 FORMAT: Final = 1
@@ -60,7 +60,7 @@ def file_start(signed_header: SignedHeader) -> bytes:
 @dataclass(frozen=True)
 class Problem:
     """Something the reader could not use.  ``record`` counts from 0 (the file record);
-    ``code`` is the verdict's reason code for it (protocol.verdicts)."""
+    ``code`` is the verdict's reason code for it (protocol.verify.verdicts)."""
 
     record: int
     offset: int

@@ -6,14 +6,14 @@ of which, at least, broke the rules — one seat for a proof (``invalid``), both
 ``disputed`` message, none for a damaged file.  Its ``reason_code`` is one of
 :data:`REASON_CODES`: stable, short, the same in every version of this program; ``reason``
 says the same in words, and may change.  This module is data and pure functions only; the
-verifier of one copy is :mod:`protocol.verify`, of several :mod:`protocol.copies`."""
+verifier of one copy is :mod:`protocol.verify.verifier`, of several :mod:`protocol.verify.copies`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Final
 
-from protocol.messages import Message
+from protocol.wire.messages import Message
 
 VALID: Final = "valid"
 INVALID: Final = "invalid"

@@ -1,7 +1,7 @@
 """The strict verifier of one copy: a match file in, a verdict out (protocol.md §9.2–9.3).
 
-``verify(data)`` reads the file leniently (``protocol.transcript``), then replays every feed
-through a fresh :class:`~protocol.match.MatchCore` — the same rules the peers ran — which
+``verify(data)`` reads the file leniently (``protocol.wire.transcript``), then replays every feed
+through a fresh :class:`~protocol.match.core.MatchCore` — the same rules the peers ran — which
 re-checks every signature and chain, every play and chance commitment, every chance outcome
 (recomputed from the revealed secrets with the header's sampler), the legality of every action
 through the engine, the heads every message vouches for, and the result.
@@ -10,8 +10,8 @@ From one copy a seat is blamed only where its own signed messages prove it: two 
 slot, a reveal that does not open its commitment, an illegal action or a wrong state digest in
 the state its heads vouch for.  Where a seat's signed message contradicts another seat's feed
 as this copy holds it, the verdict is ``disputed``, naming both (one of them edited a feed, or
-signed a false reference; several copies tell which: :mod:`protocol.copies`).  The verdicts,
-their exit codes and reason codes are :mod:`protocol.verdicts`'.
+signed a false reference; several copies tell which: :mod:`protocol.verify.copies`).  The verdicts,
+their exit codes and reason codes are :mod:`protocol.verify.verdicts`'.
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from collections.abc import Callable
 
 from engine.core import Over
 from protocol.errors import BadMessage
-from protocol.events import CardShown, MatchResumed, OfferSettled, SealedOpened
-from protocol.match import (
+from protocol.match.core import (
     FloorReached,
     HeadsDisputed,
     MatchClaimed,
@@ -34,9 +33,8 @@ from protocol.match import (
     SeatReclaimed,
     SeatReplaced,
 )
-from protocol.messages import DeliveryBody, Kind, Message
-from protocol.transcript import Transcript, read_transcript
-from protocol.verdicts import (
+from protocol.match.events import CardShown, MatchResumed, OfferSettled, SealedOpened
+from protocol.verify.verdicts import (
     ABANDONED,
     CLAIMED,
     DAMAGE_CODES,
@@ -52,6 +50,8 @@ from protocol.verdicts import (
     Where,
     reason_code,
 )
+from protocol.wire.messages import DeliveryBody, Kind, Message
+from protocol.wire.transcript import Transcript, read_transcript
 
 __all__ = ["DISPUTED", "INCOMPLETE", "INVALID", "UNREADABLE", "VALID", "Verdict",
            "judge", "match_notes", "read_and_verify", "record_numbers", "verify",
@@ -73,7 +73,7 @@ def record_numbers(data: bytes, records: int | None = None) -> dict[bytes, int]:
     """Message hash -> record number, to name the first bad entry.  A message's hash is the
     SHA-256 of its record's payload, so nothing needs decoding twice.  ``records``: only the
     first ones (those the reader read: ``Transcript.records``; it stops early on junk)."""
-    from protocol.transcript import MAX_FILE, split_records
+    from protocol.wire.transcript import MAX_FILE, split_records
 
     numbers: dict[bytes, int] = {}
     if len(data) > MAX_FILE:

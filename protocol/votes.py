@@ -2,7 +2,7 @@
 
 A seat the local clock timed out is voted absent at the number of its messages consumed
 (``absent`` 1); a seat that holds the message answers "present" (0); a settlement signature (2)
-is :mod:`protocol.settlement`'s.  Votes are read ahead of the cursors as soon as they are in a
+is :mod:`protocol.mechanisms.settlements`'s.  Votes are read ahead of the cursors as soon as they are in a
 feed (a voter's first vote on a point is the one that counts), and an absent vote is *cast* once
 consumed in its feed's order, so a seat is replaced after every voter's messages before its vote
 and before any after it.  When every other live seat voted a seat absent where the match needs
@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from protocol.absence import Seats
-from protocol.feed import Feed
-from protocol.messages import AbsentBody, Message, ReclaimBody
+from protocol.mechanisms.absence import Seats
+from protocol.wire.feed import Feed
+from protocol.wire.messages import AbsentBody, Message, ReclaimBody
 
 
 class Progress(Protocol):

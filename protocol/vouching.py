@@ -19,17 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from protocol.absence import Seats
-from protocol.chance import Chance
 from protocol.crypto import replaced_head
 from protocol.deck import DeckMessageBody
-from protocol.decks import Decks
-from protocol.ending import Ending
 from protocol.errors import Fault
-from protocol.events import Event, HeadsDisputed
-from protocol.feed import Feed
-from protocol.messages import CORE_KINDS, ChanceRevealBody, Kind, Message
-from protocol.steps import Steps
+from protocol.match.events import Event, HeadsDisputed
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.chance import Chance
+from protocol.mechanisms.deals import Decks
+from protocol.mechanisms.ending import Ending
+from protocol.mechanisms.steps import Steps
+from protocol.wire.feed import Feed
+from protocol.wire.messages import CORE_KINDS, ChanceRevealBody, Kind, Message
 
 
 class Vouching:

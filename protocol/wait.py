@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.core import TimeClass
-from protocol.events import Event, SeatsOverdue, SeatTimedOut
-from protocol.messages import Kind
+from protocol.match.events import Event, SeatsOverdue, SeatTimedOut
+from protocol.wire.messages import Kind
 
 DECISIONS: Final = frozenset({Kind.COMMIT, Kind.ACT})
 """What a seat owes when it owes a decision (the rows of protocol.md §6.2 marked as waiting for

@@ -1,9 +1,9 @@
 """Who the match waits for, and its timers (protocol.md §6.6, §7.6).
 
-:class:`Waiting` answers, for a :class:`~protocol.match.MatchCore`, which seats owe a message now
+:class:`Waiting` answers, for a :class:`~protocol.match.core.MatchCore`, which seats owe a message now
 (lacking it, owing a vote, or stuck on one that cannot be taken), the timeout each is owed
-under, and turns the clock's deadlines into :class:`~protocol.events.SeatsOverdue` and
-:class:`~protocol.events.SeatTimedOut`.  It reads the core and changes nothing but its own
+under, and turns the clock's deadlines into :class:`~protocol.match.events.SeatsOverdue` and
+:class:`~protocol.match.events.SeatTimedOut`.  It reads the core and changes nothing but its own
 "unfit" marks and the core's clock.
 """
 
@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from protocol.events import Event
-from protocol.messages import Kind
-from protocol.wait import DECISIONS
+from protocol.match.events import Event
+from protocol.match.timing import DECISIONS
+from protocol.wire.messages import Kind
 
 if TYPE_CHECKING:
-    from protocol.match import MatchCore
+    from protocol.match.core import MatchCore
 
 
 class Waiting:
-    """The seats a :class:`~protocol.match.MatchCore` waits for, and its timers."""
+    """The seats a :class:`~protocol.match.core.MatchCore` waits for, and its timers."""
 
     def __init__(self, core: MatchCore) -> None:
         self.core = core

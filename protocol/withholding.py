@@ -2,7 +2,7 @@
 whose result it could already know.
 
 - **A play**: a step settles with a commitment of the seat held and no reveal of it taken —
-  found by :meth:`protocol.steps.Steps.settle_step`.
+  found by :meth:`protocol.mechanisms.steps.Steps.settle_step`.
 - **A chance secret**: an event drawn again for lack of the seat's secret, when every other
   contributor had revealed its own secret of the event first, or a private-knowledge round of
   the seat had shown it the event.  Judged here, when the re-draw's commitments close, from the
@@ -11,18 +11,18 @@ whose result it could already know.
   every peer whatever order the feeds were taken in — while the engine state at the moment of
   the replacement is not.
 
-A seat found withholding is told to :meth:`protocol.absence.Seats.withheld`: it forfeits at its
-first decision from there (:meth:`protocol.steps.Steps.resign`)."""
+A seat found withholding is told to :meth:`protocol.mechanisms.absence.Seats.withheld`: it forfeits at its
+first decision from there (:meth:`protocol.mechanisms.steps.Steps.resign`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from protocol.absence import Seats
-from protocol.chance import Chance
-from protocol.feed import Feed
-from protocol.knowledge import KnowledgeRounds
-from protocol.messages import DeliveryBody, revealed_secrets
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.chance import Chance
+from protocol.mechanisms.knowledge import KnowledgeRounds
+from protocol.wire.feed import Feed
+from protocol.wire.messages import DeliveryBody, revealed_secrets
 
 
 class Withholding:

@@ -5,7 +5,7 @@ packages import each other without cycles.
   ``cli/games/``, where each game's plug-in and the registry of plug-ins live): their identifiers
   and string literals (read with :mod:`tokenize`, so docstrings count and comments do not) never
   name a registered game nor say raiders, torch, peek, room or crystal.  The wire names and
-  verdict texts of protocol v1, which do, live in the frozen ``protocol/v1_names.py``, which is
+  verdict texts of protocol v1, which do, live in the frozen ``protocol/wire/v1_names.py``, which is
   exempt.
 * **Module size**: no module of ``protocol/``, ``p2p/`` or ``cli/`` (subpackages included) passes
   800 lines.

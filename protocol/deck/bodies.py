@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
-from protocol.bodies import Kind
 from protocol.deck.elgamal import Ciphertext, Proof
 from protocol.deck.group import (
     GroupError,
@@ -23,8 +22,9 @@ from protocol.deck.group import (
     encode_scalar,
 )
 from protocol.deck.shuffle import ShuffleProof
-from protocol.encoding import Value
 from protocol.errors import BadMessage
+from protocol.wire.bodies import Kind
+from protocol.wire.encoding import Value
 
 __all__ = [
     "DECK_ID_SIZE",

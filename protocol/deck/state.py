@@ -50,8 +50,8 @@ from protocol.deck.elgamal import (
 )
 from protocol.deck.group import Point, add, base_mul, mul
 from protocol.deck.shuffle import prove_shuffle, verify_shuffle
-from protocol.encoding import Value
 from protocol.errors import LocalProtocolError
+from protocol.wire.encoding import Value
 
 __all__ = [
     "CONTEXT_DOMAIN",

@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.match.core import MatchCore
+from protocol.verify.verifier import Verdict, verify
+from protocol.wire.transcript import read_transcript
 
 from p2p.wire import MAX_FRAME
-from protocol.match import MatchCore
-from protocol.transcript import read_transcript
-from protocol.verify import Verdict, verify
 
 REPO = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"

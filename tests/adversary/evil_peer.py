@@ -36,6 +36,23 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from protocol.match.core import LocalSeat, MatchCore
+from protocol.wire.delivery import seal_delivery
+from protocol.wire.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
+from protocol.wire.messages import (
+    AbsentBody,
+    ActBody,
+    ChanceCommitBody,
+    CommitBody,
+    DeliveryBody,
+    EndBody,
+    KeyReleaseBody,
+    Kind,
+    Message,
+    RevealBody,
+    revealed_secrets,
+    sign_message,
+)
 
 from engine.core import Chance, ChanceEvent, Visibility
 from engine.raiders.actions import CARDS_IN_HAND
@@ -52,24 +69,7 @@ from protocol.crypto import (
     play_commitment,
     public_key_bytes,
 )
-from protocol.delivery import seal_delivery
 from protocol.errors import BadMessage
-from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
-from protocol.match import LocalSeat, MatchCore
-from protocol.messages import (
-    AbsentBody,
-    ActBody,
-    ChanceCommitBody,
-    CommitBody,
-    DeliveryBody,
-    EndBody,
-    KeyReleaseBody,
-    Kind,
-    Message,
-    RevealBody,
-    revealed_secrets,
-    sign_message,
-)
 
 log = logging.getLogger("cryptcrawl.evil")
 

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.wire.messages import Kind, Message
+from protocol.wire.transcript import read_transcript, split_records
 
-from protocol.messages import Kind, Message
-from protocol.transcript import read_transcript, split_records
 from tests.adversary.conftest import (
     FINISH,
     Proc,

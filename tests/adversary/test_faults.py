@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.wire.transcript import read_transcript
 
 from p2p.peer import PeerConfig, bot_decider
-from protocol.transcript import read_transcript
 from tests.adversary.conftest import (
     Faults,
     InProcess,

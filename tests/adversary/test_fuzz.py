@@ -29,10 +29,10 @@ from typing import Any
 
 import msgpack
 import pytest
+from protocol.match.core import PeerMisbehaved
 
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
 from p2p.wire import LINK_VERSION, MAX_FRAME, Frame, FrameKind
-from protocol.match import PeerMisbehaved
 from tests.adversary.conftest import LOOPBACK, InProcess, Relay, in_process_match, verdict_of
 
 HOLD = PeerConfig(timeouts=(120, 120, 120, 120), linger=0.3)

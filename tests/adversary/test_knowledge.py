@@ -14,7 +14,7 @@ every slot, and a hash of every byte it received.
 For each predictor and each room, the chance of a hit under the uniform draw the protocol
 promises is ``p = (copies of the named card) / (cards left)``; over many rooms the hits must
 stay within ``E + 4σ`` of ``E = Σp`` (``σ² = Σp(1−p)``).  Many matches are played in memory
-(``protocol.local.Network``, every byte of every message); one more over real sockets, with the
+(``protocol.mesh.Network``, every byte of every message); one more over real sockets, with the
 evil peer process recording the frames it reads off its connections.
 """
 
@@ -28,13 +28,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.match.core import ChanceResolved, MatchCore, PrivateKnowledge
+from protocol.mesh import Network
+from protocol.wire.messages import ChanceCommitBody, Message, revealed_secrets
+from protocol.wire.transcript import read_transcript, split_records
 
 from benchmarks.scenario import raiders_network
 from p2p.wire import parse_frame
-from protocol.local import Network
-from protocol.match import ChanceResolved, MatchCore, PrivateKnowledge
-from protocol.messages import ChanceCommitBody, Message, revealed_secrets
-from protocol.transcript import read_transcript, split_records
 from tests.adversary.conftest import Processes, finished, replay
 from tests.adversary.evil_peer import guesses, posed_hidden
 

@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.wire.transcript import read_transcript, split_records
 
 from p2p.peer import PeerConfig, bot_decider
 from p2p.store import StoreError
-from protocol.transcript import read_transcript, split_records
 from tests.adversary.conftest import (
     Proc,
     Processes,

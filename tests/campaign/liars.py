@@ -1,7 +1,7 @@
 """The liar campaign (issue 24): a seat edits its own copy of a finished match and tries to get an
 honest seat blamed.
 
-Every case starts from an honest, finished match played on :mod:`protocol.local`'s mesh. The liar
+Every case starts from an honest, finished match played on :mod:`protocol.mesh`'s mesh. The liar
 takes its own copy of the file and rewrites one of its own messages — of a given kind — as a
 careful forger would: a new chance secret together with its commitment, another card together
 with its commitment and salt, a new round key together with its release, and every digest of its
@@ -34,13 +34,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.scenario import raiders_network
-from protocol import chance as chance_module
-from protocol import steps as steps_module
-from protocol.crypto import chance_commitment, play_commitment
-from protocol.delivery import round_key
-from protocol.local import Network
-from protocol.messages import (
+from protocol.mechanisms import chance as chance_module
+from protocol.mechanisms import steps as steps_module
+from protocol.mesh import Network
+from protocol.verify.verifier import verify
+from protocol.wire.delivery import round_key
+from protocol.wire.messages import (
     AbsentBody,
     ActBody,
     ChanceCommitBody,
@@ -58,8 +57,10 @@ from protocol.messages import (
     WelcomeBody,
     sign_message,
 )
-from protocol.transcript import file_start, frame
-from protocol.verify import verify
+from protocol.wire.transcript import file_start, frame
+
+from benchmarks.scenario import raiders_network
+from protocol.crypto import chance_commitment, play_commitment
 from tests.vectors.making import silence, step_of
 
 KINDS = (Kind.CHANCE_COMMIT, Kind.CHANCE_REVEAL, Kind.COMMIT, Kind.REVEAL, Kind.CHANCE_DIGEST,

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from protocol.verify.copies import verify_copies
+from protocol.verify.verdicts import DISPUTED, INVALID, VALID
+from protocol.verify.verifier import verify
+from protocol.wire.messages import Kind
 
-from protocol.copies import verify_copies
-from protocol.messages import Kind
-from protocol.verdicts import DISPUTED, INVALID, VALID
-from protocol.verify import verify
 from tests.campaign.liars import KINDS, Case, cases
 
 

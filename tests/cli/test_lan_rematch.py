@@ -13,12 +13,12 @@ import io
 from pathlib import Path
 
 import pytest
+from protocol.verify.verifier import verify
+from protocol.wire.transcript import read_transcript
 
 from cli import lan
 from cli.netplay import NetOptions
 from cli.play import Console
-from protocol.transcript import read_transcript
-from protocol.verify import verify
 
 CARDS = "".join(f"{c}\n" for c in ["play 5", "play 4", "play 3", "play 2", "play 1",
                                     "play sword", "play key", "play torch", "play crystal"] * 40)

@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
+from protocol.wire.messages import Kind, Message
+from protocol.wire.transcript import file_start
 
 from benchmarks.scenario import raiders_network
 from cli import matches
-from protocol.messages import Kind, Message
-from protocol.transcript import file_start
 from tests.cli.test_command import cryptcrawl
-from tests.protocol.test_match_core2 import silence
+from tests.protocol.match.test_cheats_and_absences import silence
 
 
 @functools.cache

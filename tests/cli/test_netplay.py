@@ -84,9 +84,10 @@ def test_an_offer_to_a_person_waits_for_their_answer() -> None:
     import io
     from types import SimpleNamespace
 
+    from protocol.match.events import OfferMade, OfferSettled
+
     from cli.netplay import NetGame, NetOptions
     from cli.play import Console
-    from protocol.events import OfferMade, OfferSettled
 
     out = io.StringIO()
     game = NetGame(NetOptions(players=3, bots=2), Console(io.StringIO(), out))

@@ -10,10 +10,10 @@ import json
 from pathlib import Path
 
 import pytest
+from protocol.mechanisms.chance import is_pool_slot
+from protocol.wire.messages import ActBody, Kind, OpenBody, RevealBody
+from protocol.wire.transcript import read_transcript
 
-from protocol.chance import is_pool_slot
-from protocol.messages import ActBody, Kind, OpenBody, RevealBody
-from protocol.transcript import read_transcript
 from tests.cli.test_command import cryptcrawl
 
 

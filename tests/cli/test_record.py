@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from protocol.wire.transcript import file_start, frame
+
 from benchmarks.scenario import raiders_network
-from protocol.transcript import file_start, frame
 from tests.cli.test_command import cryptcrawl
 
 VECTORS_V2 = Path(__file__).resolve().parents[1] / "vectors" / "v2"
@@ -56,7 +57,7 @@ def test_replay_and_export_of_a_match_abandoned_below_two_seats(tmp_path: Path) 
     """Seat 2 is voted out, then seat 1 cheats: fewer than two players are left in a game with
     no forfeit, so the match is abandoned (protocol.md §7.7) — which replay says, and export
     records as a "floor" event."""
-    from tests.protocol.test_floor import bad_reveal
+    from tests.protocol.mechanisms.test_floor import bad_reveal
 
     net = raiders_network(3, tag=b"floor-raiders")
     net.crash(2)

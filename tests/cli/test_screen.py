@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import io
 
-from cli.games.raiders.ui import RaidersUI
-from cli.screen import Screen, Scroll, plain, text_of, wrap
-from cli.seats import SeatWatch
-from cli.tui import PLAY_HINTS, hint_rows
-from protocol.match import (
+from protocol.match.core import (
     ActionTaken,
     PlayCommitted,
     PlayRevealed,
@@ -16,6 +12,11 @@ from protocol.match import (
     SeatReplaced,
     SeatsOverdue,
 )
+
+from cli.games.raiders.ui import RaidersUI
+from cli.screen import Screen, Scroll, plain, text_of, wrap
+from cli.seats import SeatWatch
+from cli.tui import PLAY_HINTS, hint_rows
 
 
 def frame(board: int = 10, **kw: object) -> tuple[Screen, list[str]]:

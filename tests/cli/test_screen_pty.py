@@ -18,9 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from protocol.wire.messages import Kind
+from protocol.wire.transcript import read_transcript
 
-from protocol.messages import Kind
-from protocol.transcript import read_transcript
 from tests.cli.terminal import Terminal, terminal
 
 __all__ = ["terminal"]

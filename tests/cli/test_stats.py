@@ -16,7 +16,7 @@ from tests.cli.test_matches import finished, with_a_bot
 
 def data_dir(tmp_path: Path, name: str, tag: bytes, seat: int) -> Path:
     """A data directory whose identity is seat ``seat`` of the in-memory matches of ``tag``
-    (their keys come from the tag: protocol.local.make_header)."""
+    (their keys come from the tag: protocol.mesh.make_header)."""
     folder = tmp_path / name
     (folder / "matches").mkdir(parents=True)
     (folder / "identity.key").write_bytes(hashlib.sha256(tag + b"key%d" % seat).digest())

@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from protocol.wire.transcript import file_start, frame
 
 from benchmarks.scenario import raiders_network
 from cli.main import main
-from protocol.transcript import file_start, frame
-from tests.protocol.test_match import rewrite_reveal_action
+from tests.protocol.match.test_match import rewrite_reveal_action
 
 
 @pytest.fixture(scope="module")

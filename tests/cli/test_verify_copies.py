@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.mesh import Network
+from protocol.wire.transcript import split_records
 
 from benchmarks.scenario import raiders_network
 from cli.main import main
-from protocol.local import Network
-from protocol.transcript import split_records
 from tests.protocol.framing import chance_edit, framed
 
 

@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from protocol.mesh import Network
+from protocol.wire.messages import sign_message
+from protocol.wire.transcript import MAX_FILE, file_start, frame
 
 from benchmarks.scenario import raiders_network
-from protocol.local import Network
-from protocol.messages import sign_message
-from protocol.transcript import MAX_FILE, file_start, frame
 from tests.cli.test_command import ROOT, cryptcrawl
 from tests.cli.test_verify_command import run
 

@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Callable
 
 import pytest
+from protocol.wire.encoding import Value, decode, encode
 
 from benchmarks.deck_scenario import VERIFIER, DeckTable, cards_named
 from protocol.deck import (
@@ -34,7 +35,6 @@ from protocol.deck.elgamal import (
 from protocol.deck.group import L, add, base_mul, encode_scalar, hash_to_scalar, sub
 from protocol.deck.shuffle import prove_shuffle_of
 from protocol.deck.state import proof_context
-from protocol.encoding import Value, decode, encode
 from tests.deck.points import BAD_POINTS
 
 CARDS = cards_named("card", 8)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from protocol.wire.encoding import decode, encode
 
 from benchmarks.deck_scenario import DeckTable, cards_named
 from engine.stream import sample_index
@@ -23,7 +24,6 @@ from protocol.deck import DeckBody, SharesBody, decode_body, encode_body
 from protocol.deck.derive import Derivation
 from protocol.deck.elgamal import card_point, unmask
 from protocol.deck.group import Point, mul
-from protocol.encoding import decode, encode
 
 CARDS = cards_named("power", 16)
 SEATS = 3

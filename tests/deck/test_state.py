@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from protocol.wire.encoding import decode, encode
 
 from benchmarks.deck_scenario import VERIFIER, DeckTable, cards_named
 from protocol.deck import (
@@ -28,7 +29,6 @@ from protocol.deck import (
     encode_body,
 )
 from protocol.deck.elgamal import Proof
-from protocol.encoding import decode, encode
 from protocol.errors import LocalProtocolError
 
 CARDS = cards_named("power", 16)

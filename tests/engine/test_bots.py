@@ -7,12 +7,13 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from protocol.match.core import zombie_action
+
 from engine.core import JointActed, Simultaneous, Turn
 from engine.games import get_game
 from engine.raiders.bots import HeuristicBot, RandomBot, zombie_bot
 from engine.sim import Dealer, play_out
 from engine.stream import derive_key
-from protocol.match import zombie_action
 
 
 def same_card_share(make: Callable[[], HeuristicBot], games: int) -> float:

@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.verify.verifier import Verdict, verify
+from protocol.wire.transcript import read_transcript
 
 from p2p.peer import LinkClosed, MatchPeer, PeerConfig, bot_decider, read_frame
 from p2p.run import Result, host, join
 from p2p.wire import Frame, parse_frame
-from protocol.transcript import read_transcript
-from protocol.verify import Verdict, verify
 
 REPO = Path(__file__).resolve().parents[2]
 LOOPBACK = "127.0.0.1"

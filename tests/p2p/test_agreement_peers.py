@@ -9,11 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
+from protocol.match.events import OfferSettled
+from protocol.verify.verdicts import VALID
+from protocol.verify.verifier import verify
 
 from p2p.peer import PeerConfig
-from protocol.events import OfferSettled
-from protocol.verdicts import VALID
-from protocol.verify import verify
 from tests.p2p.conftest import Match, start_match
 from tests.protocol import duel
 

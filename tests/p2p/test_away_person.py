@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.match.core import Event, PlayRevealed, SeatReclaimed, SeatReplaced
+from protocol.verify.verifier import VALID, verify
 
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
 from p2p.run import host
-from protocol.match import Event, PlayRevealed, SeatReclaimed, SeatReplaced
-from protocol.verify import VALID, verify
 
 TURN, SILENCE = 1.5, 1.0  # (every timeout of the match: PeerConfig.timeouts)
 CONFIG = PeerConfig(timeouts=(TURN, TURN, TURN, SILENCE), linger=0.2)

@@ -8,11 +8,11 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from protocol.match.core import MatchClaimed
+from protocol.verify.verdicts import CLAIMED
+from protocol.verify.verifier import verify
 
 from p2p.peer import PeerConfig
-from protocol.match import MatchClaimed
-from protocol.verdicts import CLAIMED
-from protocol.verify import verify
 from tests.p2p.conftest import start_match
 from tests.protocol import duel
 

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.match.events import CardDealt, DeckRestarted, PeerMisbehaved, SeatReplaced
+from protocol.mechanisms.deals import Decks
+from protocol.wire.messages import Kind
 
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
 from p2p.run import resume
 from protocol.deck import DeckMessageBody, OpenBody, SharesBody, ShuffleBody
-from protocol.decks import Decks
-from protocol.events import CardDealt, DeckRestarted, PeerMisbehaved, SeatReplaced
-from protocol.messages import Kind
 from tests.p2p.conftest import assert_agreed, start_match, verdict_of
 from tests.p2p.test_loopback import until
 from tests.protocol import deal_toy

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from protocol.mesh import random_decider
+from protocol.wire.messages import CommitBody, Kind, Message
 
 from benchmarks.scenario import raiders_network
 from p2p.peer import DECIDE_TURNS, Link, MatchPeer, PeerConfig
 from p2p.store import MatchStore
 from p2p.wire import Frame, FrameKind
-from protocol.local import random_decider
-from protocol.messages import CommitBody, Kind, Message
 from tests.p2p.conftest import FakeWriter
 
 SEAT = 1

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from protocol.wire.header import PROTOCOL_VERSION
 
 from p2p import discovery
 from p2p.discovery import (
@@ -29,7 +30,6 @@ from p2p.discovery import (
     parse_table,
     table_txt,
 )
-from protocol.header import PROTOCOL_VERSION
 
 pytestmark = pytest.mark.mdns  # multicast DNS on 127.0.0.1: one such test at a time
 

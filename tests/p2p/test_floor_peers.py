@@ -9,12 +9,12 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from protocol.match.core import FloorReached
+from protocol.verify.verdicts import ABANDONED
+from protocol.verify.verifier import verify
+from protocol.wire.messages import Kind, RevealBody
 
 from p2p.peer import MatchPeer, PeerConfig
-from protocol.match import FloorReached
-from protocol.messages import Kind, RevealBody
-from protocol.verdicts import ABANDONED
-from protocol.verify import verify
 from tests.p2p.conftest import start_match
 from tests.p2p.test_two_seat_endings import rewrite_first
 

@@ -15,14 +15,15 @@ import os
 from pathlib import Path
 from typing import Any, cast
 
+from protocol.match.core import PeerMisbehaved
+from protocol.mesh import Network, random_decider
+from protocol.wire.messages import CommitBody, Kind, Message, sign_message
+from protocol.wire.transcript import read_transcript
+
 from benchmarks.scenario import raiders_network
 from p2p.peer import FORK_ASK_LIMIT, WANT_REPEAT, Link, MatchPeer, PeerConfig
 from p2p.store import MatchStore
 from p2p.wire import Frame, FrameKind
-from protocol.local import Network, random_decider
-from protocol.match import PeerMisbehaved
-from protocol.messages import CommitBody, Kind, Message, sign_message
-from protocol.transcript import read_transcript
 from tests.p2p.conftest import FakeWriter
 
 SEAT = 1  # the peer under test

@@ -18,6 +18,8 @@ from typing import Any, cast
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from protocol.match.core import PeerMisbehaved
+from protocol.wire.messages import AbsentBody, Kind, Message, sign_message
 
 from p2p.lobby import Table, join_table
 from p2p.peer import (
@@ -32,8 +34,6 @@ from p2p.peer import (
 from p2p.store import MatchStore
 from p2p.wire import LINK_VERSION, MAX_FRAME, Frame, FrameKind, handshake_payload
 from protocol.crypto import public_key_bytes
-from protocol.match import PeerMisbehaved
-from protocol.messages import AbsentBody, Kind, Message, sign_message
 from tests.p2p.conftest import (
     LOOPBACK,
     FakeWriter,

@@ -16,18 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.match.core import MatchClaimed
+from protocol.mechanisms.chance import is_pool_slot
+from protocol.verify.copies import verify_copies
+from protocol.verify.verdicts import CLAIMED, VALID
+from protocol.verify.verifier import Verdict
+from protocol.wire.messages import ActBody, ChanceRevealBody
+from protocol.wire.transcript import read_transcript
 
 from engine.core import Outcome
 from engine.kards.state import KardsState
 from p2p.peer import PeerConfig
 from p2p.run import Result
-from protocol.chance import is_pool_slot
-from protocol.copies import verify_copies
-from protocol.match import MatchClaimed
-from protocol.messages import ActBody, ChanceRevealBody
-from protocol.transcript import read_transcript
-from protocol.verdicts import CLAIMED, VALID
-from protocol.verify import Verdict
 from tests.p2p.conftest import Match, assert_agreed, start_match, verdict_of
 
 # Timeouts far longer than any test's bound: nobody is ever timed out, voted out or claimed

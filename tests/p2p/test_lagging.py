@@ -1,6 +1,6 @@
 """When its clock reports seats timed out, a network peer builds its core afresh from the feeds
 and plays on with it if it is somewhere else (p2p/peer.py ``_on_timer``, LocalSeat.lagging,
-network.md §5).  The in-memory network shows why (tests/protocol/test_votes.py, one-way
+network.md §5).  The in-memory network shows why (tests/protocol/mechanisms/test_votes.py, one-way
 pattern 84); here, that the peer does it, and only then."""
 
 from __future__ import annotations
@@ -10,12 +10,13 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
+from protocol.match.core import LocalSeat, SeatTimedOut
+from protocol.mesh import Network, random_decider
+
 from benchmarks.scenario import raiders_network
 from p2p.peer import Link, MatchPeer, PeerConfig
 from p2p.store import MatchStore
 from p2p.wire import Frame, FrameKind
-from protocol.local import Network, random_decider
-from protocol.match import LocalSeat, SeatTimedOut
 from tests.p2p.conftest import FakeWriter
 
 SEAT = 1

@@ -1,9 +1,9 @@
 """A network peer that receives, after the match is signed, a vote on a long-past point (signed
 after its voter's END) stores it and stays signed: its file still verifies valid
-(protocol/late.py, issue 24 item 2).  The peer holds the finished match (its file, reloaded);
+(protocol/mechanisms/late.py, issue 24 item 2).  The peer holds the finished match (its file, reloaded);
 the vote names a message of the peer's own seat that it
 took long ago, so the peer rebuilds its core from the feeds (p2p/peer.py ``_rebuild``); without
-protocol/late.py the rebuilt core stalled at that point and the file read ``incomplete``."""
+protocol/mechanisms/late.py the rebuilt core stalled at that point and the file read ``incomplete``."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ import hashlib
 from pathlib import Path
 from typing import Any, cast
 
+from protocol.mesh import random_decider
+from protocol.verify.verifier import VALID, verify
+from protocol.wire.messages import AbsentBody, Kind, sign_message
+
 from benchmarks.scenario import raiders_network
 from p2p.peer import Link, MatchPeer, PeerConfig
 from p2p.store import MatchStore
 from p2p.wire import Frame, FrameKind
-from protocol.local import random_decider
-from protocol.messages import AbsentBody, Kind, sign_message
-from protocol.verify import VALID, verify
 from tests.p2p.conftest import FakeWriter
 
 SEAT = 2

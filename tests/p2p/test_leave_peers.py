@@ -9,12 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
+from protocol.match.core import SeatLeft
+from protocol.verify.verdicts import ABANDONED, VALID
+from protocol.verify.verifier import verify
 
 from p2p.peer import PeerConfig
 from p2p.store import unfinished_matches
-from protocol.match import SeatLeft
-from protocol.verdicts import ABANDONED, VALID
-from protocol.verify import verify
 from tests.p2p.conftest import Match, start_match
 from tests.protocol import duel
 

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from protocol.match.core import ResultSigned, SeatReclaimed, SeatReplaced
+from protocol.wire.header import PROTOCOL_VERSION
 
 from p2p.lobby import LobbyError, Seated, Table, join_table, lobby_seats
 from p2p.peer import MatchPeer, PeerConfig, bot_decider, read_frame
@@ -22,8 +24,6 @@ from p2p.run import host, join, resume
 from p2p.wire import Frame, FrameKind
 from protocol.crypto import fingerprint, public_key_bytes
 from protocol.errors import BadMessage
-from protocol.header import PROTOCOL_VERSION
-from protocol.match import ResultSigned, SeatReclaimed, SeatReplaced
 from tests.p2p.conftest import (
     LOOPBACK,
     Match,

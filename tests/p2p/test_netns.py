@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
-
-from protocol.verify import verify
+from protocol.verify.verifier import verify
 
 ROOT = Path(__file__).resolve().parents[2]
 PEERS = 3

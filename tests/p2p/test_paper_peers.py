@@ -31,13 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from engine.core import Outcome, Over
-from engine.paper import PaperState
-from p2p.peer import MatchPeer, PeerConfig, bot_decider
-from p2p.run import Result, resume
-from protocol.copies import verify_copies
-from protocol.events import (
+from protocol.match.events import (
     ActionTaken,
     CardDealt,
     CardShown,
@@ -46,9 +40,15 @@ from protocol.events import (
     SeatLeft,
     SeatReplaced,
 )
-from protocol.messages import CommitBody, Kind, Message, RevealBody
-from protocol.transcript import read_transcript
-from protocol.verdicts import ABANDONED, INCOMPLETE, VALID, Verdict
+from protocol.verify.copies import verify_copies
+from protocol.verify.verdicts import ABANDONED, INCOMPLETE, VALID, Verdict
+from protocol.wire.messages import CommitBody, Kind, Message, RevealBody
+from protocol.wire.transcript import read_transcript
+
+from engine.core import Outcome, Over
+from engine.paper import PaperState
+from p2p.peer import MatchPeer, PeerConfig, bot_decider
+from p2p.run import Result, resume
 from tests.p2p.conftest import Match, assert_agreed, start_match, verdict_of
 from tests.p2p.test_loopback import until
 

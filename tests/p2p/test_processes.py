@@ -11,7 +11,8 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
-from protocol.transcript import read_transcript
+from protocol.wire.transcript import read_transcript
+
 from tests.p2p.conftest import PeerProcess, Processes, assert_agreed, verdict_of, wait_for
 
 PLAYERS = 3

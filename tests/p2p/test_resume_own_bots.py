@@ -8,11 +8,11 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from protocol.verify.verifier import VALID, verify
 
 from p2p.peer import PeerConfig, bot_decider
 from p2p.run import host, own_bot_matches, resume
 from p2p.store import unfinished_matches
-from protocol.verify import VALID, verify
 
 CONFIG = PeerConfig(timeouts=(20, 20, 20, 15), linger=0.2, bot_think=0)
 

@@ -15,14 +15,7 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-from engine.games import get_game
-from p2p.lobby import LobbyError, Seated, Table, join_table, start_addresses
-from p2p.peer import read_frame
-from p2p.wire import Frame, FrameKind, parse_address, valid_host
-from protocol.crypto import public_key_bytes
-from protocol.errors import BadMessage
-from protocol.header import (
+from protocol.wire.header import (
     DEFAULT_TIMEOUTS,
     PROTOCOL_VERSION,
     Header,
@@ -30,6 +23,13 @@ from protocol.header import (
     SignedHeader,
     sign_header,
 )
+
+from engine.games import get_game
+from p2p.lobby import LobbyError, Seated, Table, join_table, start_addresses
+from p2p.peer import read_frame
+from p2p.wire import Frame, FrameKind, parse_address, valid_host
+from protocol.crypto import public_key_bytes
+from protocol.errors import BadMessage
 from tests.p2p.conftest import LOOPBACK, REPO, read_until_closed
 
 BOUND = 30.0  # no wait in this file is longer

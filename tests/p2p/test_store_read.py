@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 
 import pytest
+from protocol.wire.transcript import MAX_FILE
 
 from p2p.store import MatchStore, StoreError
-from protocol.transcript import MAX_FILE
 
 MATCH_ID = bytes(range(32))
 

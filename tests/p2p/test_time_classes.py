@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.match.core import Event, SeatReplaced, SeatsOverdue, SeatTimedOut
+from protocol.mesh import MeshGame, make_header
+from protocol.wire.messages import Kind
 
 from engine.core import GameState
 from p2p.peer import MatchPeer, PeerConfig
 from p2p.run import Result, host, join
-from protocol.local import MeshGame, make_header
-from protocol.match import Event, SeatReplaced, SeatsOverdue, SeatTimedOut
-from protocol.messages import Kind
 from tests.p2p.conftest import LOOPBACK, assert_agreed
 from tests.p2p.test_decide_later import deliver, setup
 from tests.protocol.timed_toy import GAME

@@ -26,21 +26,21 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from protocol.match.core import MatchClaimed, SeatLeft
+from protocol.match.events import OfferSettled, PeerMisbehaved, SealedOpened
+from protocol.match.seat import LocalSeat
+from protocol.verify.copies import verify_copies
+from protocol.verify.verdicts import CLAIMED, INVALID, VALID
+from protocol.verify.verifier import Verdict, verify
+from protocol.wire.messages import Kind, Message, OpenBody
+from protocol.wire.transcript import frame
 
 from engine.core import Outcome
 from engine.twister.state import TwisterState
 from p2p.peer import PeerConfig
 from p2p.run import Result
 from p2p.store import StoreError
-from protocol.copies import verify_copies
 from protocol.crypto import sealed_commitment
-from protocol.events import OfferSettled, PeerMisbehaved, SealedOpened
-from protocol.match import MatchClaimed, SeatLeft
-from protocol.messages import Kind, Message, OpenBody
-from protocol.seat import LocalSeat
-from protocol.transcript import frame
-from protocol.verdicts import CLAIMED, INVALID, VALID
-from protocol.verify import Verdict, verify
 from tests.p2p.conftest import Match, start_match, verdict_of
 
 CHEAT = 1  # East: the seat that resigns, offers, goes silent or cheats

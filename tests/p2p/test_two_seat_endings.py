@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.verify.copies import verify_copies
+from protocol.verify.verdicts import ABANDONED, CLAIMED, INVALID, VALID
+from protocol.verify.verifier import verify
+from protocol.wire.messages import ClaimBody, Kind, Message, RevealBody
 
 from p2p.peer import MatchPeer, PeerConfig
-from protocol.copies import verify_copies
-from protocol.messages import ClaimBody, Kind, Message, RevealBody
-from protocol.verdicts import ABANDONED, CLAIMED, INVALID, VALID
-from protocol.verify import verify
 from tests.p2p.conftest import Match, start_match
 from tests.protocol import duel
 

@@ -18,15 +18,15 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from protocol.wire import encoding
+from protocol.wire.header import DEFAULT_TIMEOUTS, PROTOCOL_VERSION, Header, Seat
 
 from engine.games import get_game
 from p2p.discovery import Advertiser
 from p2p.lobby import LobbyError, OtherVersion, join_table
 from p2p.peer import read_frame
 from p2p.wire import Frame, FrameKind, refuse_version, refused_version
-from protocol import encoding
 from protocol.crypto import public_key_bytes
-from protocol.header import DEFAULT_TIMEOUTS, PROTOCOL_VERSION, Header, Seat
 from tests.p2p.conftest import LOOPBACK, REPO
 from tests.p2p.test_start_frame import BOUND, Handler, serving
 

@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.match.core import MatchCore
+from protocol.match.events import Event, PeerMisbehaved
+from protocol.mesh import MeshGame, Network
+from protocol.wire.messages import Message
 
 from p2p.peer import MatchPeer, PeerConfig
 from p2p.watchers import Watchers, WatchRefused, watch
 from p2p.wire import LINK_VERSION, Frame, FrameKind
-from protocol.events import Event, PeerMisbehaved
-from protocol.local import MeshGame, Network
-from protocol.match import MatchCore
-from protocol.messages import Message
 from tests.p2p.conftest import LOOPBACK, start_match
 from tests.protocol import deal_toy
 

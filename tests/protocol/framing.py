@@ -9,10 +9,8 @@ import hashlib
 from collections.abc import Callable, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-from protocol.crypto import chance_commitment, chance_open_digest
-from protocol.header import SignedHeader
-from protocol.messages import (
+from protocol.wire.header import SignedHeader
+from protocol.wire.messages import (
     Body,
     ChanceCommitBody,
     ChanceRevealBody,
@@ -20,7 +18,9 @@ from protocol.messages import (
     RevealBody,
     sign_message,
 )
-from protocol.transcript import file_start, frame
+from protocol.wire.transcript import file_start, frame
+
+from protocol.crypto import chance_commitment, chance_open_digest
 
 Edit = Callable[[Message], Body | None]
 """Given one of the liar's messages, its new body (None: keep it)."""

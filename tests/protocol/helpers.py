@@ -7,13 +7,14 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from protocol.match.core import DecisionPending, LocalSeat
+from protocol.mesh import Network
+from protocol.wire.messages import CommitBody, Message, OpenBody, RevealBody
+
 from protocol.crypto import sealed_commitment
 from protocol.deck import DeckBody, DeckMessageBody, SharesBody, ShuffleBody
 from protocol.deck import OpenBody as DeckOpenBody
 from protocol.deck.group import add, base_mul
-from protocol.local import Network
-from protocol.match import DecisionPending, LocalSeat
-from protocol.messages import CommitBody, Message, OpenBody, RevealBody
 
 
 def match_file(net: Network, peer: int) -> bytes:

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from protocol.wire.feed import Feed
+from protocol.wire.messages import Body, ChanceCommitBody, ChanceRevealBody, Message, sign_message
+from protocol.wire.naming import V1
 
 from engine.core import Chance as Pending
 from engine.core import ChanceEvent, KnowledgeRequest, Visibility, Waiting
 from protocol.crypto import SeatSecrets, chance_commitment, public_key_bytes
-from protocol.feed import Feed
-from protocol.messages import Body, ChanceCommitBody, ChanceRevealBody, Message, sign_message
-from protocol.naming import V1
 
 NAMING = V1
 VERSION = 1

@@ -1,4 +1,4 @@
-"""The absent seats and rejoining on their own (protocol/absence.py, protocol.md §7.7): a
+"""The absent seats and rejoining on their own (protocol/mechanisms/absence.py, protocol.md §7.7): a
 :class:`Seats` built without a match core, driven by hand; and, last, what the core does with a
 welcome (the toy match of tests/protocol/toy.py)."""
 
@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from protocol.match.events import Event, SeatReclaimed
+from protocol.mechanisms import chance as chance_writers
+from protocol.mechanisms.absence import Absence, Seats
+from protocol.mechanisms.steps import Step
+from protocol.wire.messages import AbsentBody, ActBody, Kind, ReclaimBody, WelcomeBody
 
-from protocol import chance as chance_writers
-from protocol.absence import Absence, Seats
-from protocol.events import Event, SeatReclaimed
-from protocol.messages import AbsentBody, ActBody, Kind, ReclaimBody, WelcomeBody
-from protocol.steps import Step
 from tests.protocol.toy import Match
 
 

@@ -7,17 +7,17 @@ seat RESUMEs."""
 from __future__ import annotations
 
 import pytest
+from protocol.match.core import MatchCore
+from protocol.mesh import Network
+from protocol.verify.verdicts import INVALID, VALID
+from protocol.verify.verifier import verify
+from protocol.wire.messages import AnswerBody, Kind, Message, OfferBody
 
 from benchmarks.scenario import raiders_network
 from engine.core import Over
-from protocol.local import Network
-from protocol.match import MatchCore
-from protocol.messages import AnswerBody, Kind, Message, OfferBody
-from protocol.verdicts import INVALID, VALID
-from protocol.verify import verify
 from tests.protocol.duel import Duel
-from tests.protocol.test_floor import duel_network
-from tests.protocol.test_leave import pump_until, whole
+from tests.protocol.mechanisms.test_floor import duel_network
+from tests.protocol.mechanisms.test_leave import pump_until, whole
 
 
 def answers(net: Network, *, yes: bool | None) -> None:
@@ -32,7 +32,7 @@ def offer_after(net: Network, seat: int, messages: int, what: str = "draw") -> N
 
 
 def settled(net: Network, peer: int) -> list[object]:
-    from protocol.events import OfferSettled
+    from protocol.match.events import OfferSettled
     return [e for e in net.events[peer] if isinstance(e, OfferSettled)]
 
 
@@ -164,8 +164,9 @@ def test_an_answer_to_no_offer_counts_for_nothing(offerer: int, fault: bool) -> 
 
 
 def test_an_offer_round_trips_and_is_checked() -> None:
+    from protocol.wire.messages import Message, ResumeBody
+
     from protocol.errors import BadMessage
-    from protocol.messages import Message, ResumeBody
     net = raiders_network(3, tag=b"offer-wire")
     for kind, body in ((Kind.OFFER, OfferBody("pause")), (Kind.ANSWER, AnswerBody(1, 7, 0)),
                        (Kind.RESUME, ResumeBody())):
@@ -182,7 +183,7 @@ def test_an_offer_round_trips_and_is_checked() -> None:
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_every_copy_of_a_drawn_match_agrees(players: int) -> None:
-    from protocol.copies import verify_copies
+    from protocol.verify.copies import verify_copies
     net = duel_network(b"draw-copies", forfeit=True, players=players)
     answers(net, yes=True)
     offer_after(net, 1, 3)

@@ -1,4 +1,4 @@
-"""Chance on its own (protocol/chance.py, protocol.md §7.2–7.4): a :class:`Chance` over a
+"""Chance on its own (protocol/mechanisms/chance.py, protocol.md §7.2–7.4): a :class:`Chance` over a
 scripted game state, fed signed CHANCE_COMMIT / CHANCE_REVEAL / CHANCE_DIGEST messages."""
 
 from __future__ import annotations
@@ -6,15 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
+from protocol.match.events import ChanceRedrawn, ChanceResolved, Event
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.chance import Chance, commit_body, digest_body, reveal_body
+from protocol.wire.messages import ChanceDigestBody
+from protocol.wire.v1_names import secret_from_delivery
 
 from engine.core import ChanceEvent, Simultaneous, Visibility
-from protocol.absence import Seats
-from protocol.chance import Chance, commit_body, digest_body, reveal_body
 from protocol.crypto import chance_outcome, chance_set_digest
 from protocol.errors import Fault, Mismatch
-from protocol.events import ChanceRedrawn, ChanceResolved, Event
-from protocol.messages import ChanceDigestBody
-from protocol.v1_names import secret_from_delivery
 from tests.protocol.kit import (
     KEYS,
     MATCH_ID,

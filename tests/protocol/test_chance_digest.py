@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import protocol.match.seat as seat_module
 import pytest
+from protocol.verify.verifier import verify
+from protocol.wire.messages import ChanceDigestBody, Kind
 
-import protocol.seat as seat_module
 from benchmarks.scenario import raiders_network
-from protocol.messages import ChanceDigestBody, Kind
-from protocol.verify import verify
 
 
 @pytest.fixture

@@ -8,18 +8,18 @@ its fault (``invalid``, ``false_claim``)."""
 from __future__ import annotations
 
 import pytest
+from protocol.match.core import MatchClaimed, MatchCore, PeerMisbehaved
+from protocol.mesh import Network, shuffled, take_in_order
+from protocol.verify.copies import verify_copies
+from protocol.verify.verdicts import ABANDONED, CLAIMED, DISPUTED, EXIT_CODES, INVALID
+from protocol.verify.verifier import verify
+from protocol.wire.messages import ClaimBody, Kind, Message, check_body
 
 from benchmarks.scenario import raiders_network
 from engine.stream import HashStream
-from protocol.copies import verify_copies
 from protocol.errors import BadMessage
-from protocol.local import Network, shuffled, take_in_order
-from protocol.match import MatchClaimed, MatchCore, PeerMisbehaved
-from protocol.messages import ClaimBody, Kind, Message, check_body
-from protocol.verdicts import ABANDONED, CLAIMED, DISPUTED, EXIT_CODES, INVALID
-from protocol.verify import verify
-from tests.protocol.test_floor import duel_network
-from tests.protocol.test_leave import pump_until
+from tests.protocol.mechanisms.test_floor import duel_network
+from tests.protocol.mechanisms.test_leave import pump_until
 
 
 def claims(net: Network, peer: int) -> list[MatchClaimed]:

@@ -1,4 +1,4 @@
-"""Several copies of one match verified together (protocol/copies.py, protocol.md §9.4): the
+"""Several copies of one match verified together (protocol/verify/copies.py, protocol.md §9.4): the
 fullest consistent transcript gets one verdict, each copy is said to be whole, short, damaged or
 edited, a split (two signed results) is named with its sides, and copies of two matches are a
 usage error.  (The framing attack, an edited copy beside an honest one, is test_framing.py.)"""
@@ -6,14 +6,14 @@ usage error.  (The framing attack, an edited copy beside an honest one, is test_
 from __future__ import annotations
 
 import pytest
+from protocol.mesh import Network
+from protocol.verify.copies import DifferentMatches, verify_copies
+from protocol.verify.verdicts import INCOMPLETE, INVALID, SPLIT, UNREADABLE, VALID
+from protocol.verify.verifier import verify
+from protocol.wire.transcript import file_start, frame, split_records
 
 from benchmarks.scenario import raiders_network
-from protocol.copies import DifferentMatches, verify_copies
 from protocol.errors import LocalProtocolError
-from protocol.local import Network
-from protocol.transcript import file_start, frame, split_records
-from protocol.verdicts import INCOMPLETE, INVALID, SPLIT, UNREADABLE, VALID
-from protocol.verify import verify
 
 
 @pytest.fixture(scope="module")

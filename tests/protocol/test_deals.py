@@ -11,6 +11,18 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from protocol.match.events import (
+    CardDealt,
+    CardShown,
+    DeckRestarted,
+    HeadsDisputed,
+    PeerMisbehaved,
+    SeatReplaced,
+)
+from protocol.mesh import MeshGame, Network, bot_decider
+from protocol.verify.verdicts import CLAIMED, INVALID, VALID
+from protocol.verify.verifier import verify
+from protocol.wire.messages import Kind
 
 from protocol.deck import (
     DeckBody,
@@ -22,18 +34,6 @@ from protocol.deck import (
 )
 from protocol.deck.elgamal import Proof
 from protocol.deck.group import base_mul
-from protocol.events import (
-    CardDealt,
-    CardShown,
-    DeckRestarted,
-    HeadsDisputed,
-    PeerMisbehaved,
-    SeatReplaced,
-)
-from protocol.local import MeshGame, Network, bot_decider
-from protocol.messages import Kind
-from protocol.verdicts import CLAIMED, INVALID, VALID
-from protocol.verify import verify
 from tests.protocol import deal_toy
 from tests.protocol.helpers import (
     DeckLie,
@@ -267,10 +267,11 @@ def test_a_seat_that_withholds_its_shares_is_replaced_and_the_deal_restarts() ->
 
 
 def test_the_header_names_the_deck_algorithm_of_a_game_that_deals() -> None:
+    from protocol.match.game import game_state_for
+    from protocol.mesh import make_header
+
     from protocol.deck import DECK_ALGORITHM
     from protocol.errors import BadMessage
-    from protocol.game import game_state_for
-    from protocol.local import make_header
 
     header = make_header(3, TOY, b"deal-header")[0].header
     assert header.deck == DECK_ALGORITHM
@@ -289,12 +290,13 @@ def test_a_seat_that_rewrites_its_shuffle_in_its_copy_frames_nobody() -> None:
     feed again: seat 1's shuffle no longer checks against it, but seat 1's heads name the
     original — one copy shows a dispute between the two, never seat 1's fault, and the two
     copies together prove seat 0 signed two versions."""
-    from protocol.copies import verify_copies
+    from protocol.verify.copies import verify_copies
+    from protocol.wire.messages import Message
+
     from protocol.deck import Deck
     from protocol.deck.derive import Derivation
     from protocol.deck.shuffle import prove_shuffle
     from protocol.deck.state import proof_context
-    from protocol.messages import Message
     from tests.protocol.framing import framed
 
     net = table(3, b"deal-frame")

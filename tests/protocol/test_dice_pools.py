@@ -9,15 +9,15 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from protocol.match.events import ChanceResolved, PeerMisbehaved, SeatReplaced
+from protocol.mechanisms.chance import POOL_BATCH, POOL_LOW, is_pool_slot
+from protocol.mesh import MeshGame, Network
+from protocol.verify.verdicts import INVALID, VALID
+from protocol.verify.verifier import verify
+from protocol.wire.messages import ActBody, ChanceCommitBody, Kind, revealed_secrets
 
 from benchmarks.dice import HopNetwork
-from protocol.chance import POOL_BATCH, POOL_LOW, is_pool_slot
 from protocol.crypto import chance_outcome
-from protocol.events import ChanceResolved, PeerMisbehaved, SeatReplaced
-from protocol.local import MeshGame, Network
-from protocol.messages import ActBody, ChanceCommitBody, Kind, revealed_secrets
-from protocol.verdicts import INVALID, VALID
-from protocol.verify import verify
 from tests.protocol import dice_toy
 from tests.protocol.helpers import pool_lies
 

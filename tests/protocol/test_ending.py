@@ -1,4 +1,4 @@
-"""The END round on its own (protocol/ending.py, protocol.md §7.8): an :class:`Ending` with
+"""The END round on its own (protocol/mechanisms/ending.py, protocol.md §7.8): an :class:`Ending` with
 signed END messages."""
 
 from __future__ import annotations
@@ -6,12 +6,12 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from protocol.match.events import MatchEnded, ResultSigned
+from protocol.mechanisms.ending import Ending
+from protocol.wire.messages import EndBody
 
 from protocol.crypto import transcript_digest
-from protocol.ending import Ending
 from protocol.errors import Fault
-from protocol.events import MatchEnded, ResultSigned
-from protocol.messages import EndBody
 from tests.protocol.kit import MATCH_ID, signed
 
 FINAL = hashlib.sha256(b"final public state").digest()

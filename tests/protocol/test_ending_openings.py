@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from protocol.mesh import MeshGame, Network
+from protocol.verify.verdicts import VALID
+from protocol.verify.verifier import verify
 
-from protocol.local import MeshGame, Network
-from protocol.verdicts import VALID
-from protocol.verify import verify
-from tests.protocol.test_leave import pump_until
+from tests.protocol.mechanisms.test_leave import pump_until
 
 
 @pytest.mark.parametrize("what", ["draw", "resign"])

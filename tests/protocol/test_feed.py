@@ -11,10 +11,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from protocol.wire.feed import BUFFER_CAP, RIVALS_CAP, AddStatus, Equivocation, Feed
+from protocol.wire.messages import Kind, Message, sign_message
 
 from protocol.errors import BadMessage, LocalProtocolError
-from protocol.feed import BUFFER_CAP, RIVALS_CAP, AddStatus, Equivocation, Feed
-from protocol.messages import Kind, Message, sign_message
 
 MATCH = hashlib.sha256(b"feed match").digest()
 OTHER_MATCH = hashlib.sha256(b"another match").digest()

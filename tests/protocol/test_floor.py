@@ -9,18 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from protocol.match.core import FloorReached, PeerMisbehaved, ResultSigned
+from protocol.mesh import MeshGame, Network
+from protocol.verify.copies import verify_copies
+from protocol.verify.verdicts import ABANDONED, EXIT_CODES, INVALID, VALID
+from protocol.verify.verifier import verify
+from protocol.wire.header import PROTOCOL_VERSION
+from protocol.wire.messages import ActBody, CommitBody, EndBody, Kind, Message, RevealBody
 
 from benchmarks.scenario import raiders_network
 from engine.core import Over
-from protocol.copies import verify_copies
-from protocol.header import PROTOCOL_VERSION
-from protocol.local import MeshGame, Network
-from protocol.match import FloorReached, PeerMisbehaved, ResultSigned
-from protocol.messages import ActBody, CommitBody, EndBody, Kind, Message, RevealBody
-from protocol.verdicts import ABANDONED, EXIT_CODES, INVALID, VALID
-from protocol.verify import verify
 from tests.protocol import duel, toy
-from tests.protocol.test_match import rewrite_once
+from tests.protocol.match.test_match import rewrite_once
 
 
 def duel_network(tag: bytes, *, forfeit: bool, players: int = 2,

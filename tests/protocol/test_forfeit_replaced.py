@@ -6,13 +6,13 @@ play on while two seats are live."""
 from __future__ import annotations
 
 import pytest
+from protocol.mesh import MeshGame, Network
+from protocol.verify.verdicts import VALID
+from protocol.verify.verifier import verify
+from protocol.wire.messages import Kind
 
-from protocol.local import MeshGame, Network
-from protocol.messages import Kind
-from protocol.verdicts import VALID
-from protocol.verify import verify
 from tests.protocol import duel
-from tests.protocol.test_leave import whole
+from tests.protocol.mechanisms.test_leave import whole
 from tests.vectors.making import silence
 
 

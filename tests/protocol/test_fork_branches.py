@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
+from protocol.match.events import ForkSuspected, HeadsDisputed
+from protocol.mesh import Network
+from protocol.wire.messages import CommitBody, Kind, Message, RevealBody, sign_message
 
 from benchmarks.scenario import raiders_network
 from protocol.crypto import commit_set_digest, play_commitment
-from protocol.events import ForkSuspected, HeadsDisputed
-from protocol.local import Network
-from protocol.messages import CommitBody, Kind, Message, RevealBody, sign_message
 
 FORKER = 1
 REAL_TO, FORK_TO = 0, 2  # the honest peers: the one given the real branch, the forked one

@@ -1,11 +1,11 @@
-"""Forks on their own (protocol/forks.py, protocol.md §7.9): where a forked seat's feed stops,
+"""Forks on their own (protocol/mechanisms/forks.py, protocol.md §7.9): where a forked seat's feed stops,
 when it is replaced, and when a core took a message past a fork."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from protocol.forks import Forks
+from protocol.mechanisms.forks import Forks
 
 
 def live_but(*absent: int) -> Callable[[int], bool]:

@@ -19,20 +19,20 @@ import hashlib
 from collections.abc import Iterator
 
 import pytest
-
-from benchmarks.scenario import raiders, raiders_network
-from protocol.copies import verify_copies
-from protocol.delivery import round_key
-from protocol.local import Network
-from protocol.messages import (
+from protocol.mesh import Network
+from protocol.verify.copies import verify_copies
+from protocol.verify.verdicts import DISPUTED, INVALID, PROOF_CODES, Verdict
+from protocol.verify.verifier import verify
+from protocol.wire.delivery import round_key
+from protocol.wire.messages import (
     ActBody,
     Body,
     KeyReleaseBody,
     Message,
     SealKeyBody,
 )
-from protocol.verdicts import DISPUTED, INVALID, PROOF_CODES, Verdict
-from protocol.verify import verify
+
+from benchmarks.scenario import raiders, raiders_network
 from tests.protocol.framing import Edit, chance_edit, copy_bytes, framed, resign
 
 NETS: dict[tuple[int, str, int], Network] = {}

@@ -1,4 +1,4 @@
-"""protocol/header.py: the match header, its id and its signatures; validation of every field
+"""protocol/wire/header.py: the match header, its id and its signatures; validation of every field
 (a header comes from the network) and the fuzz invariant (any bytes decode or raise
 BadMessage)."""
 
@@ -14,11 +14,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from protocol import encoding
-from protocol.crypto import H, fingerprint, public_key_bytes, sign
-from protocol.errors import BadMessage
-from protocol.header import (
+from protocol.wire import encoding
+from protocol.wire.header import (
     HEADER_DOMAIN,
     PROTOCOL_VERSION,
     Header,
@@ -28,6 +25,9 @@ from protocol.header import (
     sign_header,
     verify_header_signatures,
 )
+
+from protocol.crypto import H, fingerprint, public_key_bytes, sign
+from protocol.errors import BadMessage
 
 PRIVATE = [Ed25519PrivateKey.from_private_bytes(bytes([i + 1]) * 32) for i in range(5)]
 KEYS = [public_key_bytes(p) for p in PRIVATE]

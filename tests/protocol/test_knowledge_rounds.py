@@ -1,4 +1,4 @@
-"""Private-knowledge rounds on their own (protocol/knowledge.py, protocol.md §7.5): a
+"""Private-knowledge rounds on their own (protocol/mechanisms/knowledge.py, protocol.md §7.5): a
 :class:`KnowledgeRounds` over a :class:`Chance` and a scripted game state that owes a seat
 hidden events, fed signed SEAL_KEY / DELIVERY / KEY_RELEASE messages."""
 
@@ -7,15 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
-
-from engine.core import KnowledgeRequest, Simultaneous, Visibility
-from protocol.absence import Seats
-from protocol.chance import Chance
-from protocol.crypto import SeatSecrets
-from protocol.delivery import round_key
-from protocol.errors import Fault, Mismatch
-from protocol.events import ChanceRedrawn, Event, PeerMisbehaved, RoundKeyReleased
-from protocol.knowledge import (
+from protocol.match.events import ChanceRedrawn, Event, PeerMisbehaved, RoundKeyReleased
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.chance import Chance
+from protocol.mechanisms.knowledge import (
     KnowledgeRound,
     KnowledgeRounds,
     delivery_body,
@@ -23,7 +18,8 @@ from protocol.knowledge import (
     release_body,
     round_private,
 )
-from protocol.messages import (
+from protocol.wire.delivery import round_key
+from protocol.wire.messages import (
     ChanceRevealBody,
     DeliveryBody,
     KeyReleaseBody,
@@ -32,7 +28,7 @@ from protocol.messages import (
     SealKeyBody,
     WelcomeBody,
 )
-from protocol.v1_names import (
+from protocol.wire.v1_names import (
     key_for_wrong_round,
     key_names_wrong_events,
     lying_delivery,
@@ -40,6 +36,10 @@ from protocol.v1_names import (
     round_id,
     secret_from_delivery,
 )
+
+from engine.core import KnowledgeRequest, Simultaneous, Visibility
+from protocol.crypto import SeatSecrets
+from protocol.errors import Fault, Mismatch
 from tests.protocol.kit import (
     MATCH_ID,
     NAMING,

@@ -1,9 +1,9 @@
-"""What follows a seat's END (protocol/late.py, protocol.md §7.6): a vote or a welcome a seat
+"""What follows a seat's END (protocol/mechanisms/late.py, protocol.md §7.6): a vote or a welcome a seat
 signs after its END is a note — a vote on a point before the end holds nothing, so a finished
 match stays valid on every copy that stores it — while a vote at the END round (a seat silent
 there) still counts, and a second version of a slot is still a fork.
 
-Each test builds the file as a peer would store it; without protocol/late.py, the first two
+Each test builds the file as a peer would store it; without protocol/mechanisms/late.py, the first two
 read ``incomplete`` ("it waits for chance setup.character.2": the vote, read ahead of the
 cursors, holds seat 2's message 3 for good) — checked by running them with
 ``Late.holds_nothing`` returning False."""
@@ -11,11 +11,11 @@ cursors, holds seat 2's message 3 for good) — checked by running them with
 from __future__ import annotations
 
 import pytest
+from protocol.mesh import Network
+from protocol.verify.verifier import INVALID, VALID, verify
+from protocol.wire.messages import AbsentBody, EndBody, Kind, Message, sign_message
 
 from benchmarks.scenario import raiders_network
-from protocol.local import Network
-from protocol.messages import AbsentBody, EndBody, Kind, Message, sign_message
-from protocol.verify import INVALID, VALID, verify
 from tests.protocol.framing import copy_bytes
 
 

@@ -6,15 +6,15 @@ reclaims, and what its feed holds after the LEAVE is stale."""
 from __future__ import annotations
 
 import pytest
+from protocol.match.core import MatchCore, SeatLeft
+from protocol.mesh import Network
+from protocol.verify.verdicts import ABANDONED, VALID
+from protocol.verify.verifier import verify
+from protocol.wire.messages import Kind, LeaveBody, Message, ReclaimBody, sign_message
 
 from benchmarks.scenario import RAIDERS, raiders_network
 from protocol.errors import BadMessage, LocalProtocolError
-from protocol.local import Network
-from protocol.match import MatchCore, SeatLeft
-from protocol.messages import Kind, LeaveBody, Message, ReclaimBody, sign_message
-from protocol.verdicts import ABANDONED, VALID
-from protocol.verify import verify
-from tests.protocol.test_floor import duel_network, floors
+from tests.protocol.mechanisms.test_floor import duel_network, floors
 
 LEAVER = 2
 

@@ -7,14 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
-from benchmarks.scenario import raiders_header, raiders_network
-from engine.core import Chance, Over, Simultaneous, Visibility
-from protocol.crypto import commit_set_digest, play_commitment
-from protocol.errors import LocalProtocolError
-from protocol.feed import Feed
-from protocol.local import Network
-from protocol.match import (
+from protocol.match.core import (
     ChanceResolved,
     ForkSuspected,
     HeadsDisputed,
@@ -27,7 +20,10 @@ from protocol.match import (
     SeatTimedOut,
     zombie_action,
 )
-from protocol.messages import (
+from protocol.mesh import Network
+from protocol.verify.verifier import verify
+from protocol.wire.feed import Feed
+from protocol.wire.messages import (
     ChanceCommitBody,
     ChanceRevealBody,
     CommitBody,
@@ -38,7 +34,11 @@ from protocol.messages import (
     revealed_secrets,
     sign_message,
 )
-from protocol.verify import verify
+
+from benchmarks.scenario import raiders_header, raiders_network
+from engine.core import Chance, Over, Simultaneous, Visibility
+from protocol.crypto import commit_set_digest, play_commitment
+from protocol.errors import LocalProtocolError
 from tests.protocol.helpers import direct_reveals, match_file, patient
 
 
@@ -390,7 +390,7 @@ def test_knowledge_no_face_down_room_before_it_is_turned() -> None:
 def test_docs_show_the_transition_table() -> None:
     from pathlib import Path
 
-    from protocol.match import describe_transitions
+    from protocol.match.core import describe_transitions
 
     docs = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
     assert describe_transitions() in docs, (
@@ -415,7 +415,7 @@ def test_restart_mid_step_resends_the_same_bytes(commits: int) -> None:
     core = MatchCore(net.header)
     for message in net.log:
         core.receive(message)
-    stored_seed = hashlib.sha256(b"restartseed1").digest()  # as protocol.local derives it
+    stored_seed = hashlib.sha256(b"restartseed1").digest()  # as protocol.mesh derives it
     seat = LocalSeat(core, 1, old.key, stored_seed, old.decide)
     net.cores[1] = core
     net.seats[1] = seat
@@ -561,8 +561,9 @@ def test_header_versions_this_program_lacks_are_refused(field: str, value: str,
                                                         words: str) -> None:
     import dataclasses
 
+    from protocol.wire.header import SignedHeader, sign_header
+
     from protocol.errors import BadMessage
-    from protocol.header import SignedHeader, sign_header
 
     signed, keys = raiders_header(3)
     header = dataclasses.replace(signed.header, **{field: value})

@@ -9,16 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
-from benchmarks.scenario import raiders_network
-from engine.core import GameState, Over
-from engine.raiders.bots import RandomBot
-from engine.sim import bot_key
-from protocol.crypto import commit_set_digest, play_commitment
-from protocol.delivery import open_delivery, seal_delivery
-from protocol.feed import Feed
-from protocol.local import Network, Stalled
-from protocol.match import (
+from protocol.match.core import (
     ChanceRedrawn,
     ChanceResolved,
     DecisionPending,
@@ -32,7 +23,11 @@ from protocol.match import (
     SeatReclaimed,
     SeatReplaced,
 )
-from protocol.messages import (
+from protocol.mesh import Network, Stalled
+from protocol.verify.verifier import INVALID, VALID, verify
+from protocol.wire.delivery import open_delivery, seal_delivery
+from protocol.wire.feed import Feed
+from protocol.wire.messages import (
     AbsentBody,
     ActBody,
     CommitBody,
@@ -43,7 +38,12 @@ from protocol.messages import (
     RevealBody,
     sign_message,
 )
-from protocol.verify import INVALID, VALID, verify
+
+from benchmarks.scenario import raiders_network
+from engine.core import GameState, Over
+from engine.raiders.bots import RandomBot
+from engine.sim import bot_key
+from protocol.crypto import commit_set_digest, play_commitment
 from tests.protocol.helpers import direct_reveals, match_file, patient
 
 Decider = Callable[[GameState[Any], int], str]

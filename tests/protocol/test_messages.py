@@ -16,11 +16,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from protocol.deck import DeckMessageBody
-from protocol.encoding import Value, decode, encode
-from protocol.errors import BadMessage, LocalProtocolError
-from protocol.messages import (
+from protocol.wire.encoding import Value, decode, encode
+from protocol.wire.messages import (
     CORE_KINDS,
     PROTOCOL_VERSION,
     SIGNATURE_DOMAINS,
@@ -50,6 +47,9 @@ from protocol.messages import (
     parse_body,
     sign_message,
 )
+
+from protocol.deck import DeckMessageBody
+from protocol.errors import BadMessage, LocalProtocolError
 
 MATCH = hashlib.sha256(b"test match").digest()
 OTHER_MATCH = hashlib.sha256(b"another match").digest()
@@ -82,7 +82,7 @@ VALID_BODIES: list[tuple[Kind, tuple[Value, ...], type]] = [
     (Kind.WELCOME, (3, 17), WelcomeBody),
 ]
 # (These are version 1 messages; LEAVE, CLAIM, RESIGN, OFFER, ANSWER and RESUME are version 2's
-# alone: tests/protocol/test_leave.py, test_claim.py, test_resign.py, test_agreements.py.)
+# alone: tests/protocol/mechanisms/test_leave.py, test_claim.py, test_resign.py, test_agreements.py.)
 V2_ONLY = {Kind.LEAVE, Kind.CLAIM, Kind.RESIGN, Kind.OFFER, Kind.ANSWER, Kind.RESUME, Kind.OPEN,
            Kind.DECK}
 assert {kind for kind, _, _ in VALID_BODIES} == set(Kind) - V2_ONLY

@@ -8,14 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from protocol.match.events import PeerMisbehaved
+from protocol.mesh import Network, random_decider
+from protocol.verify.verdicts import INVALID
+from protocol.verify.verifier import verify
+from protocol.wire.messages import MAX_ACTION, ActBody, Kind, RevealBody, parse_body
 
 from benchmarks.scenario import raiders_network
 from protocol.errors import BadMessage
-from protocol.events import PeerMisbehaved
-from protocol.local import Network, random_decider
-from protocol.messages import MAX_ACTION, ActBody, Kind, RevealBody, parse_body
-from protocol.verdicts import INVALID
-from protocol.verify import verify
 
 
 def _shouting(net: Network, seat: int) -> None:

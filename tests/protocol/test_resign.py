@@ -7,18 +7,18 @@ over it is a stale note."""
 from __future__ import annotations
 
 import pytest
+from protocol.match.core import SeatLeft
+from protocol.mesh import Network
+from protocol.verify.verdicts import ABANDONED, VALID
+from protocol.verify.verifier import verify
+from protocol.wire.messages import Kind, Message, ResignBody
 
 from benchmarks.scenario import RAIDERS, raiders_network
 from engine.core import Over
 from protocol.errors import BadMessage, LocalProtocolError
-from protocol.local import Network
-from protocol.match import SeatLeft
-from protocol.messages import Kind, Message, ResignBody
-from protocol.verdicts import ABANDONED, VALID
-from protocol.verify import verify
 from tests.protocol.duel import Duel
-from tests.protocol.test_floor import duel_network, floors
-from tests.protocol.test_leave import pump_until, whole
+from tests.protocol.mechanisms.test_floor import duel_network, floors
+from tests.protocol.mechanisms.test_leave import pump_until, whole
 
 
 def resign_after(net: Network, seat: int, messages: int) -> None:

@@ -10,14 +10,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from protocol.match.events import PeerMisbehaved, SealedOpened, SealedVoid
+from protocol.match.seat import LocalSeat
+from protocol.mesh import MeshGame, Network
+from protocol.verify.verdicts import INVALID, VALID
+from protocol.verify.verifier import verify
+from protocol.wire.messages import ActBody, Kind, OpenBody, RevealBody
 
 from protocol.crypto import play_commitment, sealed_commitment
-from protocol.events import PeerMisbehaved, SealedOpened, SealedVoid
-from protocol.local import MeshGame, Network
-from protocol.messages import ActBody, Kind, OpenBody, RevealBody
-from protocol.seat import LocalSeat
-from protocol.verdicts import INVALID, VALID
-from protocol.verify import verify
 from tests.protocol import sealed_toy
 from tests.protocol.helpers import opening_lies, patient, sealing_lies
 
@@ -123,7 +123,7 @@ def test_an_end_before_the_audit_is_misbehaviour() -> None:
         if expected is Kind.OPEN and local.core.ending.ended:
             final = local.core.ending.final
             assert final is not None
-            from protocol.messages import EndBody
+            from protocol.wire.messages import EndBody
             return Kind.END, EndBody(final.digest, local.core.ending.end_transcript())
         return original(expected)
     local._body = skip_audit  # type: ignore[method-assign]

@@ -1,4 +1,4 @@
-"""Settlements on their own (protocol/settlement.py, protocol.md §7.6 item 8): a
+"""Settlements on their own (protocol/mechanisms/settlements.py, protocol.md §7.6 item 8): a
 :class:`Settlement` over a :class:`Votes` read from real feeds, with a fake :class:`Progress`.
 
 The dead end: four seats; seat 3 crashed at its message 2 and every other seat voted it absent,
@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
+from protocol.match.events import Event
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.settlements import Settlement
+from protocol.mechanisms.votes import Votes
+from protocol.wire.messages import AbsentBody, ActBody
 
-from protocol.absence import Seats
-from protocol.events import Event
-from protocol.messages import AbsentBody, ActBody
-from protocol.settlement import Settlement
-from protocol.votes import Votes
 from tests.protocol.kit import FakeProgress, append, feeds, signed
 
 

@@ -1,4 +1,4 @@
-"""Decisions on their own (protocol/steps.py, protocol.md §7.1–7.2): :class:`Steps` over a real
+"""Decisions on their own (protocol/mechanisms/steps.py, protocol.md §7.1–7.2): :class:`Steps` over a real
 Dungeon Raiders position, fed signed COMMIT / REVEAL / ACT messages, routed as the match core
 routes them (each live seat's first message of a step is recorded with the seats first)."""
 
@@ -9,15 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-
-from engine.core import KnowledgeRequest, Simultaneous, Turn
-from engine.raiders import from_position
-from protocol.absence import Seats
-from protocol.chance import Chance
-from protocol.crypto import commit_set_digest, play_commitment
-from protocol.ending import Ending
-from protocol.errors import Fault, Mismatch
-from protocol.events import (
+from protocol.match.events import (
     ActionTaken,
     Event,
     ForkSuspected,
@@ -25,9 +17,14 @@ from protocol.events import (
     PlayRevealed,
     SeatReclaimed,
 )
-from protocol.game import zombie_action
-from protocol.knowledge import KnowledgeRounds, delivery_body, key_body
-from protocol.messages import (
+from protocol.match.game import zombie_action
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.chance import Chance
+from protocol.mechanisms.ending import Ending
+from protocol.mechanisms.knowledge import KnowledgeRounds, delivery_body, key_body
+from protocol.mechanisms.sealed import Sealed
+from protocol.mechanisms.steps import Step, Steps
+from protocol.wire.messages import (
     ActBody,
     ChanceDigestBody,
     CommitBody,
@@ -35,9 +32,12 @@ from protocol.messages import (
     RevealBody,
     WelcomeBody,
 )
-from protocol.sealed import Sealed
-from protocol.steps import Step, Steps
-from protocol.v1_names import revealed_before_delivering
+from protocol.wire.v1_names import revealed_before_delivering
+
+from engine.core import KnowledgeRequest, Simultaneous, Turn
+from engine.raiders import from_position
+from protocol.crypto import commit_set_digest, play_commitment
+from protocol.errors import Fault, Mismatch
 from tests.protocol.kit import (
     KEYS,
     MATCH_ID,

@@ -1,4 +1,4 @@
-"""The transition table (protocol/table.py): every row's predicate belongs to the mechanism the
+"""The transition table (protocol/match/table.py): every row's predicate belongs to the mechanism the
 row names, the ``gated`` and ``decision`` columns hold where the table says and are what the
 match core enforces, and docs/protocol.md shows the table :func:`describe_transitions` makes.
 
@@ -12,18 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from protocol.absence import Seats
-from protocol.agreements import Agreements
-from protocol.chance import Chance as ChanceMechanism
-from protocol.decks import Decks
-from protocol.ending import Ending
-from protocol.events import ResultSigned
-from protocol.knowledge import KnowledgeRounds, round_private
-from protocol.messages import CORE_KINDS, ActBody, CommitBody, EndBody, KeyReleaseBody, Kind
-from protocol.sealed import Sealed
-from protocol.steps import Steps
-from protocol.table import (
+from protocol.match.events import ResultSigned
+from protocol.match.table import (
     ANY,
     OVERLAY,
     PHASE_ROWS,
@@ -35,7 +25,17 @@ from protocol.table import (
     TURN,
     describe_transitions,
 )
-from protocol.votes import Votes
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.agreements import Agreements
+from protocol.mechanisms.chance import Chance as ChanceMechanism
+from protocol.mechanisms.deals import Decks
+from protocol.mechanisms.ending import Ending
+from protocol.mechanisms.knowledge import KnowledgeRounds, round_private
+from protocol.mechanisms.sealed import Sealed
+from protocol.mechanisms.steps import Steps
+from protocol.mechanisms.votes import Votes
+from protocol.wire.messages import CORE_KINDS, ActBody, CommitBody, EndBody, KeyReleaseBody, Kind
+
 from tests.protocol.toy import dealt, digested
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"

@@ -6,9 +6,10 @@ the longest of those of the seats it waits for.  A match core of the timed toy (
 
 from __future__ import annotations
 
-from protocol.events import SeatsOverdue, SeatTimedOut
-from protocol.match import MatchConfig
-from protocol.messages import ActBody, Kind
+from protocol.match.core import MatchConfig
+from protocol.match.events import SeatsOverdue, SeatTimedOut
+from protocol.wire.messages import ActBody, Kind
+
 from tests.protocol.timed_toy import TimedMatch
 from tests.protocol.toy import digested
 

@@ -9,13 +9,13 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from protocol.wire.encoding import encode
+from protocol.wire.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
+from protocol.wire.messages import Kind, Message, sign_message
+from protocol.wire.transcript import MAX_RECORD, file_start, frame, read_transcript
 
 from protocol.crypto import public_key_bytes
-from protocol.encoding import encode
 from protocol.errors import BadMessage
-from protocol.header import PROTOCOL_VERSION, Header, Seat, SignedHeader, sign_header
-from protocol.messages import Kind, Message, sign_message
-from protocol.transcript import MAX_RECORD, file_start, frame, read_transcript
 
 STATE = bytes(32)
 HEADS = (bytes(32),) * 3  # (no message here drives an engine: any heads do)

@@ -8,12 +8,12 @@ import hashlib
 import re
 
 import pytest
+from protocol.mesh import Network
+from protocol.verify.verifier import INVALID, VALID, record_numbers, verify, verify_transcript
+from protocol.wire.messages import sign_message
+from protocol.wire.transcript import MAX_DAMAGED, MAX_FILE, file_start, frame, read_transcript
 
 from benchmarks.scenario import raiders_network
-from protocol.local import Network
-from protocol.messages import sign_message
-from protocol.transcript import MAX_DAMAGED, MAX_FILE, file_start, frame, read_transcript
-from protocol.verify import INVALID, VALID, record_numbers, verify, verify_transcript
 
 
 @pytest.fixture(scope="module")

@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from protocol.mesh import Network
+from protocol.verify.verifier import INCOMPLETE, INVALID, UNREADABLE, VALID, verify
+from protocol.wire.messages import Kind
+from protocol.wire.transcript import file_start, frame
 
 from benchmarks.scenario import raiders_header, raiders_network
-from protocol.local import Network
-from protocol.messages import Kind
-from protocol.transcript import file_start, frame
-from protocol.verify import INCOMPLETE, INVALID, UNREADABLE, VALID, verify
-from tests.protocol.test_match import rewrite_reveal_action
+from tests.protocol.match.test_match import rewrite_reveal_action
 
 
 def match_file(net: Network, order: list | None = None) -> bytes:
@@ -103,8 +103,8 @@ def test_missing_final_signature_is_incomplete(finished: Network) -> None:
 def test_a_match_this_program_cannot_play_is_a_verdict_not_a_crash() -> None:
     import dataclasses
 
-    from protocol.header import SignedHeader, sign_header
-    from protocol.transcript import file_start
+    from protocol.wire.header import SignedHeader, sign_header
+    from protocol.wire.transcript import file_start
 
     signed, keys = raiders_header(3)
     header = dataclasses.replace(signed.header, engine="raiders/99")
@@ -125,8 +125,8 @@ def test_options_the_game_cannot_take_are_named_in_the_verdict(options: Any,
     "incomplete" rather than invalid."""
     import dataclasses
 
-    from protocol.header import SignedHeader, sign_header
-    from protocol.transcript import file_start
+    from protocol.wire.header import SignedHeader, sign_header
+    from protocol.wire.transcript import file_start
 
     signed, keys = raiders_header(3)
     header = dataclasses.replace(signed.header, options=options)

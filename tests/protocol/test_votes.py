@@ -11,12 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from benchmarks.partitions import OUTCOMES, judged, outcome
-from benchmarks.scenario import RAIDERS, raiders_network
-from engine.stream import HashStream
-from protocol.crypto import replaced_head
-from protocol.local import (
+from protocol.match.core import LocalSeat, MatchCore, PeerMisbehaved
+from protocol.mesh import (
     Network,
     Partition,
     cut_off,
@@ -25,9 +21,13 @@ from protocol.local import (
     shuffled,
     take_in_order,
 )
-from protocol.match import LocalSeat, MatchCore, PeerMisbehaved
-from protocol.messages import AbsentBody, CommitBody, EndBody, Kind, Message, RevealBody
-from protocol.verify import INVALID, VALID, verify
+from protocol.verify.verifier import INVALID, VALID, verify
+from protocol.wire.messages import AbsentBody, CommitBody, EndBody, Kind, Message, RevealBody
+
+from benchmarks.partitions import OUTCOMES, judged, outcome
+from benchmarks.scenario import RAIDERS, raiders_network
+from engine.stream import HashStream
+from protocol.crypto import replaced_head
 from tests.protocol.helpers import match_file
 
 
@@ -83,7 +83,7 @@ def test_three_seats_that_time_each_other_out_at_once_play_on() -> None:
     the dead end is broken: seat 1, the lowest whose own vote shows it sent the message it was
     voted out at, is kept, and the old rules replace seat 2, which reclaims.  (Seat 2 had held
     back its secret of a face-up room every other seat had revealed: it withheld, and forfeits
-    — Raiders keeps it in play: tests/protocol/test_withholding.py.)"""
+    — Raiders keeps it in play: tests/protocol/mechanisms/test_withholding.py.)"""
     net = crossed()
     for i, core in enumerate(net.cores):
         votes = {(t, v): b for (t, _), ballot in core.ballots.items() for v, b in ballot.items()}

@@ -1,4 +1,4 @@
-"""Votes on absent seats on their own (protocol/votes.py, protocol.md §7.6 items 1–7): a
+"""Votes on absent seats on their own (protocol/mechanisms/votes.py, protocol.md §7.6 items 1–7): a
 :class:`Votes` over real feeds of signed ABSENT messages, a cursor per seat and a fake
 :class:`Progress` — the mesh scenarios of crossed votes are in test_votes.py."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
+from protocol.match.events import Event
+from protocol.mechanisms.absence import Seats
+from protocol.mechanisms.votes import Votes
+from protocol.wire.messages import AbsentBody, ActBody, Message, ReclaimBody, WelcomeBody
 
-from protocol.absence import Seats
-from protocol.events import Event
-from protocol.messages import AbsentBody, ActBody, Message, ReclaimBody, WelcomeBody
-from protocol.votes import Votes
 from tests.protocol.kit import FakeProgress, append, feeds
 
 

@@ -10,15 +10,15 @@ import dataclasses
 from typing import Any
 
 import pytest
+from protocol.match.core import MatchCore
+from protocol.match.events import HeadsDisputed, PeerMisbehaved
+from protocol.mesh import Network
+from protocol.verify.verifier import verify
+from protocol.wire.messages import CORE_KINDS, DeliveryBody, Kind, Message, sign_message
+from protocol.wire.transcript import file_start, frame, read_transcript
 
 from benchmarks.scenario import raiders_network
 from protocol.crypto import replaced_head
-from protocol.events import HeadsDisputed, PeerMisbehaved
-from protocol.local import Network
-from protocol.match import MatchCore
-from protocol.messages import CORE_KINDS, DeliveryBody, Kind, Message, sign_message
-from protocol.transcript import file_start, frame, read_transcript
-from protocol.verify import verify
 
 
 @pytest.fixture(scope="module")

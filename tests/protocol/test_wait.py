@@ -1,4 +1,4 @@
-"""The wait clock on its own (protocol/wait.py, protocol.md §6.6): a :class:`WaitClock` driven by
+"""The wait clock on its own (protocol/match/timing.py, protocol.md §6.6): a :class:`WaitClock` driven by
 hand — time comes in as a number, nothing sleeps."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from protocol.match.events import SeatsOverdue, SeatTimedOut
+from protocol.match.timing import DECISIONS, MatchConfig, WaitClock
+from protocol.wire.messages import Kind
 
 from engine.core import TimeClass
-from protocol.events import SeatsOverdue, SeatTimedOut
-from protocol.messages import Kind
-from protocol.wait import DECISIONS, MatchConfig, WaitClock
 
 CONFIG = MatchConfig(turn_timeout=10.0, silence_timeout=5.0)
 

@@ -10,18 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from protocol.match.events import SeatForfeited, SeatReclaimed
+from protocol.mechanisms.absence import Seats
+from protocol.mesh import Network, random_decider
+from protocol.verify.verdicts import VALID
+from protocol.verify.verifier import verify
+from protocol.wire.messages import Kind, Message, ReclaimBody
 
 from benchmarks.scenario import raiders_network
 from engine.core import Over
 from engine.raiders import PEEK
-from protocol.absence import Seats
-from protocol.events import SeatForfeited, SeatReclaimed
-from protocol.local import Network, random_decider
-from protocol.messages import Kind, Message, ReclaimBody
-from protocol.verdicts import VALID
-from protocol.verify import verify
-from tests.protocol.test_leave import whole
-from tests.protocol.test_votes import crossed
+from tests.protocol.mechanisms.test_leave import whole
+from tests.protocol.mechanisms.test_votes import crossed
 from tests.vectors.making import silence
 
 
@@ -106,7 +106,7 @@ def test_a_seat_that_withholds_a_due_chance_secret_forfeits(variant: str,
 @pytest.mark.parametrize("variant", ["basic", "tactical"])
 def test_a_withholder_whose_link_comes_back_reclaims_and_plays_on_but_cannot_win(
         variant: str) -> None:
-    """Raiders keeps a forfeited seat in play.  In tests/protocol/test_votes.py's crossed votes,
+    """Raiders keeps a forfeited seat in play.  In tests/protocol/mechanisms/test_votes.py's crossed votes,
     seat 2's messages stall while the others' get through: the others reveal a face-up room's
     secrets, seat 2's reveal is held, and seat 2 is replaced — it withheld.  When its links
     come back it reclaims, forfeits at its first decision since, and plays its own cards to

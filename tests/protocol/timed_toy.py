@@ -9,12 +9,13 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from protocol.match.core import MatchConfig, MatchCore
+from protocol.match.events import Event
+from protocol.mesh import MeshGame, make_header
+
 from engine.core import GameSpec, Simultaneous, TimeClass, Turn
 from engine.games import register
 from protocol.crypto import SeatSecrets
-from protocol.events import Event
-from protocol.local import MeshGame, make_header
-from protocol.match import MatchConfig, MatchCore
 from tests.protocol.toy import Match, Toy
 
 GAME = "toy-timed"

@@ -12,6 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from protocol.match.core import MatchCore
+from protocol.match.events import Event, PeerMisbehaved
+from protocol.match.table import SIMULTANEOUS
+from protocol.mechanisms import chance as chance_writers
+from protocol.mechanisms import knowledge as knowledge_writers
+from protocol.mesh import MeshGame, make_header
+from protocol.wire.messages import Body, CommitBody, Kind, RevealBody, sign_message
+
 from engine.core import (
     Chance,
     ChanceEvent,
@@ -29,14 +37,7 @@ from engine.core import (
     Waiting,
 )
 from engine.games import register
-from protocol import chance as chance_writers
-from protocol import knowledge as knowledge_writers
 from protocol.crypto import SeatSecrets, commit_set_digest, play_commitment
-from protocol.events import Event, PeerMisbehaved
-from protocol.local import MeshGame, make_header
-from protocol.match import MatchCore
-from protocol.messages import Body, CommitBody, Kind, RevealBody, sign_message
-from protocol.table import SIMULTANEOUS
 
 
 @dataclass(frozen=True)

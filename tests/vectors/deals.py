@@ -4,7 +4,7 @@ seats shuffle together — keys, shuffles, decryption shares, the kept power's o
 setup, the kept objective's open with its sealed index, and the audit of every card still unseen
 at the end.
 
-Each vector is a match of in-memory peers (protocol.local.Network) built from a fixed tag: keys,
+Each vector is a match of in-memory peers (protocol.mesh.Network) built from a fixed tag: keys,
 nonces, per-match seeds (so every deck secret, permutation and proof nonce, deck.md §6) and bot
 choices derive from it, and Ed25519 signatures are deterministic, so the bytes are the same on
 every run.  A seat that cheats does it as a modified client would, signing with its own key."""
@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from protocol.match.events import DeckRestarted, PeerMisbehaved
+from protocol.mesh import MeshGame, Network
+from protocol.wire.messages import Kind, Message
+from protocol.wire.transcript import file_start, frame
+
 from protocol.deck import Deck, DeckBody, DeckMessageBody, OpenBody, SharesBody, ShuffleBody
 from protocol.deck.derive import Derivation
 from protocol.deck.shuffle import prove_shuffle
 from protocol.deck.state import proof_context
-from protocol.events import DeckRestarted, PeerMisbehaved
-from protocol.local import MeshGame, Network
-from protocol.messages import Kind, Message
-from protocol.transcript import file_start, frame
 from tests.protocol.framing import framed
 from tests.protocol.helpers import deck_lies, other_card, swapped_after_challenge, wrong_share
 from tests.vectors.making import Expect, Vector, invalid, valid

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from protocol.messages import ClaimBody, Kind, Message
+from protocol.wire.messages import ClaimBody, Kind, Message
+
 from tests.vectors.making import Expect, Vector, VectorNetwork, finished, silence, valid
 
 

@@ -24,12 +24,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from protocol.wire.encoding import decode
+
 from benchmarks.deck_scenario import DeckTable
 from protocol.deck import DECK_ALGORITHM, Deck, DeckFault, DeckSeat, DeckSpec
 from protocol.deck.derive import Derivation, permutation
 from protocol.deck.elgamal import card_point
 from protocol.deck.group import BASE, framed, generators, hash_to_scalar
-from protocol.encoding import decode
 
 DECK_VECTORS = Path(__file__).resolve().parent / "deck"
 CARDS = ("power-0", "power-1", "power-2", "power-3")

@@ -8,7 +8,7 @@ Every file is built from fixed tags, so running this again gives the same bytes:
 Three kinds of files (tests/vectors/v1/README.md lists them all):
 
 * **honest** — whole matches of 3, 4 and 5 seats, basic and tactical, played by in-memory peers
-  (:class:`protocol.local.Network`); each is the file one peer wrote, in the order it took the
+  (:class:`protocol.mesh.Network`); each is the file one peer wrote, in the order it took the
   messages;
 * **adversarial** — matches in which a seat misbehaves at the message level (silent, a lie, a
   fork...): the misbehaving seat's client is replaced by one that signs what an attacker would
@@ -228,7 +228,7 @@ at one of two levels:
     python -m tests.vectors.generate_v1 --check   # regenerate in memory, compare, write nothing
 
 Keys, nonces, per-match seeds, bot choices and delivery orders derive from fixed tags through
-`protocol.local` (`make_header`, `random_decider`, `Network`); Ed25519 signatures are
+`protocol.mesh` (`make_header`, `random_decider`, `Network`); Ed25519 signatures are
 deterministic. The one random input of the code is the ephemeral key HPKE draws when a DELIVERY
 is sealed: the generator opens each delivery with the torch user's key and seals the same
 plaintext again under an ephemeral key derived from the tag (RFC 9180 base mode), which any

@@ -61,16 +61,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from protocol.messages import (
+from protocol.verify.verdicts import DISPUTED, INVALID, REASON_CODES, UNREADABLE, VERDICTS
+from protocol.verify.verifier import verify
+from protocol.wire.messages import (
     AbsentBody,
     ChanceRevealBody,
     DeliveryBody,
     Kind,
     RevealBody,
 )
-from protocol.transcript import split_records
-from protocol.verdicts import DISPUTED, INVALID, REASON_CODES, UNREADABLE, VERDICTS
-from protocol.verify import verify
+from protocol.wire.transcript import split_records
+
 from tests.campaign.liars import (
     ABSENCE_KINDS,
     KINDS,
@@ -111,7 +112,7 @@ UNREACHED = {
     "usage": "the command given no file or a bad option: no file to give, so no vector "
              "(`cryptcrawl verify` alone exits 2 and prints one line on standard error)",
     "claim_disputed": "needs a copy of the claimed seat holding its move that crossed the "
-                      "claim: tests/protocol/test_claim.py makes one",
+                      "claim: tests/protocol/mechanisms/test_claim.py makes one",
 }
 """Reason codes no vector gets, with why (tests/vectors/v2/README.md)."""
 
@@ -572,7 +573,7 @@ def pair_rule(liar: int) -> Callable[[dict[str, Any]], list[str]]:
 
 def split_network() -> VectorNetwork:
     """Four seats; the network splits into {0, 1} and {2, 3} for good after 60 deliveries: each
-    side votes the other absent and finishes its own match (as tests/protocol/test_copies.py)."""
+    side votes the other absent and finishes its own match (as tests/protocol/verify/test_copies.py)."""
     net = VectorNetwork(4, tag=b"copies/split", version=VERSION)
     net.pump(limit=60, partial=True)
     net.land_in_flight()

@@ -33,20 +33,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
-from benchmarks.scenario import RAIDERS, raiders
-from cli.verify import run_verify
-from engine.core import GameState
-from engine.raiders.bots import RandomBot
-from engine.sim import bot_key
-from protocol.crypto import commit_set_digest, play_commitment, sign
-from protocol.delivery import SIGNATURE_DOMAIN as DELIVERY_DOMAIN
-from protocol.delivery import delivery_info
-from protocol.encoding import encode
-from protocol.header import SignedHeader, sign_header
-from protocol.local import Network, Stalled, draw_partition
-from protocol.match import DecisionPending
-from protocol.messages import (
+from protocol.match.core import DecisionPending
+from protocol.mesh import Network, Stalled, draw_partition
+from protocol.wire.delivery import SIGNATURE_DOMAIN as DELIVERY_DOMAIN
+from protocol.wire.delivery import delivery_info
+from protocol.wire.encoding import encode
+from protocol.wire.header import SignedHeader, sign_header
+from protocol.wire.messages import (
     CORE_KINDS,
     AbsentBody,
     ActBody,
@@ -63,8 +56,15 @@ from protocol.messages import (
     SealKeyBody,
     sign_message,
 )
-from protocol.naming import naming
-from protocol.transcript import file_start, frame, split_records
+from protocol.wire.naming import naming
+from protocol.wire.transcript import file_start, frame, split_records
+
+from benchmarks.scenario import RAIDERS, raiders
+from cli.verify import run_verify
+from engine.core import GameState
+from engine.raiders.bots import RandomBot
+from engine.sim import bot_key
+from protocol.crypto import commit_set_digest, play_commitment, sign
 
 Decider = Callable[[GameState[Any], int], str]
 
@@ -76,7 +76,7 @@ def tag_of(version: int) -> bytes:
 
 # --------------------------------------------------------------------------- deterministic HPKE
 # RFC 9180, base mode, DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, ChaCha20-Poly1305: the suite of
-# protocol/delivery.py, with the ephemeral key given instead of drawn.
+# protocol/wire/delivery.py, with the ephemeral key given instead of drawn.
 
 _KEM_SUITE = b"KEM\x00\x20"
 _HPKE_SUITE = b"HPKE\x00\x20\x00\x01\x00\x03"
@@ -832,7 +832,7 @@ def diverged_state(version: int) -> Vector:
 def partition(version: int, seed: bytes, mode: str, name: str, words: str,
               notes: tuple[str, ...]) -> Vector:
     """A partition of ``python -m benchmarks partitions`` (:func:`draw_partition`), played as
-    :func:`protocol.local.play_partition` plays it, on peers that rebuild as network peers do."""
+    :func:`protocol.mesh.play_partition` plays it, on peers that rebuild as network peers do."""
     p = draw_partition(seed, RAIDERS, mode)
     net = VectorNetwork(p.players, tag=b"faults/partition/" + seed, rebuild=True,
                         version=version)

@@ -2,7 +2,7 @@
 are drawn from pools of secrets committed ahead — the decider's secret in its ACT, the others'
 in one round of CHANCE_REVEAL.
 
-Each vector is a match of three in-memory peers (protocol.local.Network) built from a fixed tag:
+Each vector is a match of three in-memory peers (protocol.mesh.Network) built from a fixed tag:
 keys, nonces, seeds and bot choices derive from it and Ed25519 signatures are deterministic.
 The tags are chosen so that no private-knowledge round (a guardian's peek, whose deliveries are
 sealed under fresh randomness) happens: the bytes are the same on every run, which the builder
@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from protocol.chance import is_pool_slot
-from protocol.events import ChanceResolved, PeerMisbehaved
-from protocol.local import MeshGame, Network
-from protocol.messages import ActBody, Kind
-from protocol.seat import LocalSeat
-from protocol.transcript import file_start, frame
+from protocol.match.events import ChanceResolved, PeerMisbehaved
+from protocol.match.seat import LocalSeat
+from protocol.mechanisms.chance import is_pool_slot
+from protocol.mesh import MeshGame, Network
+from protocol.wire.messages import ActBody, Kind
+from protocol.wire.transcript import file_start, frame
+
 from tests.protocol.helpers import pool_lies
 from tests.vectors.making import Vector, invalid, valid
 

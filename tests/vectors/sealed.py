@@ -1,7 +1,7 @@
 """Conformance vectors of sealed values (protocol.md §7.11): Dungeon Twister matches, whose two
 starting teams and 20 face-down tokens are sealed when chosen and opened when the rules say.
 
-Each vector is a match of two in-memory peers (protocol.local.Network) built from a fixed tag:
+Each vector is a match of two in-memory peers (protocol.mesh.Network) built from a fixed tag:
 keys, nonces, seeds and bot choices derive from it, Ed25519 signatures are deterministic and
 Dungeon Twister has no private-knowledge delivery, so the bytes are the same on every run.  A
 seat that cheats does it as a modified client would, signing with its own key: it commits to
@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from protocol.events import PeerMisbehaved
-from protocol.local import MeshGame, Network
-from protocol.messages import RevealBody
-from protocol.seat import LocalSeat
-from protocol.transcript import file_start, frame
+from protocol.match.events import PeerMisbehaved
+from protocol.match.seat import LocalSeat
+from protocol.mesh import MeshGame, Network
+from protocol.wire.messages import RevealBody
+from protocol.wire.transcript import file_start, frame
+
 from tests.protocol.helpers import opening_lies, sealing_lies
 from tests.vectors.making import Vector, invalid, valid
 

@@ -7,9 +7,9 @@ import json
 from typing import Any
 
 import pytest
+from protocol.wire.encoding import decode
 
 from protocol.deck import CardLearned, CardShown, DeckFault, DeckSeat
-from protocol.encoding import decode
 from tests.vectors.generate_deck import DECK_VECTORS, OWNERS, build, replay, spec_of
 
 

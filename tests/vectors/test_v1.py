@@ -12,7 +12,7 @@ Two checks that together pin every verdict of protocol v1 while the program move
   whose verdict does not show its attack.
 
 A failure of the first means a verdict changed.  A failure of the second alone means the
-in-memory peers now play or write a version 1 match differently (protocol/local.py, the bots,
+in-memory peers now play or write a version 1 match differently (protocol/mesh.py, the bots,
 the match core's choice of what to send): the stored vectors still pin the verdicts; look at why
 before touching anything.  These vectors are frozen — never regenerate v1 to follow a change
 of the protocol (that is v2's, tests/vectors/v2).
@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.verify.verdicts import EXIT_CODES, REASON_CODES
 
-from protocol.verdicts import EXIT_CODES, REASON_CODES
 from tests.vectors.generate_v1 import V1, build, differences, stored, verdict_json
 
 MANIFEST = json.loads((V1 / "manifest.json").read_text(encoding="utf-8"))
@@ -81,7 +81,7 @@ def test_every_change_is_of_a_stored_file_and_says_why() -> None:
 
 def test_every_file_has_one_pinned_reason_code_of_its_verdict() -> None:
     """Every stored file has a code here or a change there (not both), and the code is one
-    of its verdict's (protocol/verdicts.py); a rule_broken would say nothing."""
+    of its verdict's (protocol/verify/verdicts.py); a rule_broken would say nothing."""
     assert set(CODES) | set(CHANGES) == {e["file"] for e in ENTRIES}
     assert not set(CODES) & set(CHANGES)
     for entry in ENTRIES:

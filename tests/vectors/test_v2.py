@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol.verify.verdicts import EXIT_CODES, REASON_CODES, VERDICTS
 
-from protocol.verdicts import EXIT_CODES, REASON_CODES, VERDICTS
 from tests.campaign.liars import KINDS
 from tests.vectors.generate_v2 import (
     LATER,

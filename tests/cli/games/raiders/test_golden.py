@@ -33,6 +33,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
+from protocol.match.core import ActionTaken, ChanceResolved, PrivateKnowledge, SeatReplaced
 
 from cli.games.raiders import render
 from cli.games.raiders.ui import RaidersUI
@@ -44,7 +45,6 @@ from engine.raiders.bots import RandomBot
 from engine.raiders.cards import BOSSES, MONSTERS, TRAPS, TREASURES, VAULTS
 from engine.sim import Dealer, bot_key
 from p2p.peer import MatchPeer
-from protocol.match import ActionTaken, ChanceResolved, PrivateKnowledge, SeatReplaced
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 UPDATE_ENV = "CRYPTCRAWL_UPDATE_GOLDEN"
@@ -601,8 +601,9 @@ def full_screen_frame(columns: int, lines: int, *, end: bool = False) -> str:
     """The full screen (cli/tui.py on cli/screen.py) of a 4-player match in level 3, as rows of
     text at ``columns`` x ``lines``: a seat locked in, one away, one played by a bot, the log
     of the rooms before; or the end screen."""
+    from protocol.match.core import PlayCommitted, SeatsOverdue
+
     from cli.tui import FullScreenGame
-    from protocol.match import PlayCommitted, SeatsOverdue
 
     state = from_position({
         "players": 4, "phase": "play", "level": 3, "room": 2, "layout": "L2",
