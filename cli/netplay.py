@@ -23,8 +23,9 @@ from cli.play import Console, InputClosed, LeftGame, in_reader
 from cli.plugin import GameUI, Seating
 from cli.seats import SeatWatch
 from cli.story import Story
-from cli.text import YOU, seat_letter, wrap_text
+from cli.text import YOU, join_words, seat_letter, wrap_text
 from engine.core import (
+    DEFAULT_LEVEL,
     EngineError,
     GameState,
     IllegalActionError,
@@ -64,7 +65,8 @@ At the table (every game)
 class NetOptions:
     players: int = 4
     bots: int = 3
-    bot_kind: str = ""  # the game's bot by name ("": its default bot)
+    bot_kind: str = ""  # a level, or the game's bot by name ("": the default level)
+    levels: tuple[str, ...] = ()  # ``host``: one level a bot seat (else ``bot_kind`` for all)
     game: str = DEFAULT_GAME
     options: tuple[tuple[str, Any], ...] = ()  # the game's options (players aside)
     bot_seed: str = ""
@@ -77,6 +79,12 @@ class NetOptions:
     role: str = "play"  # play, host, join or resume: where the bots run
     bell: bool = True  # the full screen rings the terminal's bell when it is your move
     spectators: bool = True  # ``host``: the table lets people watch (spectate)
+
+    def bot_kinds(self, count: int) -> tuple[str, ...]:
+        """How each of ``count`` bots plays, in seat order: a level or a bot's name."""
+        if self.levels:
+            return self.levels[:count]
+        return (self.bot_kind or DEFAULT_LEVEL,) * count
 
     @property
     def leaving(self) -> str:
@@ -157,6 +165,12 @@ class NetGame:
         self.labels = tuple(YOU if i == me else n for i, n in enumerate(names))
         self.ui = make_ui(game, len(names), options,
                           Seating(self.labels, me, self.options.name))
+
+    def bot_seats(self) -> frozenset[int]:
+        """The seats bot peers play, as their names say ("Bot 2 (strong)")."""
+        from p2p.run import bot_kind_of
+
+        return frozenset(i for i, name in enumerate(self.names) if bot_kind_of(name))
 
     def say(self, *lines: str) -> None:
         self.console.say(*lines)
@@ -343,6 +357,7 @@ class NetGame:
         self.choosing = True
         try:
             text = await in_reader(self._choose_blocking, state, seat)
+            self._thinking_note(state, seat)
             self.say(*self.plugin.own_move(text))
             return text
         except OSError as exc:  # the output went away while the prompt was shown
@@ -361,6 +376,16 @@ class NetGame:
             raise
         finally:
             self.choosing = False
+
+    def _thinking_note(self, state: GameState[Any], seat: int) -> None:
+        """Line mode, once the person chose in a step all decide at once: the bots that still
+        think about it (the full screen shows it in its status line)."""
+        pending: frozenset[int] = getattr(state.waiting, "pending", frozenset()) - {seat}
+        step = str(getattr(state.waiting, "step", ""))
+        bots = [self.labels[s] for s in sorted(pending & self.bot_seats())
+                if not self.watch.is_locked(step, s)]
+        if bots:
+            self.say(f"{join_words(bots)} {'is' if len(bots) == 1 else 'are'} thinking...")
 
     async def leave_for_good(self, *, resign: bool = False) -> bool:
         """Send this seat's LEAVE — or RESIGN — (after the openings it owes); False (and said)
@@ -606,20 +631,22 @@ def copy_lines(path: Path, out: str) -> list[str]:
 
 async def play_networked(options: NetOptions, console: Console, data_dir: Path) -> int:
     """``cryptcrawl play``: a table on loopback (never advertised), bots at the other seats."""
-    from p2p.run import host
+    from p2p.run import bot_seat_name, host
 
     game = NetGame(options, console)
     config = PeerConfig(linger=0.5)
     seed = (options.bot_seed or "").encode()
     own_bots = options.bots if game.human else options.bots - 1
-    decide = None if game.human else bot_decider(options.bot_kind, b"host" + seed)
+    kinds = options.bot_kinds(options.bots)
+    decide = None if game.human else bot_decider(kinds[0], b"host" + seed)
 
     async def go() -> Any:
         return await host(data_dir, game=options.game,
-                          name=options.name or ("you" if game.human else "Bot 0"),
+                          name=options.name or ("you" if game.human else
+                                                bot_seat_name(0, kinds[0])),
                           players=options.players,
                           options=dict(options.options), bots=own_bots,
-                          bot=options.bot_kind, decide=decide,
+                          bot=kinds[-own_bots:] if own_bots else (), decide=decide,
                           choose=game.choose if game.human else None, config=config,
                           on_event=game.on_event, on_peer=game.attach,
                           bot_dir=data_dir / "bots",

@@ -26,6 +26,8 @@ from cli.games import DEFAULT_GAME, make_ui
 from cli.plugin import Seating
 from cli.text import plural, seat_labels, seat_letter, wrap_text
 from engine.core import (
+    DEFAULT_LEVEL,
+    LEVELS,
     Chance,
     ChanceEvent,
     GameState,
@@ -119,7 +121,7 @@ def leave_if_input_blocked(code: int) -> None:
 class GameOptions:
     players: int = 4
     bots: int = 3
-    bot_kind: str = ""  # the game's bot by name ("": its default bot)
+    bot_kind: str = ""  # a level, or the game's bot by name ("": the default level)
     game: str = DEFAULT_GAME
     options: tuple[tuple[str, Any], ...] = ()  # the game's options (players aside)
     bot_seed: str = ""
@@ -222,7 +224,7 @@ class OfflineGame:
         self.dealer = Dealer(options.deal_seed.encode())
         self.bot_seed = options.bot_seed.encode()
         self.me: int | None = None if options.bots == options.players else 0
-        kind = options.bot_kind or self.spec.default_bot
+        kind = self.spec.bot_for(options.bot_kind)
         self.bots: dict[int, Any] = {
             s: self.spec.bots[kind]() for s in range(options.players) if s != self.me}
         self.labels = seat_labels(options.players, self.me)
@@ -384,7 +386,7 @@ class OfflineGame:
 
     def _banner(self) -> list[str]:
         o = self.options
-        bots = plural(len(self.bots), f"{o.bot_kind or self.spec.default_bot} bot")
+        bots = plural(len(self.bots), f"{o.bot_kind or DEFAULT_LEVEL} bot")
         lines = wrap_text(f"{self.ui.describe()}. OFFLINE game: no network yet.")
         if self.me is None:
             lines.append(f"Unattended game: {bots} play each other on this machine.")
@@ -440,7 +442,9 @@ def replay_hint(options: GameOptions, default_players: int) -> str:
         parts.append(f"--players {o.players}")
     if o.bots != o.players - 1:
         parts.append(f"--bots {o.bots}")
-    if o.bot_kind:
+    if o.bot_kind in LEVELS:
+        parts.append(f"--bot {o.bot_kind}")
+    elif o.bot_kind:
         parts.append(f"--bot-kind {o.bot_kind}")
     spec = get_game(o.game)
     for key, value in o.options:

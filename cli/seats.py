@@ -109,6 +109,7 @@ class SeatNow:
     step: str = ""
     pending: frozenset[int] = frozenset()
     mine: int | None = None
+    bot_seats: frozenset[int] = frozenset()  # seats a bot peer plays (its name says so)
 
     def locked(self, seat: int) -> bool:
         return seat == self.mine or self.watch.is_locked(self.step, seat)
@@ -119,13 +120,20 @@ class SeatNow:
     def bot(self, seat: int) -> bool:
         return self.watch.bot_plays(seat)
 
+    def thinking(self, seat: int) -> bool:
+        """A bot peer's seat the step waits for: its bot is thinking."""
+        return (seat in self.bot_seats and seat in self.pending and not self.locked(seat)
+                and not self.overdue(seat))
+
     def status(self, seat: int) -> str:
-        """In words: "locked in", "away (overdue)", "choosing" (or "" when not asked), with
-        "a bot" in front while a bot plays the seat."""
+        """In words: "locked in", "away (overdue)", "thinking" (a bot's seat), "choosing" (or
+        "" when not asked), with "a bot" in front while a bot plays the seat."""
         if self.locked(seat) and seat in self.pending:
             text = "locked in"
         elif self.overdue(seat) and seat in self.pending:
             text = "away (overdue)"
+        elif self.thinking(seat):
+            text = "thinking"
         else:
             text = "choosing" if seat in self.pending else ""
         if self.bot(seat):

@@ -143,7 +143,7 @@ class FullScreenGame(NetGame):
 
     def _live(self, step: str, seats: list[int]) -> SeatNow:
         mine = self.seat if self.locked is not None and self.locked[0] == step else None
-        return SeatNow(self.watch, step, frozenset(seats), mine)
+        return SeatNow(self.watch, step, frozenset(seats), mine, self.bot_seats())
 
     def _title(self, width: int) -> list[StyledLine]:
         view = self._current_view()
@@ -282,6 +282,8 @@ class FullScreenGame(NetGame):
             word = f"{seat_letter(s)} {label}" if label != seat_letter(s) else label
             if self.watch.is_overdue(self.step, s):
                 word += " (away)"
+            elif s in self.bot_seats():
+                word += " (thinking)"
             words.append(word)
         return join_words(words)
 
@@ -588,7 +590,8 @@ async def play_full_screen(options: NetOptions, console: Console, data_dir: Path
         result = await host(data_dir, game=options.game,
                             name=options.name or "you", players=options.players,
                             options=dict(options.options), bots=options.bots,
-                            bot=options.bot_kind, choose=game.choose, config=config,
+                            bot=options.bot_kinds(options.bots), choose=game.choose,
+                            config=config,
                             on_event=game.on_event, on_peer=game.attach,
                             bot_dir=data_dir / "bots",
                             bot_seed=options.bot_seed.encode() or None,

@@ -595,6 +595,11 @@ def _never_free(state: GameState[Any], seat: Seat, action: Any) -> bool:
     return False
 
 
+LEVELS: Final = ("easy", "normal", "strong")
+"""The levels people choose bots by, weakest first (``GameSpec.levels`` maps them to bots)."""
+DEFAULT_LEVEL: Final = "normal"
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One option of a game (``players`` aside): its name, default, the values it takes (a
@@ -676,6 +681,9 @@ class GameSpec:
     # they are dealt from a deck the seats shuffle together (docs/deck.md), which the header
     # names.
     decks: bool = False
+    # The bot behind each level people choose (LEVELS: easy, normal, strong).  A level left out
+    # is played by the default bot; "strong" names a bot that searches.
+    levels: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.default_bot:
@@ -684,6 +692,32 @@ class GameSpec:
         elif self.default_bot not in self.bots:
             raise ValueError(f"{self.title}'s default bot {self.default_bot!r} is not one of its "
                              f"bots ({', '.join(self.bots) or 'none'})")
+        for level, bot in self.levels.items():
+            if level not in LEVELS:
+                raise ValueError(f"{self.title}'s level {level!r} is not one of "
+                                 f"{', '.join(LEVELS)}")
+            if bot not in self.bots:
+                raise ValueError(f"{self.title}'s {level} level names {bot!r}, which is not one "
+                                 f"of its bots ({', '.join(self.bots) or 'none'})")
+
+    def bot_for(self, kind: str) -> str:
+        """The bot called ``kind``, or the bot behind the level ``kind`` ("": the default bot);
+        ValueError naming the levels and the bots for anything else."""
+        if not kind:
+            return self.default_bot
+        if kind in self.bots:
+            return kind
+        if kind in LEVELS:
+            return self.level_bot(kind)
+        raise ValueError(f"{self.title} has no bot or level {kind!r} (levels: "
+                         f"{', '.join(LEVELS)}; bots: {', '.join(self.bots)})")
+
+    def level_bot(self, level: str) -> str:
+        """The name of the bot that plays ``level`` (one of LEVELS); ValueError naming the
+        levels for anything else."""
+        if level not in LEVELS:
+            raise ValueError(f"the bot levels are {', '.join(LEVELS)}, not {level!r}")
+        return self.levels.get(level, self.default_bot)
 
     def option(self, name: str) -> OptionSpec:
         """The option called ``name``; KeyError naming the options there are."""

@@ -31,7 +31,7 @@ from engine.core import GameState
 from p2p.catchup import catch_up
 from p2p.config import BOT_THINK as BOT_THINK  # (re-exported: benchmarks and tests read it here)
 from p2p.config import PeerConfig
-from p2p.decide import AsyncDecider, Decider, bot_decider
+from p2p.decide import AsyncDecider, BotDecider, Decider, bot_decider
 from p2p.handshake import Watching, handshake
 from p2p.links import Link, LinkClosed, NotAFrame, listen_socket, read_frame, set_nodelay
 from p2p.store import MatchStore, StoreError
@@ -141,7 +141,12 @@ class MatchPeer:
         if self._decide is not None:
             if self._read_before != step and self._put_off(step):
                 raise DecisionPending
-            return self._decide(state, seat)
+            decide = self._decide
+            if isinstance(decide, BotDecider) and decide.searches(state.game):
+                # It thinks in its child process; its move then goes out as a bot's does.
+                return decide.thought(state, seat, self._spawn, lambda error: self._fail(
+                    error) if error else self._decide_later(step, 1))
+            return decide(state, seat)
         if step in self._choices:
             return self._choices.pop(step)
         if self._choose is None:
@@ -325,6 +330,8 @@ class MatchPeer:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        if isinstance(self._decide, BotDecider):
+            await self._decide.aclose()
         self.store.close()
 
     def _spawn(self, coro: Awaitable[Any]) -> None:

@@ -60,7 +60,8 @@ def test_host_and_join_by_name_over_zeroconf_on_loopback(
     speed = "speed custom (a move 30 s, quick 30 s, long 30 s; then 20 s of silence)"
     assert joined.stdout.count(speed) == 2, joined.stdout[:1500]
     assert speed in out
-    assert re.search(r"At the table, 3 of 3: Hal \[[-0-9a-f]+\], Bot 1 \[[-0-9a-f]+\], Joe "
+    assert re.search(r"At the table, 3 of 3: Hal \[[-0-9a-f]+\], Bot 1 \(normal\) "
+                     r"\[[-0-9a-f]+\], Joe "
                      r"\[[-0-9a-f]+\]", joined.stdout), joined.stdout[:1500]
     assert "Joe" in out and "wants to sit down" in out  # the opener saw the joiner's key
     # Both lobbies say what the table plays: the host's once it opens, the joiner's from the
@@ -77,7 +78,7 @@ def test_host_and_join_by_name_over_zeroconf_on_loopback(
         check = cryptcrawl("verify", str(path))
         assert check.returncode == 0, check.stdout
     history = cryptcrawl("matches", "--data-dir", str(tmp_path / "j"))
-    assert history.returncode == 0 and "Hal, Bot 1, Joe" in history.stdout
+    assert history.returncode == 0 and "Hal, Bot 1 (normal), Joe" in history.stdout
 
 
 def test_join_names_a_missing_table_in_one_line(tmp_path: Path) -> None:

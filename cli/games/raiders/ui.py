@@ -258,6 +258,8 @@ class RaidersUI(GameUI):
                     text = "locked in"
                 elif live.overdue(sv.seat):
                     text = "away (overdue)"
+                elif live.thinking(sv.seat):
+                    text = "thinking"
                 else:
                     text = render.seat_now(sv)
             if live.bot(sv.seat):
