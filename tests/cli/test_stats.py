@@ -107,9 +107,9 @@ def test_the_record_against_bots_is_kept_per_level() -> None:
     raiders = record.per_game["raiders"]
     assert raiders.games == 5 and raiders.wins == 2
     doc = raiders.as_json()["against_bots"]
-    assert doc == {"easy": {"games": 1, "wins": 1, "average_placing": 1.0},
-                   "strong": {"games": 2, "wins": 1, "average_placing": 2.0},
-                   "mixed": {"games": 1, "wins": 0, "average_placing": 2.0}}
+    assert doc == {"easy": {"games": 1, "wins": 1, "draws": 0, "average_placing": 1.0},
+                   "strong": {"games": 2, "wins": 1, "draws": 0, "average_placing": 2.0},
+                   "mixed": {"games": 1, "wins": 0, "draws": 0, "average_placing": 2.0}}
     assert list(doc) == ["easy", "strong", "mixed"]
     text = "\n".join(lines_of(record, Path("m")))
     assert "against strong bots: 2 games, 1 win, average placing 2.00" in text
