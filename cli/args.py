@@ -418,9 +418,10 @@ def build_parser() -> Parser:
 _DATA_DIR: list[str] = []  # an explicit --data-dir of this run (the resume hint repeats it)
 
 
-def note_data_dir(folder: str) -> None:
-    """This run was given ``--data-dir folder``: the commands it prints to resume say it too."""
-    _DATA_DIR[:] = [folder]
+def note_data_dir(folder: str | None) -> None:
+    """This run was given ``--data-dir folder`` (None: none): the commands it prints to resume
+    say it too."""
+    _DATA_DIR[:] = [] if folder is None else [folder]
 
 
 def resume_command() -> str:

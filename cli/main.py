@@ -184,11 +184,15 @@ def _leave_on_termination() -> Callable[[], None]:
 def _main(argv: Sequence[str] | None = None) -> int:
     # Output errors are told apart from those of files and sockets (see _Output) — but a
     # networked game stops on its own when its output goes away (cli/netplay.py).
+    from cli.args import note_data_dir
+
+    note_data_dir(None)  # (each run its own: main() may run several times in one process)
     stdout = sys.stdout
     sys.stdout = cast(TextIO, _Output(stdout))
     try:
         return _parse_and_run(argv)
     finally:
+        note_data_dir(None)
         if isinstance(sys.stdout, _Output):
             sys.stdout = stdout
 
