@@ -4,10 +4,15 @@
     python -m benchmarks bots --game twister --games 600
     python -m benchmarks bots --game paper            # solo: 500 paired games, scores
 
-Reports the bot's win share (a k-way shared win counts 1/k; a fair seat wins 1/players) with a
-95% confidence interval (normal approximation on per-game shares), and, over games/20 games
-with BOT in every seat, the share of simultaneous steps in which every seat played the same
-card (``self_play_same_card_share``; only for games with simultaneous steps).
+Reports the bot's win share (a k-way shared win counts 1/k, and so does a draw among k seats;
+a fair seat wins 1/players) with a 95% confidence interval (normal approximation on per-game
+shares); the CPU time of each of BOT's decisions, counted by this process's clock (every
+thread; the bots start no process): ``think_cpu_p95_s`` is its 95th percentile, ``think_cpu_s``
+its mean, 95th percentile and maximum; and, over games/20 games with BOT in every seat, the share
+of simultaneous steps in which every seat played the same card (``self_play_same_card_share``;
+only for games with simultaneous steps, and never for a searching bot, whose table of copies
+would take hours).  ``--workers N`` plays the games in N processes: the games and the figures
+are the same for any N.
 
 ``--option KEY=VALUE`` (repeatable) sets a game option (``--option mode=coop``); ``--variant``
 applies to games that have variants.  For a game with teams, BOT plays one seat and OPPONENT
@@ -28,10 +33,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import time
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
-from engine.core import GameSpec, JointActed, Over, parse_options
+from engine.core import GameSpec, JointActed, Outcome, Over, parse_options
 from engine.games import get_game
 from engine.sim import Dealer, play_out
 from engine.stream import derive_key
@@ -56,7 +63,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", default="bots")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option (repeatable)")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="play the games in N processes (default 1: in this one)")
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers is a number from 1")
     spec = get_game(args.game)
     if args.bot is None:
         args.bot = spec.default_bot
@@ -79,23 +90,23 @@ def main(argv: list[str]) -> int:
         parser.error(str(exc))
     if args.players == 1:
         return _solo(args, spec, options)
-    shares: list[float] = []
     start = time.perf_counter()
-    for g in range(args.games):
-        seat = g % args.players
-        bots = [spec.bots[args.opponent]() for _ in range(args.players)]
-        bots[seat] = spec.bots[args.bot]()
-        dealer = Dealer(derive_key(args.seed, str(g)))
-        run = play_out(spec.new(**options), bots, dealer, record=False)
-        over = run.state.waiting
-        assert isinstance(over, Over)
-        shares.append(over.outcome.share(seat))
-        if (g + 1) % 250 == 0:
-            print(f"{g + 1} games: win share {sum(shares) / len(shares):.3f}", flush=True)
+    jobs = [(args.game, args.bot, args.opponent, options, args.seed, g, g % args.players)
+            for g in range(args.games)]
+    shares: list[float] = []
+    think: list[float] = []
+    for share, cpu in _run(_pair_game, jobs, args.workers):
+        shares.append(share)
+        think.extend(cpu)
+        if len(shares) % 250 == 0:
+            print(f"{len(shares)} games: win share {sum(shares) / len(shares):.3f}",
+                  flush=True)
     # How often every seat plays the same card when all seats are BOT (a fixed-policy bot
-    # mirrors its copies: a person can predict it, and shared chests go to waste).
+    # mirrors its copies: a person can predict it, and shared chests go to waste).  Not for a
+    # searching bot: a table of them costs minutes a game, and it does not mirror.
     same = steps = 0
-    for g in range(max(1, args.games // 20)):
+    searches = getattr(spec.bots[args.bot](), "searches", False)
+    for g in range(0 if searches else max(1, args.games // 20)):
         run = play_out(spec.new(**options),
                        [spec.bots[args.bot]() for _ in range(args.players)],
                        Dealer(derive_key(args.seed, "self", str(g))))
@@ -122,12 +133,59 @@ def main(argv: list[str]) -> int:
         "fair_share": round(1 / args.players, 4)})
     if steps:
         report["self_play_same_card_share"] = round(same / steps, 4)
-    else:
+    elif not searches:
         draws = sum(1 for share in shares if 0 < share < 1)
         report["shared_or_drawn_games"] = draws
+    if think:
+        report["think_cpu_p95_s"] = _times(think)["p95"]
+        report["think_cpu_s"] = _times(think)
+        report["decisions"] = len(think)
+    report["workers"] = args.workers
     report["seconds"] = round(time.perf_counter() - start, 1)
     print(json.dumps(report))
     return 0
+
+
+def share_of(outcome: Outcome, seat: int) -> float:
+    """The seat's share of the win: 1/k of a k-way shared win, and of a draw among k seats
+    (a standing whose status is ``draw`` or ``drawn``: a game that ends drawn with no winner
+    still gives each drawn seat its half), else 0."""
+    if outcome.winners:
+        return outcome.share(seat)
+    drawn = [s.seat for s in outcome.standings if s.status in ("draw", "drawn")]
+    return 1 / len(drawn) if seat in drawn else 0.0
+
+
+def _pair_game(job: tuple[str, str, str, dict[str, object], str, int, int]
+               ) -> tuple[float, list[float]]:
+    """One game: BOT in ``seat``, OPPONENT in every other; (BOT's share, the CPU seconds of
+    each of BOT's decisions)."""
+    game, bot, opponent, options, seed, g, seat = job
+    spec = get_game(game)
+    players = int(options["players"])  # type: ignore[call-overload]
+    bots: list[Any] = [spec.bots[opponent]() for _ in range(players)]
+    times: list[float] = []
+    cpu: list[float] = []
+    bots[seat] = _Timed(spec.bots[bot](), times, cpu)
+    run = play_out(spec.new(**options), bots, Dealer(derive_key(seed, str(g))), record=False)
+    over = run.state.waiting
+    assert isinstance(over, Over)
+    return share_of(over.outcome, seat), cpu
+
+
+_Job = TypeVar("_Job")
+_Result = TypeVar("_Result")
+
+
+def _run(fn: Callable[[_Job], _Result], jobs: list[_Job], workers: int) -> Iterator[_Result]:
+    """``fn`` over ``jobs``, in order: here, or in ``workers`` processes (each game is
+    independent and deterministic, so the results do not depend on how many)."""
+    if workers <= 1:
+        yield from map(fn, jobs)
+        return
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers) as pool:
+        yield from pool.imap(fn, jobs, chunksize=1)
 
 
 class _Timed:
@@ -137,6 +195,7 @@ class _Timed:
     def __init__(self, bot: Any, times: list[float], cpu: list[float]) -> None:
         self.bot = bot
         self.name = getattr(bot, "name", "bot")
+        self.reads_view = getattr(bot, "reads_view", True)
         self.times = times
         self.cpu = cpu
 

@@ -249,8 +249,8 @@ def build_parser() -> Parser:
         description=PLAY_DESCRIPTION, epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_game_arguments(play, bots_help="how the bots play: one of the game's bots (default: "
-                                       "its strongest)")
+    add_game_arguments(play, bots_help="a bot of the game by its name instead of a level "
+                                       "(`cryptcrawl rules GAME` names them)")
     play.checks.append(check_game_arguments)
     play.add_argument("--bots", type=_count, default=None, metavar="N",
                       help="number of bots: players-1 (the default: you and bots) or players "
@@ -301,8 +301,8 @@ def build_parser() -> Parser:
                     "is shown; a known name with a new key is flagged).", epilog=EPILOG)
     common(host)
     interface(host)
-    add_game_arguments(host, bots_help="how the table's bots play (default: the game's "
-                                       "strongest)")
+    add_game_arguments(host, bots_help="a bot of the game by its name instead of a level",
+                       per_seat=True)
     host.checks.append(check_game_arguments)
     host.add_argument("--bots", type=_count, default=0, metavar="N",
                       help="fill N seats with bots (real peers running on THIS machine, "
@@ -336,9 +336,10 @@ def build_parser() -> Parser:
     join.add_argument("--passphrase", default="", metavar="TEXT")
     join.add_argument("--wait", type=_seconds, default=4.0, metavar="SECONDS",
                       help="how long to look for the table (default 4)")
-    join.add_argument("--bot", default=None, metavar="NAME",
-                      help="let a bot play this seat (for tests and unattended seats): one of "
-                           "the table's game's bots, such as random")
+    join.add_argument("--bot", default=None, metavar="LEVEL",
+                      help="let a bot play this seat (for unattended seats and tests): a level "
+                           "(easy, normal, strong) or one of the table's game's bots, such as "
+                           "random")
     join.checks.append(check_join_bot)
     join.add_argument("--out", metavar="FILE", type=_path, default=None)
     resume = commands.add_parser(
@@ -433,6 +434,23 @@ def build_parser() -> Parser:
                         help="accepted for symmetry with the other commands; not used")
     return parser
 
+
+
+_DATA_DIR: list[str] = []  # an explicit --data-dir of this run (the resume hint repeats it)
+
+
+def note_data_dir(folder: str) -> None:
+    """This run was given ``--data-dir folder``: the commands it prints to resume say it too."""
+    _DATA_DIR[:] = [folder]
+
+
+def resume_command() -> str:
+    """How to resume the match played now: ``cryptcrawl resume``, with the ``--data-dir`` this
+    run was given (without it, resume would look in the default folder and find nothing)."""
+    import shlex
+
+    extra = f" --data-dir {shlex.quote(_DATA_DIR[0])}" if _DATA_DIR else ""
+    return f"{invocation()} resume{extra}"
 
 
 def invocation() -> str:

@@ -34,8 +34,24 @@ def _whole(text: str) -> int:
     return value
 
 
-def add_game_arguments(sub: argparse.ArgumentParser, *, bots_help: str) -> None:
-    """The arguments that choose the game and its options (``play`` and ``host``)."""
+LEVELS_HELP = ("easy (sensible moves, with a blunder now and then), normal (the game's "
+               "rule-of-thumb bot) or strong (searches: looks ahead, up to a second a move)")
+
+
+def bot_level(text: str) -> str:
+    """``--bot LEVEL``: one of the bot levels."""
+    from engine.core import LEVELS
+
+    if text not in LEVELS:
+        raise argparse.ArgumentTypeError(f"a bot level is {', '.join(LEVELS)}, not {text!r}")
+    return text
+
+
+def add_game_arguments(sub: argparse.ArgumentParser, *, bots_help: str,
+                       per_seat: bool = False) -> None:
+    """The arguments that choose the game and its options, and how its bots play (``play``
+    and ``host``; ``per_seat``: ``--bot`` may be given once per bot seat)."""
+    from engine.core import DEFAULT_LEVEL
     from engine.games import games
 
     sub.add_argument("--game", type=game_name, default=DEFAULT_GAME, metavar="GAME",
@@ -43,6 +59,15 @@ def add_game_arguments(sub: argparse.ArgumentParser, *, bots_help: str) -> None:
                           "`cryptcrawl rules GAME` summarises its rules)")
     sub.add_argument("--players", type=_whole, default=None, metavar="N",
                      help="number of players (the game's range; default: its usual table)")
+    if per_seat:
+        sub.add_argument("--bot", type=bot_level, action="append", default=None,
+                         metavar="LEVEL",
+                         help=f"how the bots play: {LEVELS_HELP}; default {DEFAULT_LEVEL}. "
+                              "Once for every bot, or once per bot seat in seat order "
+                              "(--bots 2 --bot strong --bot easy)")
+    else:
+        sub.add_argument("--bot", type=bot_level, default=None, metavar="LEVEL",
+                         help=f"how the bots play: {LEVELS_HELP}; default {DEFAULT_LEVEL}")
     sub.add_argument("--bot-kind", default=None, metavar="NAME", help=bots_help)
     sub.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                      help="a game option (repeatable); an unknown one is refused, naming the "
@@ -91,6 +116,8 @@ def check_game_arguments(ns: argparse.Namespace) -> str | None:
     if ns.bot_kind is not None and ns.bot_kind not in spec.bots:
         return (f"argument --bot-kind: {spec.title} has no bot {ns.bot_kind!r} (its bots: "
                 f"{', '.join(spec.bots)})")
+    if ns.bot_kind is not None and ns.bot:
+        return "argument --bot-kind: choose the bots by --bot LEVEL or by --bot-kind NAME"
     try:
         options = parse_options(spec, ns.option, variant=ns.variant)
     except ValueError as exc:
@@ -114,15 +141,27 @@ def check_game_arguments(ns: argparse.Namespace) -> str | None:
 
 
 def check_join_bot(ns: argparse.Namespace) -> str | None:
-    """``join --bot NAME``: a bot some game has (the table's game is known only once seated)."""
+    """``join --bot NAME``: a level, or a bot some game has (the table's game is known only
+    once seated)."""
+    from engine.core import LEVELS
     from engine.games import games, get_game
 
-    if ns.bot is None:
+    if ns.bot is None or ns.bot in LEVELS:
         return None
     known = sorted({name for game in games() for name in get_game(game).bots})
     if ns.bot not in known:
-        return f"argument --bot: no game has a bot {ns.bot!r} (bots: {', '.join(known)})"
+        return (f"argument --bot: {ns.bot!r} is no level ({', '.join(LEVELS)}) and no game "
+                f"has a bot of that name (bots: {', '.join(known)})")
     return None
+
+
+def bot_kinds(ns: argparse.Namespace) -> tuple[str, ...]:
+    """How the bots of ``play`` or ``host`` play: ``--bot-kind NAME``, else the ``--bot``
+    levels given (one for all, or one a bot seat), else () (the default level)."""
+    if ns.bot_kind:
+        return (ns.bot_kind,)
+    levels = ns.bot if isinstance(ns.bot, list) else [ns.bot] if ns.bot else []
+    return tuple(levels)
 
 
 

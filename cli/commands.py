@@ -43,13 +43,13 @@ def _play(args: argparse.Namespace, parser: Parser) -> int:
                                 f"offline play has one human seat\n")
     if args.deal_seed is None:
         return _play_networked(args, players, bots)
-    from cli.choice import default_players
+    from cli.choice import bot_kinds, default_players
     from cli.play import GameOptions, LeftGame, play_offline, replay_hint
 
     options = GameOptions(
         players=players,
         bots=bots,
-        bot_kind=args.bot_kind or "",
+        bot_kind="".join(bot_kinds(args)),
         game=args.game,
         options=args.game_options,
         bot_seed=args.seed if args.seed is not None else _random_seed(),
@@ -102,6 +102,9 @@ def full_screen_for(args: argparse.Namespace, console: Console, game: str, *,
 
 def data_dir_of(args: argparse.Namespace) -> Path:
     if args.data_dir is not None:  # ("" is refused by the parser: never the default)
+        from cli.args import note_data_dir
+
+        note_data_dir(args.data_dir)
         return Path(args.data_dir)
     from p2p.store import default_data_dir
 
@@ -113,13 +116,14 @@ def _play_networked(args: argparse.Namespace, players: int, bots: int) -> int:
     import dataclasses
     import itertools
 
+    from cli.choice import bot_kinds
     from cli.netplay import NetOptions, play_networked
     from cli.play import Console, LeftGame
     from p2p.lobby import LobbyError
     from p2p.store import StoreError
 
     options = NetOptions(
-        players=players, bots=bots, bot_kind=args.bot_kind or "", game=args.game,
+        players=players, bots=bots, bot_kind="".join(bot_kinds(args)), game=args.game,
         options=args.game_options,
         bot_seed=args.seed if args.seed is not None else _random_seed(),
         name=args.name or "", timeouts=table_timeouts(args), out=args.out or "", local=True,
@@ -282,8 +286,17 @@ def _lan(args: argparse.Namespace) -> int:
         full_screen = (not args.plain and console.interactive
                        and os.environ.get("TERM", "dumb") != "dumb")
         if args.command == "host":
+            from cli.choice import bot_kinds
+
+            kinds = bot_kinds(args)
+            if len(kinds) > 1 and len(kinds) != args.bots:
+                sys.stderr.write(f"{PROG} host: error: give --bot once (every bot plays at "
+                                 f"that level) or once per bot seat ({args.bots}), not "
+                                 f"{len(kinds)} times\n")
+                return EXIT_USAGE
             options = NetOptions(players=args.players, bots=args.bots,
-                                 bot_kind=args.bot_kind or "", game=args.game,
+                                 bot_kind=kinds[0] if len(kinds) == 1 else "",
+                                 levels=kinds if len(kinds) > 1 else (), game=args.game,
                                  options=args.game_options, name=args.name or "",
                                  timeouts=table_timeouts(args), out=args.out or "",
                                  role="host", bell=not args.no_bell,

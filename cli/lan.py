@@ -254,7 +254,7 @@ async def host_lan(options: NetOptions, console: Console, data_dir: Path, *,
 
     game_task = host(data_dir, game=options.game, name=options.name or "host",
                      players=options.players, options=dict(options.options), port=port, bind=bind,
-                     bots=options.bots, bot=options.bot_kind,
+                     bots=options.bots, bot=options.bot_kinds(options.bots),
                      choose=game.choose, config=_config(options), passphrase=passphrase,
                      on_event=game.on_event, on_port=on_port, on_joiners=on_joiners,
                      on_peer=on_peer, approve=approve, bot_dir=data_dir / "bots",

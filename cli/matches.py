@@ -23,15 +23,17 @@ from typing import Any, TextIO
 from cli.verify import Unreadable, read_limited, read_match_file
 from cli.verify import shown as printable
 from engine.games import games, get_game
+from protocol.verify.verdicts import VERIFIER_REVISION
 from protocol.verify.verifier import VALID, Verdict, read_and_verify
 from protocol.wire.header import PROTOCOL_VERSION
 from protocol.wire.messages import Kind
 from protocol.wire.transcript import Transcript
 
 CACHE_NAME = "verdicts.json"
-CACHE_FORMAT = 2  # 2: the seats' keys, the placings and the seats a bot finished
+CACHE_FORMAT = 3  # 2: the seats' keys, the placings and the seats a bot finished; 3: draws
+# (a draw was read as a shared win before: every file is read again)
 CACHE_LIMIT = 16 * 1024 * 1024
-VERIFIER = (f"protocol {PROTOCOL_VERSION}; "
+VERIFIER = (f"protocol {PROTOCOL_VERSION}; verifier {VERIFIER_REVISION}; "
             + ", ".join(get_game(game).engine_version for game in games())
             + f"; listing {CACHE_FORMAT}")
 PRUNE_AFTER = 600.0  # seconds unchanged before a start that never got under way is pruned
@@ -52,12 +54,14 @@ class Entry:
     keys: tuple[str, ...] = ()  # every seat's public key (hex)
     places: tuple[int, ...] = ()  # every seat's place (1 first; ties share), if it ended
     bot_finished: tuple[int, ...] = ()  # the seats a bot played to the end
+    drawn: tuple[int, ...] = ()  # a drawn match: the seats that drew (no winners)
 
     def as_json(self) -> dict[str, Any]:
         return {"game": self.game, "names": list(self.names), "status": self.status,
                 "winners": list(self.winners), "bots": list(self.bots),
                 "under_way": self.under_way, "keys": list(self.keys),
-                "places": list(self.places), "bot_finished": list(self.bot_finished)}
+                "places": list(self.places), "bot_finished": list(self.bot_finished),
+                "drawn": list(self.drawn)}
 
     @classmethod
     def from_json(cls, value: Any) -> Entry | None:
@@ -67,13 +71,14 @@ class Entry:
                         tuple(str(b) for b in value["bots"]), bool(value["under_way"]),
                         tuple(str(k) for k in value["keys"]),
                         tuple(int(p) for p in value["places"]),
-                        tuple(int(s) for s in value["bot_finished"]))
+                        tuple(int(s) for s in value["bot_finished"]),
+                        tuple(int(s) for s in value["drawn"]))
         except (KeyError, TypeError, ValueError):
             return None
         seats = len(entry.names)
         if (any(not 0 <= w < seats for w in entry.winners) or len(entry.keys) != seats
                 or len(entry.places) not in (0, seats)
-                or any(not 0 <= b < seats for b in entry.bot_finished)):
+                or any(not 0 <= b < seats for b in (*entry.bot_finished, *entry.drawn))):
             return None
         return entry
 
@@ -141,7 +146,7 @@ def entry_of(t: Transcript, verdict: Verdict) -> Entry:
     names = tuple(s.name for s in h.seats)
     under_way = any(m.kind in PLAYS for feed in t.feeds.values() for m in feed.messages)
     entry = Entry(h.game, names, verdict.verdict, tuple(verdict.winners), (), under_way,
-                  tuple(s.key.hex() for s in h.seats))
+                  tuple(s.key.hex() for s in h.seats), drawn=tuple(verdict.drawn))
     if verdict.verdict == VALID or any("replaced by" in note for note in verdict.notes):
         return replayed_entry(t, entry)
     return entry
@@ -171,7 +176,9 @@ def replayed_entry(t: Transcript, entry: Entry) -> Entry:
     for seat, stretches in sorted(watch.played_by_bot().items()):
         spans = [f"from {ui.step_words(s.first)}"
                  + (f" until {ui.step_words(s.back)}" if s.back else "") for s in stretches]
-        bots.append(f"{entry.names[seat]}'s seat {join_words(spans)}")
+        name = entry.names[seat]
+        whose = "your seat" if name.lower() == "you" else f"{name}'s seat"
+        bots.append(f"{whose} {join_words(spans)}")
         if not stretches[-1].back:
             finished.append(seat)
     places: tuple[int, ...] = ()
@@ -224,7 +231,7 @@ def list_matches(data_dir: Path, out: TextIO, *, prune: bool = False,
     read (not a regular file, unreadable, not a match file) is a line saying so, and the
     others are still listed.  ``prune``: first delete the interrupted starts that never got
     under way (unchanged for :data:`PRUNE_AFTER` seconds)."""
-    from cli.args import invocation
+    from cli.args import resume_command
 
     folder = data_dir / "matches"
     paths = match_paths(data_dir)
@@ -246,7 +253,9 @@ def list_matches(data_dir: Path, out: TextIO, *, prune: bool = False,
                 and (time.time() if now is None else now) - when >= PRUNE_AFTER):
             pruned.append(path)
             continue
-        if entry.status == VALID:
+        if entry.status == VALID and entry.drawn:
+            result = "drawn (" + ", ".join(entry.names[w] for w in entry.drawn) + ")"
+        elif entry.status == VALID:
             result = "won by " + (", ".join(entry.names[w] for w in entry.winners) or "nobody")
         else:
             result = entry.status
@@ -254,7 +263,7 @@ def list_matches(data_dir: Path, out: TextIO, *, prune: bool = False,
             result += " (a bot played " + "; ".join(entry.bots) + ")"
         if cached:
             result += " [cached]"
-        tail = f"  (interrupted: {invocation()} resume)" if unfinished else ""
+        tail = f"  (interrupted: {resume_command()})" if unfinished else ""
         lines.append(f"{stamp}  {entry.game}  {', '.join(entry.names)}  {result}  "
                      f"{printable(path)}{tail}")
     for path in pruned:

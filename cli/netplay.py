@@ -12,43 +12,46 @@ import asyncio
 import contextlib
 import os
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cli.args import invocation
+from cli.args import invocation, resume_command
 from cli.games import DEFAULT_GAME, make_ui
 from cli.play import Console, InputClosed, LeftGame, in_reader
 from cli.plugin import GameUI, Seating
 from cli.seats import SeatWatch
-from cli.text import YOU, seat_letter, wrap_text
-from engine.core import EngineError, GameState, IllegalActionError, InvalidActionError, Over
+from cli.story import Story
+from cli.text import YOU, join_words, seat_letter, wrap_text
+from engine.core import (
+    DEFAULT_LEVEL,
+    EngineError,
+    GameState,
+    IllegalActionError,
+    InvalidActionError,
+    Over,
+    read_move,
+)
 from p2p.lobby import LobbyError
 from p2p.peer import MatchPeer, PeerConfig, bot_decider
 from protocol.match.core import (
-    ActionTaken,
     Event,
-    FloorReached,
     MatchClaimed,
-    PeerMisbehaved,
     PrivateKnowledge,
-    SeatForfeited,
     SeatLeft,
-    SeatReclaimed,
     SeatReplaced,
     SeatsOverdue,
 )
 from protocol.match.events import (
     CardDealt,
-    CardShown,
-    DeckRestarted,
     MatchResumed,
     OfferMade,
     OfferSettled,
-    SealedOpened,
-    SealedVoid,
 )
 from protocol.wire.header import DEFAULT_TIMEOUTS
+
+ALLOWED_LISTED = 12  # a refused typed move is followed by the moves allowed, up to this many
 
 TABLE_HELP = """\
 At the table (every game)
@@ -62,7 +65,8 @@ At the table (every game)
 class NetOptions:
     players: int = 4
     bots: int = 3
-    bot_kind: str = ""  # the game's bot by name ("": its default bot)
+    bot_kind: str = ""  # a level, or the game's bot by name ("": the default level)
+    levels: tuple[str, ...] = ()  # ``host``: one level a bot seat (else ``bot_kind`` for all)
     game: str = DEFAULT_GAME
     options: tuple[tuple[str, Any], ...] = ()  # the game's options (players aside)
     bot_seed: str = ""
@@ -76,33 +80,25 @@ class NetOptions:
     bell: bool = True  # the full screen rings the terminal's bell when it is your move
     spectators: bool = True  # ``host``: the table lets people watch (spectate)
 
+    def bot_kinds(self, count: int) -> tuple[str, ...]:
+        """How each of ``count`` bots plays, in seat order: a level or a bot's name."""
+        if self.levels:
+            return self.levels[:count]
+        return (self.bot_kind or DEFAULT_LEVEL,) * count
+
     @property
     def leaving(self) -> str:
         """What leaving the match does, for the question that asks first (``play``; at a LAN
         table the question offers :attr:`quit_choices`)."""
         if self.local:
-            return f"the match stops here ({invocation()} resume takes it up again)"
+            return f"the match stops here ({resume_command()} takes it up again)"
         return "the others play on, a bot plays your seat"
 
     @property
-    def quit_choices(self) -> str:
-        """At a LAN table: the two ways to leave (protocol.md §7.7)."""
-        return ("l: leave for good (a bot plays your seat; you cannot come back), s: step "
-                f"away (the timeouts run; {invocation()} resume to come back), any other: "
-                "stay")
-
-    @property
     def left(self) -> str:
-        """What the player is told once they left (or stepped away)."""
-        if self.local:
-            return ("You left the game; it stops here. To take it up again: "
-                    f"{invocation()} resume")
-        return (f"You stepped away. To come back: {invocation()} resume (after the timeouts a "
-                "bot plays your seat until then).")
-
-    @property
-    def left_for_good(self) -> str:
-        return "You left the match for good; a bot plays your seat."
+        """What the player of a local game (``play``) is told once they left."""
+        return ("You left the game; it stops here. To take it up again: "
+                f"{resume_command()}")
 
     @property
     def bots_where(self) -> str:
@@ -142,6 +138,8 @@ class NetGame:
         self.my_answers: dict[int, bool] = {}
         self.choosing = False  # the line-mode prompt of a decision is up
         self.asking: asyncio.Future[None] | None = None  # the line-mode prompt of an answer
+        self.story: Story | None = None  # the match told (made when the match starts)
+        self.departed = False  # this seat left or resigned: the rest is taken read-only
 
     # ------------------------------------------------------------------ views
 
@@ -167,6 +165,12 @@ class NetGame:
         self.labels = tuple(YOU if i == me else n for i, n in enumerate(names))
         self.ui = make_ui(game, len(names), options,
                           Seating(self.labels, me, self.options.name))
+
+    def bot_seats(self) -> frozenset[int]:
+        """The seats bot peers play, as their names say ("Bot 2 (strong)")."""
+        from p2p.run import bot_kind_of
+
+        return frozenset(i for i, name in enumerate(self.names) if bot_kind_of(name))
 
     def say(self, *lines: str) -> None:
         self.console.say(*lines)
@@ -219,15 +223,28 @@ class NetGame:
         for i, seat in enumerate(header.seats):
             self.say(f"  seat {seat_letter(i)} {self.labels[i]:<20} key "
                      f"{fingerprint(seat.key)}")
-        self.say(*wrap_text(f"{self.plugin.no_dealer} {self.options.bots_where}".rstrip()))
+        self.say(*wrap_text(f"{self.plugin.no_dealer} {self.bots_words()}".rstrip()))
         if self.human and not self.options.local and peer.watchers.limit > 0:
-            host, port = peer.addresses[peer.seat]
+            host, port = watch_address(peer.addresses, peer.seat)
             self.say(*wrap_text(f"Others may watch, one move behind: {invocation()} spectate "
-                                f"{host if host and host != '0.0.0.0' else 'THIS-HOST'}:{port}"))
+                                f"{host}:{port}"))
             peer.watchers.on_change = self._watching
         if self.human:
             peer.local.answering = lambda offerer, what: self.my_answers.get(offerer)
-        self._show_progress()  # (a resumed match: its stage and its latest result)
+        if peer.core.taken:  # (a resumed match: its story so far)
+            self.say(*match_so_far(peer.core, self.plugin))
+            if getattr(peer, "catching_up", False):
+                self.say(*wrap_text("Learning where the match stands from the others before "
+                                    "your next move..."))
+        peer.on_notice = lambda text: self.say(*wrap_text(text))
+        self.story = Story(peer.core, self.plugin)
+
+    def bots_words(self) -> str:
+        """Where the table's bots run, this seat's own included (``join --bot``)."""
+        if self.options.role == "join" and not self.human:
+            return ("Your seat's bot runs on this machine, which can see its hand; any other "
+                    "bots at this table run on the host's machine.")
+        return self.options.bots_where
 
     def _watching(self, address: str, started: bool, count: int) -> None:
         """A spectator started or stopped watching through this seat."""
@@ -247,54 +264,24 @@ class NetGame:
         self.watch.on_event(event)
         if self.peer is None or self.ui is None:
             return
+        self._show_progress()  # (the story so far: the game's changes and the table's facts)
         if isinstance(event, PrivateKnowledge) and self.human:
             self.say(*self.ui.knowledge(self.view()))
-        elif isinstance(event, SeatReplaced) and event.seat not in self.gone:
-            who = "You are" if event.seat == self.seat and self.human else (
-                f"{self.labels[event.seat]} is")
-            self.say(f"{who} replaced by a bot from now on ({event.reason}).")
-            if event.seat == self.seat and self.peer.local.hold_reclaim:
-                self.say(*wrap_text(self.ui.reclaim_hint))
-        elif isinstance(event, SeatLeft) and event.seat != self.seat:
+        elif isinstance(event, SeatReplaced) and event.seat == self.seat and (
+                self.peer.local.hold_reclaim):
+            self.say(*wrap_text(self.ui.reclaim_hint))
+        elif isinstance(event, SeatLeft):
             self.gone.add(event.seat)
-            self.say(f"{self.labels[event.seat]} resigned." if event.resigned else
-                     f"{self.labels[event.seat]} left the match for good; a bot plays their "
-                     "seat.")
-        elif isinstance(event, SeatForfeited):
-            who = "You" if event.seat == self.seat and self.human else self.labels[event.seat]
-            self.say(*wrap_text(f"{who} forfeited: held back {event.withheld} after the "
-                                "others' were out, so cannot win this match (a bot or the "
-                                "player may still play the seat)."))
-        elif isinstance(event, SealedOpened) and not (event.seat == self.seat and self.human):
-            self.say(*self.ui.opening_news(event.seat, event.values, self.labels[event.seat]))
-        elif isinstance(event, CardDealt | CardShown | DeckRestarted):
+        elif isinstance(event, CardDealt):
             self.say(*self.ui.deal_news(event, self.labels, self.seat if self.human else None))
-        elif isinstance(event, SealedVoid) and event.slots:
-            self.say(*wrap_text(f"{self.labels[event.seat]}'s {len(event.slots)} sealed "
-                                "value(s) stay sealed for good (the seat was replaced): the "
-                                "game's ruling for them applies."))
         elif isinstance(event, MatchClaimed):
             self.claimed = True
-            self.say(*wrap_text(self._claim_words(event)))
         elif isinstance(event, OfferMade | OfferSettled | MatchResumed):
             self._on_agreement(event)
-        elif isinstance(event, SeatReclaimed):
-            who = "You are" if event.seat == self.seat and self.human else (
-                f"{self.labels[event.seat]} is")
-            self.say(f"{who} back (from {event.step}).")
         elif isinstance(event, SeatsOverdue):
             who = ", ".join(self.labels[s] for s in event.seats if s != self.seat)
             if who:
                 self.say(f"Waiting for {who}...")
-        elif isinstance(event, ActionTaken) and (event.seat != self.seat or not self.human):
-            self.say(*self.ui.action_news(event.seat, event.action))
-        if isinstance(event, PeerMisbehaved) and event.evidence:
-            self.say(f"{self.labels[event.seat]} broke the rules: {event.reason}.")
-        if isinstance(event, FloorReached) and not self.claimed:
-            self.say(f"Fewer than two players are left ({self.labels[event.seat]} was "
-                     "replaced): the match ends here, by the game's forfeit where it has one, "
-                     "else abandoned.")
-        self._show_progress()
 
     # ------------------------------------------------------------------ agreements
 
@@ -334,34 +321,17 @@ class NetGame:
         return "You accepted." if yes else "You declined."
 
     def _on_agreement(self, event: OfferMade | OfferSettled | MatchResumed) -> None:
+        """An offer to answer (the story said it), or one no longer standing."""
         me = self.seat if self.human else None
-        if isinstance(event, MatchResumed):
-            who = "You" if event.seat == me else self.labels[event.seat]
-            self.say(f"{who} resumed the match: the clocks run again.")
-            return
-        who = "You" if event.seat == me else self.labels[event.seat]
         if isinstance(event, OfferMade):
-            if event.seat == me:
-                self.say(f"Your offer of a {event.what} is out; the match waits for every "
-                         "answer.")
-            elif self.human:
+            if event.seat != me and self.human:
                 self.offers_to_me[event.seat] = event.what
                 self.my_answers.pop(event.seat, None)
-                self.say(f"{who} offers a {event.what}: {self.answer_keys}.")
+                self.say(f"Your answer: {self.answer_keys}.")
                 self._ask_offer()
-            else:
-                self.say(f"{who} offers a {event.what}.")
             return
-        self.offers_to_me.pop(event.seat, None)
-        if event.agreed:
-            self.say(f"{who} offered a {event.what}; everyone agreed. " + (
-                "The game ends drawn." if event.what == "draw" else
-                "The match is paused: no clock runs until someone resumes it."))
-        elif event.declined:
-            names = ", ".join("you" if s == me else self.labels[s] for s in event.declined)
-            self.say(f"{who} offered a {event.what}; declined by {names}. Play goes on.")
-        else:
-            self.say(f"{who} offered a {event.what}; no {event.what} ({event.why}).")
+        if isinstance(event, OfferSettled):
+            self.offers_to_me.pop(event.seat, None)
 
     def _ask_offer(self) -> None:
         """Line mode: with no prompt up, ask for the answer at once (the match waits)."""
@@ -374,49 +344,111 @@ class NetGame:
                 self.say(self.answer_offers(text.strip().lower() in ("y", "yes", "accept")))
         self.asking = asyncio.ensure_future(ask())
 
-    def _claim_words(self, claim: MatchClaimed) -> str:
-        """What a CLAIM that ended the match says (protocol.md §7.7)."""
-        me = self.seat if self.human else None
-        who = "You" if claim.claimant == me else self.labels[claim.claimant]
-        whom = "you" if claim.seat == me else self.labels[claim.seat]
-        if claim.contested:
-            return (f"{who} claimed the match, but {whom} had sent a move meanwhile: the match "
-                    "is abandoned.")
-        return (f"{who} claimed the match: {whom} stayed silent past the timeouts, and with "
-                "only two players left nobody can vote. The match ends here.")
-
     def _show_progress(self) -> None:
-        view = self.view()
-        news = self.plugin.news(view)
-        if news:
-            self.say(*news)
-        chapter = self.plugin.chapter(view)
-        if chapter:
-            self.gap()
-            self.say(*chapter)
+        """What happened since the last call, as the match's story tells it."""
+        if self.story is None:
+            return
+        for told in self.story.tell():
+            self.say(*told.lines)
 
     # ------------------------------------------------------------------ your decisions
 
     async def choose(self, state: GameState[Any], seat: int) -> str:
         self.choosing = True
         try:
-            return await in_reader(self._choose_blocking, state, seat)
+            text = await in_reader(self._choose_blocking, state, seat)
+            self._thinking_note(state, seat)
+            self.say(*self.plugin.own_move(text))
+            return text
         except OSError as exc:  # the output went away while the prompt was shown
             self._output_lost(exc)
             raise
         except (LeftGame, InputClosed) as exc:
             if isinstance(exc, LeftGame) and exc.for_good:
-                await self.leave_for_good(resign=exc.resign)
+                words = self.departed_words(resign=exc.resign)
+                if await self.leave_for_good(resign=exc.resign):
+                    self.departed = True
+                    self.say(*wrap_text(words))
+                    # (The match goes on without this seat; the peer takes the rest, read-only,
+                    # until it ends — then the end is shown — or until Ctrl-C.)
+                    await asyncio.get_running_loop().create_future()
             self.stop_game(exc)
             raise
         finally:
             self.choosing = False
 
-    async def leave_for_good(self, *, resign: bool = False) -> None:
-        """Send this seat's LEAVE — or RESIGN — (after the openings it owes) before the match
-        stops here."""
-        if self.peer is not None and not await self.peer.leave(resign=resign):
-            self.say("Could not sign your leaving now; the timeouts will replace your seat.")
+    def _thinking_note(self, state: GameState[Any], seat: int) -> None:
+        """Line mode, once the person chose in a step all decide at once: the bots that still
+        think about it (the full screen shows it in its status line)."""
+        pending: frozenset[int] = getattr(state.waiting, "pending", frozenset()) - {seat}
+        step = str(getattr(state.waiting, "step", ""))
+        bots = [self.labels[s] for s in sorted(pending & self.bot_seats())
+                if not self.watch.is_locked(step, s)]
+        if bots:
+            self.say(f"{join_words(bots)} {'is' if len(bots) == 1 else 'are'} thinking...")
+
+    async def leave_for_good(self, *, resign: bool = False) -> bool:
+        """Send this seat's LEAVE — or RESIGN — (after the openings it owes); False (and said)
+        if it could not be sent."""
+        if self.peer is not None and await self.peer.leave(resign=resign):
+            return True
+        self.say("Could not sign your leaving now; the timeouts will replace your seat.")
+        return False
+
+    # ------------------------------------------------------------------ leaving, in words
+
+    def _leaving_facts(self) -> tuple[bool, bool, int]:
+        """(a bot plays a replaced seat in this game, the match ends if this seat goes, the
+        live seats now)."""
+        spec = self.plugin.spec if self.ui is not None else None
+        zombie = spec is None or spec.replaced == "zombie"
+        live = len(self.peer.core.live_seats()) if self.peer is not None else self.options.players
+        return zombie, live - 1 < 2, live
+
+    def quit_choices(self) -> str:
+        """At a LAN table: the ways to leave (protocol.md §7.7), in this match's words."""
+        zombie, ends, live = self._leaving_facts()
+        if ends:
+            good = "with one player left the match ends here"
+        elif zombie:
+            good = "a bot plays your seat"
+        else:
+            good = "your seat forfeits"
+        if live <= 2:
+            away = "past the timeouts the other player may claim the match"
+        elif zombie:
+            away = "past the timeouts a bot plays your seat until you are back"
+        else:
+            away = "past the timeouts your seat forfeits"
+        return (f"l: leave for good ({good}; you cannot come back), s: step away ({away}; "
+                f"{resume_command()} to come back), any other: stay")
+
+    def stepped_away(self) -> str:
+        """What the player is told once they stepped away (or left a local game)."""
+        if self.options.local:
+            return self.options.left
+        zombie, _, live = self._leaving_facts()
+        if live <= 2:
+            later = ("come back before the timeouts run out, or the other player may claim the "
+                     "match")
+        elif zombie:
+            later = "after the timeouts a bot plays your seat until then"
+        else:
+            later = "after the timeouts your seat forfeits the match"
+        return f"You stepped away. To come back: {resume_command()} ({later})."
+
+    def departed_words(self, *, resign: bool) -> str:
+        """What the player is told once their LEAVE or RESIGN is out (said before it goes)."""
+        zombie, ends, _ = self._leaving_facts()
+        head = "You resigned" if resign else "You left the match for good"
+        if ends:
+            head += "; with one player left, the match ends here"
+        elif zombie:
+            head += "; a bot plays your seat from now on"
+        else:
+            head += "; your seat forfeits"
+        return (f"{head}. This program takes the rest of the match, read-only, so that your "
+                "copy of it is complete, and shows the result (Ctrl-C stops it sooner).")
 
     def can_draw(self) -> bool:
         """Does this game have a draw by agreement now (protocol.md §7.7)?"""
@@ -481,7 +513,7 @@ class NetGame:
                         raise LeftGame(self.options.left)
                     continue
                 resign = self.can_resign()
-                self.say(*wrap_text(f"Leave the match? {self.options.quit_choices}"
+                self.say(*wrap_text(f"Leave the match? {self.quit_choices()}"
                                     + ("; r: resign (you lose, as the game rules)."
                                        if resign else ".")))
                 answer = self.console.ask(
@@ -490,17 +522,27 @@ class NetGame:
                 if resign and answer in ("r", "resign"):
                     raise LeftGame("You resigned.", resign=True)
                 if answer in ("l", "leave"):
-                    raise LeftGame(self.options.left_for_good, for_good=True)
+                    raise LeftGame("You left the match for good.", for_good=True)
                 if answer in ("s", "step", "away"):
-                    raise LeftGame(self.options.left)
+                    raise LeftGame(self.stepped_away())
                 continue
             try:
-                action = state.parse_action(seat, text)
-                state.check(seat, action)
+                return read_move(state, seat, text)
             except (InvalidActionError, IllegalActionError) as exc:
-                self.say(" ".join(str(exc).split()))
-                continue
-            return state.format_action(action)
+                self.say(*wrap_text(self.refused(exc, state, seat)))
+
+    def refused(self, exc: Exception, state: GameState[Any], seat: int) -> str:
+        """A typed move the engine refused: its reason, then what is allowed now (the moves,
+        when they are few)."""
+        text = " ".join(str(exc).split())
+        moves = self.plugin.choices(state, seat)
+        if moves and not text.endswith((".", "!", "?", ")")):
+            text += "."
+        if 0 < len(moves) <= ALLOWED_LISTED:
+            text += " Allowed now: " + ", ".join(moves) + "."
+        elif moves:
+            text += f" ({len(moves)} moves are allowed now.)"
+        return text
 
     # ------------------------------------------------------------------ the end
 
@@ -513,11 +555,54 @@ class NetGame:
         match file and the command that checks it."""
         w = core_state.waiting
         lines: list[str] = []
+        ending = getattr(getattr(self.peer, "core", None), "ending", None)
+        claim = getattr(ending, "claim", None)
+        if claim is not None and not claim.contested and claim.seat == self.seat and self.human:
+            lines += wrap_text(f"{self.labels[claim.claimant]} claimed the match while you were "
+                               "away: you stayed silent past the timeouts, with only two "
+                               "players left.")
         if isinstance(w, Over):
+            self.plugin.departed = dict(self.watch.departed)
             lines += ["=== Game over " + "=" * 65,
                       *self.plugin.scoreboard(core_state.view(self.seat), w.outcome,
                                               self.bots())]
         return [*lines, "", *copy_lines(path, self.options.out)]
+
+
+def watch_address(addresses: Sequence[tuple[str, int]], seat: int) -> tuple[str, int]:
+    """Where others reach this seat to watch: its match address, but at a table on a LAN never
+    a loopback one (which only this machine reaches) — this machine's LAN address instead, or
+    THIS-HOST when it has none."""
+    host, port = addresses[seat]
+    lan = any(not _local(h) for s, (h, _) in enumerate(addresses) if s != seat)
+    if host and not _local(host) and host != "0.0.0.0":
+        return host, port
+    if not lan and host and host != "0.0.0.0":
+        return host, port  # (every seat on this machine: loopback is where they are)
+    from p2p.discovery import list_interfaces
+
+    found = [address for _, address in list_interfaces()]
+    return (found[0] if found else "THIS-HOST"), port
+
+
+def _local(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def match_so_far(core: Any, ui: GameUI) -> list[str]:
+    """The story of a match up to where ``core`` stands (a resumed match), told from its
+    feeds by a match core of its own."""
+    from protocol.match.core import MatchCore
+
+    again = MatchCore(core.header)
+    story = Story(again, ui)
+    again.adopt(dict(enumerate(core.feeds)))
+    return ["The match so far:", *story.lines()]
 
 
 def empty_line_hint(ui: GameUI, state: GameState[Any], seat: int) -> str:
@@ -546,20 +631,22 @@ def copy_lines(path: Path, out: str) -> list[str]:
 
 async def play_networked(options: NetOptions, console: Console, data_dir: Path) -> int:
     """``cryptcrawl play``: a table on loopback (never advertised), bots at the other seats."""
-    from p2p.run import host
+    from p2p.run import bot_seat_name, host
 
     game = NetGame(options, console)
     config = PeerConfig(linger=0.5)
     seed = (options.bot_seed or "").encode()
     own_bots = options.bots if game.human else options.bots - 1
-    decide = None if game.human else bot_decider(options.bot_kind, b"host" + seed)
+    kinds = options.bot_kinds(options.bots)
+    decide = None if game.human else bot_decider(kinds[0], b"host" + seed)
 
     async def go() -> Any:
         return await host(data_dir, game=options.game,
-                          name=options.name or ("you" if game.human else "Bot 0"),
+                          name=options.name or ("you" if game.human else
+                                                bot_seat_name(0, kinds[0])),
                           players=options.players,
                           options=dict(options.options), bots=own_bots,
-                          bot=options.bot_kind, decide=decide,
+                          bot=kinds[-own_bots:] if own_bots else (), decide=decide,
                           choose=game.choose if game.human else None, config=config,
                           on_event=game.on_event, on_peer=game.attach,
                           bot_dir=data_dir / "bots",

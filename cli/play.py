@@ -26,6 +26,8 @@ from cli.games import DEFAULT_GAME, make_ui
 from cli.plugin import Seating
 from cli.text import plural, seat_labels, seat_letter, wrap_text
 from engine.core import (
+    DEFAULT_LEVEL,
+    LEVELS,
     Chance,
     ChanceEvent,
     GameState,
@@ -37,6 +39,7 @@ from engine.core import (
     Simultaneous,
     Turn,
     Visibility,
+    read_move,
 )
 from engine.games import get_game
 from engine.sim import Dealer, bot_key
@@ -118,7 +121,7 @@ def leave_if_input_blocked(code: int) -> None:
 class GameOptions:
     players: int = 4
     bots: int = 3
-    bot_kind: str = ""  # the game's bot by name ("": its default bot)
+    bot_kind: str = ""  # a level, or the game's bot by name ("": the default level)
     game: str = DEFAULT_GAME
     options: tuple[tuple[str, Any], ...] = ()  # the game's options (players aside)
     bot_seed: str = ""
@@ -139,6 +142,7 @@ class Console:
         # Where lines go instead of ``out`` while a full screen runs (cli/screen.py): a line
         # written behind its back would scroll the terminal under it.
         self.sink: Callable[..., None] | None = None
+        self.prompt = ""  # the prompt waiting for a line now (lines said meanwhile end it)
         if isinstance(inp, io.TextIOWrapper):
             # A byte that is not text (a stray key, a binary pipe) is read as U+FFFD and
             # refused as a card like any typo, instead of stopping the game.
@@ -154,9 +158,16 @@ class Console:
         if self.sink is not None:
             self.sink(*lines)
             return
+        if not lines:
+            return
+        prompt = self.prompt
+        if prompt:  # (a prompt waits for its line: it ends first, and is shown again after)
+            self.out.write("\n")
         for line in lines:
             self.out.write((to_ascii(line) if self.ascii else line) + "\n")
             self.at_gap = not line
+        if prompt:
+            self.out.write(prompt)
         self.out.flush()
 
     def gap(self) -> None:
@@ -165,6 +176,13 @@ class Console:
             self.say("")
 
     def ask(self, prompt: str) -> str:
+        self.prompt = prompt
+        try:
+            return self._ask(prompt)
+        finally:
+            self.prompt = ""
+
+    def _ask(self, prompt: str) -> str:
         if self.interactive and self.inp is sys.stdin and self.out is sys.stdout:
             try:  # input() gives line editing on a terminal
                 return input(prompt).strip()
@@ -206,7 +224,7 @@ class OfflineGame:
         self.dealer = Dealer(options.deal_seed.encode())
         self.bot_seed = options.bot_seed.encode()
         self.me: int | None = None if options.bots == options.players else 0
-        kind = options.bot_kind or self.spec.default_bot
+        kind = self.spec.bot_for(options.bot_kind)
         self.bots: dict[int, Any] = {
             s: self.spec.bots[kind]() for s in range(options.players) if s != self.me}
         self.labels = seat_labels(options.players, self.me)
@@ -356,9 +374,7 @@ class OfflineGame:
                     raise LeftGame("You left the game.")
                 continue
             try:
-                public, _ = self.state.split_private(self.me, text)
-                action = self.state.parse_action(self.me, public)
-                self.state.check(self.me, action)
+                text = read_move(self.state, self.me, text)
             except (InvalidActionError, IllegalActionError) as exc:
                 self.say(" ".join(str(exc).split()))
                 continue
@@ -370,7 +386,7 @@ class OfflineGame:
 
     def _banner(self) -> list[str]:
         o = self.options
-        bots = plural(len(self.bots), f"{o.bot_kind or self.spec.default_bot} bot")
+        bots = plural(len(self.bots), f"{o.bot_kind or DEFAULT_LEVEL} bot")
         lines = wrap_text(f"{self.ui.describe()}. OFFLINE game: no network yet.")
         if self.me is None:
             lines.append(f"Unattended game: {bots} play each other on this machine.")
@@ -426,7 +442,9 @@ def replay_hint(options: GameOptions, default_players: int) -> str:
         parts.append(f"--players {o.players}")
     if o.bots != o.players - 1:
         parts.append(f"--bots {o.bots}")
-    if o.bot_kind:
+    if o.bot_kind in LEVELS:
+        parts.append(f"--bot {o.bot_kind}")
+    elif o.bot_kind:
         parts.append(f"--bot-kind {o.bot_kind}")
     spec = get_game(o.game)
     for key, value in o.options:

@@ -25,13 +25,14 @@ from cli.text import (
     StyledLine,
     bot_notes,
     join_words,
+    named_seats,
     plain,
     plural,
     seat_name,
     wrap_items,
     wrap_text,
 )
-from engine.core import GameSpec, GameState, Outcome, Standing
+from engine.core import DRAWN, Entry, GameSpec, GameState, Outcome, Standing
 from protocol.match.events import CardDealt, CardShown, DeckRestarted
 
 LINE_HELP = """\
@@ -68,6 +69,7 @@ class Live(Protocol):
     def locked(self, seat: int) -> bool: ...
     def overdue(self, seat: int) -> bool: ...
     def bot(self, seat: int) -> bool: ...
+    def thinking(self, seat: int) -> bool: ...
     def status(self, seat: int) -> str: ...
 
 
@@ -132,6 +134,10 @@ class GameUI:
         self.options = dict(options)
         self.seating = seating
         self.shown = Shown()
+        # How seats left the match (the frontends set it from the protocol's events,
+        # cli.seats.SeatWatch.departed): the scoreboard says it where the engine's result
+        # only says "resigned" or "forfeited".
+        self.departed: dict[int, str] = {}
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -179,7 +185,11 @@ class GameUI:
         return f"step {step}"
 
     def placing_key(self, outcome: Outcome, standing: Standing) -> tuple[int, ...]:
-        """Sorts the seats from first to last place; equal keys share a placing."""
+        """Sorts the seats from first to last place; equal keys share a placing (the seats
+        that drew share the first)."""
+        if outcome.drawn:
+            return (0,) if standing.status in DRAWN else (1, -standing.score,
+                                                           -standing.tiebreak)
         return (0 if standing.seat in outcome.winners else 1, -standing.score,
                 -standing.tiebreak)
 
@@ -233,6 +243,11 @@ class GameUI:
         """Another seat's action, as it happens (line mode announces what a result will not)."""
         return []
 
+    def own_move(self, text: str) -> list[str]:
+        """The person's own move, locked in, as only they may read it (what a face-down part
+        holds); [] when the story says all of it."""
+        return []
+
     def opening_news(self, seat: int, values: tuple[tuple[str, str], ...],
                      label: str) -> list[str]:
         """``seat`` (called ``label``) opened sealed values (slot, value): what was face down
@@ -281,12 +296,20 @@ class GameUI:
         places = placings(self, outcome)
         lines = ["Final standings"]
         for st in sorted(outcome.standings, key=lambda st: (places[st.seat], st.seat)):
-            detail = f"; {st.detail}" if st.detail else ""
+            status, detail = st.status, st.detail
+            if status in ("resigned", "forfeited") and st.seat in self.departed:
+                status = self.departed[st.seat]
+                detail = self.departed_detail(st)
+            detail = f"; {named_seats(detail, labels)}" if detail else ""
             who = seat_name(st.seat, labels, self.seating.name)
-            lines += wrap_text(f"  {places[st.seat]}. {who}: {st.status}, score {st.score}"
+            lines += wrap_text(f"  {places[st.seat]}. {who}: {status}, score {st.score}"
                                f"{detail}", indent="     ")
         winners = sorted(outcome.winners)
-        if not winners:
+        if outcome.drawn:
+            drew = [labels[st.seat] for st in outcome.standings if st.status in DRAWN]
+            lines.append(f"A draw between {join_words(drew)}: nobody wins."
+                         if len(drew) > 1 else "A draw: nobody wins.")
+        elif not winners:
             lines.append("Nobody wins.")
         elif len(winners) > 1:
             lines.append(f"Shared win: {join_words([labels[s] for s in winners])}.")
@@ -296,14 +319,30 @@ class GameUI:
             lines.append("You win!")
         else:
             lines.append(f"{labels[winners[0]]} wins.")
-        lines += wrap_text(f"({outcome.reason})", indent="  ")
+        lines += wrap_text(f"({named_seats(outcome.reason, labels)})", indent="  ")
         return lines + bot_notes(bots, labels, self.step_words)
 
-    def replay_news(self, view: Any) -> tuple[list[str], bool]:
-        """For ``cryptcrawl replay``: what a state of the record adds, and whether to pause
-        after it (a pause is one :attr:`replay_unit`)."""
-        lines = self.news(view)
-        return lines, bool(lines)
+    def departed_detail(self, standing: Standing) -> str:
+        """The detail of a seat that left the match before its end (the game's words)."""
+        return standing.detail
+
+    def narrate(self, before: GameState[Any], entry: Entry | None,
+                after: GameState[Any]) -> list[str]:
+        """One change of the match, in words (:class:`cli.story.Story`): ``before`` and
+        ``after`` are public states, ``entry`` the history entry that made the change (None:
+        a change no entry explains — a resignation, a forfeit, an agreed draw).  By default
+        the lines the view's log gained."""
+        old = outline.log_of(before.spectator_view())
+        new = outline.log_of(after.spectator_view())
+        if new is None:
+            return []
+        return [line for entry_text in log_added(old or (), new)
+                for line in wrap_text(entry_text, indent="  ")]
+
+    def pause_after(self, before: GameState[Any], after: GameState[Any]) -> bool:
+        """Does a unit of the replay (:attr:`replay_unit`) end with this change?  By default
+        every change is one."""
+        return True
 
     # ------------------------------------------------------------------ full screen
 
@@ -319,6 +358,10 @@ class GameUI:
             for s in range(len(self.labels)))))
         return lines
 
+    def select_words(self, view: Any) -> str:
+        """What Enter says with nothing selected yet, for the decision of ``view``."""
+        return self.select_hint
+
     def move_note(self, view: Any) -> str:
         """Words after "YOUR MOVE" (what the decision is, if not the usual one)."""
         return ""
@@ -333,6 +376,16 @@ def placings(ui: GameUI, outcome: Outcome) -> dict[int, int]:
     keys = {st.seat: ui.placing_key(outcome, st) for st in outcome.standings}
     return {seat: 1 + sum(1 for other in keys.values() if other < key)
             for seat, key in keys.items()}
+
+
+def log_added(old: Sequence[str], new: Sequence[str]) -> Sequence[str]:
+    """The lines a log that keeps its last lines gained from ``old`` to ``new``: ``new`` is
+    ``old`` plus the lines added, cut to its length (the largest overlap is taken)."""
+    for cut in range(len(old) + 1):
+        kept = old[cut:]
+        if tuple(new[:len(kept)]) == tuple(kept):
+            return new[len(kept):]
+    return new
 
 
 def _option_text(value: Any) -> str:

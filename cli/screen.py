@@ -26,6 +26,7 @@ import contextlib
 import io
 import logging
 import os
+import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -47,6 +48,7 @@ __all__ = ["Fragment", "Screen", "Scroll", "StyledLine", "plain", "text_of", "wr
 
 
 MIN_LOG = 4  # log rows kept below the board (the newest result needs two or three)
+LOG_LINES = 10_000  # the log keeps the whole match: its oldest lines go only past this many
 
 STYLES = {
     "title": "bold",
@@ -111,7 +113,7 @@ def wrap_all(lines: Sequence[StyledLine], width: int) -> list[StyledLine]:
 class Scroll:
     """Lines seen through a window of rows; ``back`` rows from the bottom (0: the newest)."""
 
-    lines: deque[StyledLine] = field(default_factory=lambda: deque(maxlen=2000))
+    lines: deque[StyledLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     back: int = 0
     top_first: bool = False  # a page read from its top (help, end), not a log
     rows: int = 1  # the rows of the last drawing (a page)
@@ -130,18 +132,24 @@ class Scroll:
         """Exactly ``height`` rows (blank ones at the end if there are fewer)."""
         rows = wrap_all(list(self.lines), width)
         self.rows = height
-        most = max(0, len(rows) - height)
-        self.back = min(self.back, most)
         if self.top_first:
+            most = max(0, len(rows) - height)
+            self.back = min(self.back, most)
             shown = rows[self.back:self.back + height]
             if self.back < most and height > 1:
                 shown = [*shown[:height - 1], plain("-- more: PgDn --", "class:dim")]
+        elif len(rows) <= height or height <= 1:
+            self.back = 0
+            shown = rows[-height:]
         else:
+            # Scrolled back, the last row says so: the oldest row is still reachable.
+            self.back = min(self.back, len(rows) - (height - 1))
             end = len(rows) - self.back
-            shown = rows[max(0, end - height):end]
-            if self.back and height > 1:
-                shown = [*shown[1:], plain("-- older lines: PgDn or End for the newest --",
-                                           "class:dim")]
+            if self.back:
+                shown = [*rows[end - (height - 1):end],
+                         plain("-- older lines: PgDn or End for the newest --", "class:dim")]
+            else:
+                shown = rows[end - height:end]
         return shown + [[] for _ in range(height - len(shown))]
 
 
@@ -231,9 +239,14 @@ class Screen:
         bottom = self._bottom(width)
         rule = plain("─" * width, "class:dim")
         space = height - len(title) - 1 - len(bottom)
-        if self.showing_help or self.ended:
-            pane = self.help if self.showing_help else self.end
-            body = pane.view(width, max(1, space))
+        if self.showing_help:
+            body = self.help.view(width, max(1, space))
+        elif self.ended:
+            # The end above, the log below it: PgUp/PgDn read the match back from there.
+            end = wrap_all(list(self.end.lines), width)
+            fit = max(1, min(len(end), space - 1 - MIN_LOG))
+            top = end if fit >= len(end) else self.end.view(width, fit)
+            body = [*top, rule, *self.log.view(width, max(1, space - len(top) - 1))]
         else:
             board = wrap_all(self.board(width), width)
             fit = max(0, min(len(board), space - 1 - MIN_LOG))
@@ -278,6 +291,11 @@ class Screen:
             if self.on_interrupt is not None:
                 self.on_interrupt()
 
+        @kb.add("c-z")
+        def _(event: KeyPressEvent) -> None:  # (the terminal gives it back; fg redraws all)
+            if hasattr(signal, "SIGTSTP"):
+                event.app.suspend_to_background()
+
         depth = ColorDepth.MONOCHROME if os.environ.get("NO_COLOR") else None
         return Application(layout=Layout(Window(_Control(self.lines), wrap_lines=False)),
                            key_bindings=kb, full_screen=True, style=style, color_depth=depth,
@@ -291,7 +309,10 @@ class Screen:
             self.invalidate()
             return
         self.ignored = 0
-        pane = self.help if self.showing_help else self.end if self.ended else self.log
+        # (On the end screen PgUp/PgDn scroll the log under the end, Up/Down the end itself.)
+        pane = self.help if self.showing_help else self.log
+        if self.ended and key in ("up", "down"):
+            pane = self.end
         moves = {"pageup": 1, "pagedown": -1, "up": 1, "down": -1}
         if key in moves and (key.startswith("page") or pane is not self.log):
             step = -moves[key] if pane.top_first else moves[key]
@@ -317,6 +338,14 @@ class Screen:
 
     def run(self) -> asyncio.Future[None]:
         return asyncio.ensure_future(self.app.run_async(handle_sigint=False))
+
+    def redraw(self) -> None:
+        """Draw the whole screen again (the terminal was handed to another program meanwhile:
+        a job stopped and continued, ``kill -CONT``)."""
+        if self.app.is_running:
+            with contextlib.suppress(Exception):
+                self.app.renderer.reset()
+            self.app.invalidate()
 
     def exit(self) -> None:
         if self.app.is_running:

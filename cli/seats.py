@@ -16,8 +16,12 @@ from dataclasses import dataclass, field
 from protocol.match.core import (
     ActionTaken,
     Event,
+    MatchClaimed,
+    PeerMisbehaved,
     PlayCommitted,
     PlayRevealed,
+    SeatForfeited,
+    SeatLeft,
     SeatReclaimed,
     SeatReplaced,
     SeatsOverdue,
@@ -40,8 +44,24 @@ class SeatWatch:
     locked: set[tuple[str, int]] = field(default_factory=set)
     overdue: dict[str, set[int]] = field(default_factory=dict)
     bots: dict[int, list[Stretch]] = field(default_factory=dict)
+    # How a seat left the match, in words (it left, resigned, was claimed, forfeited): what a
+    # result the engine can only call "resigned" or "forfeited" means for that seat.
+    departed: dict[int, str] = field(default_factory=dict)
 
     def on_event(self, event: Event) -> None:
+        if isinstance(event, SeatLeft):
+            self.departed[event.seat] = "resigned" if event.resigned else "left the match"
+        elif isinstance(event, MatchClaimed) and not event.contested:
+            self.departed.setdefault(event.seat, "claimed: silent past the timeouts")
+        elif isinstance(event, SeatForfeited):
+            self.departed.setdefault(event.seat, "forfeited: held back an opening")
+        elif isinstance(event, PeerMisbehaved) and event.evidence:
+            self.departed.setdefault(event.seat, "forfeited: broke the rules")
+        elif isinstance(event, SeatReplaced) and event.reason.startswith("absent"):
+            self.departed.setdefault(event.seat, "forfeited: silent past the timeouts")
+        elif isinstance(event, SeatReclaimed):
+            if self.departed.get(event.seat, "").endswith("silent past the timeouts"):
+                del self.departed[event.seat]
         if isinstance(event, PlayCommitted | PlayRevealed):
             self.locked.add((event.step, event.seat))
         elif isinstance(event, SeatsOverdue):
@@ -89,6 +109,7 @@ class SeatNow:
     step: str = ""
     pending: frozenset[int] = frozenset()
     mine: int | None = None
+    bot_seats: frozenset[int] = frozenset()  # seats a bot peer plays (its name says so)
 
     def locked(self, seat: int) -> bool:
         return seat == self.mine or self.watch.is_locked(self.step, seat)
@@ -99,13 +120,20 @@ class SeatNow:
     def bot(self, seat: int) -> bool:
         return self.watch.bot_plays(seat)
 
+    def thinking(self, seat: int) -> bool:
+        """A bot peer's seat the step waits for: its bot is thinking."""
+        return (seat in self.bot_seats and seat in self.pending and not self.locked(seat)
+                and not self.overdue(seat))
+
     def status(self, seat: int) -> str:
-        """In words: "locked in", "away (overdue)", "choosing" (or "" when not asked), with
-        "a bot" in front while a bot plays the seat."""
+        """In words: "locked in", "away (overdue)", "thinking" (a bot's seat), "choosing" (or
+        "" when not asked), with "a bot" in front while a bot plays the seat."""
         if self.locked(seat) and seat in self.pending:
             text = "locked in"
         elif self.overdue(seat) and seat in self.pending:
             text = "away (overdue)"
+        elif self.thinking(seat):
+            text = "thinking"
         else:
             text = "choosing" if seat in self.pending else ""
         if self.bot(seat):

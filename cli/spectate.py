@@ -16,8 +16,8 @@ from cli.args import invocation
 from cli.games import make_ui
 from cli.plugin import Seating
 from cli.record import ending_lines
+from cli.story import Story
 from cli.text import seat_letter
-from engine.core import GameState
 from engine.games import get_game
 from p2p.watchers import Relay, WatchRefused, watch
 from protocol.errors import BadMessage
@@ -43,6 +43,7 @@ class Spectator:
         self.relay_port = relay_port
         self.relay: Relay | None = None
         self.core: MatchCore | None = None
+        self.story: Story | None = None
 
     def say(self, *lines: str) -> None:
         if lines:
@@ -56,7 +57,7 @@ class Spectator:
         self.say(f"Watching {get_game(h.game).title}, {len(self.names)} players: "
                  + ", ".join(f"{seat_letter(i)} {n}" for i, n in enumerate(self.names)) + ".",
                  "Read-only, one move behind the table; every message is checked here.")
-        core.state_observers.append(self.state)
+        self.story = Story(core, self.ui)
         self.core = core
         if self.relay_port is not None:
             self.relay = Relay(core.header, RELAYED)
@@ -67,18 +68,19 @@ class Spectator:
         port = await self.relay.open("0.0.0.0", self.relay_port)
         self.say(f"Relaying to other spectators: {invocation()} spectate THIS-HOST:{port}")
 
-    def state(self, state: GameState[Any]) -> None:
-        lines, _ = self.ui.replay_news(state.spectator_view())
-        self.say(*lines)
-
     def events(self, events: list[Event]) -> None:
         if self.relay is not None and self.core is not None:
             self.relay.update(self.core)
+        if self.story is not None:
+            for told in self.story.tell():
+                self.say(*told.lines)
         for event in events:
-            if isinstance(event, PeerMisbehaved):
+            if isinstance(event, PeerMisbehaved) and not event.evidence:
                 self.refused += 1
                 seat = self.names[event.seat] if 0 <= event.seat < len(self.names) else "?"
                 self.say(f"refused a message of {seat}: {event.reason}")
+            elif isinstance(event, PeerMisbehaved):
+                self.refused += 1
             elif isinstance(event, HeadsDisputed):
                 self.say(f"a message of {self.names[event.seat]} waits: the copies disagree")
 

@@ -1,12 +1,15 @@
 """``cryptcrawl stats``: your record, per game, from the match files in the data directory.
 
 "You" is the data directory's identity: a match counts for you when its header gives your key a
-seat.  Per game: the games (valid files only), the wins and the average placing (ties share the
-better place, as the game's plug-in ranks an outcome).  A match in which a bot played your seat
-to the end (you were voted absent and did not come back) is "finished by a bot": not a win, and
-its placing is not yours.  Every other verdict — incomplete, invalid, claimed, abandoned,
-split, disputed, whatever the verifier says — is counted apart under its own name; none counts
-as a game.  Verdicts come from the same cache as ``cryptcrawl matches`` (:mod:`cli.matches`).
+seat.  Per game: the games (valid files only), the wins, the draws (a draw is no win) and the
+average placing (ties share the better place, as the game's plug-in ranks an outcome), and the
+same against the bots of each level (a bot seat of ``play`` or ``host`` is named for its level:
+"Bot 2 (strong)"; a table whose bots played several levels counts as "mixed").  A match in
+which a bot played your seat to the end (you were voted absent and did not come back) is
+"finished by a bot": not a win, and its placing is not yours.  Every other verdict —
+incomplete, invalid, claimed, abandoned, split, disputed, whatever the verifier says — is
+counted apart under its own name; none counts as a game.  Verdicts come from the same cache as
+``cryptcrawl matches`` (:mod:`cli.matches`).
 """
 
 from __future__ import annotations
@@ -20,9 +23,38 @@ from typing import Any, TextIO
 from cli.matches import VerdictCache, match_paths, read_entry
 from cli.text import plural, wrap_text
 from cli.verify import shown as printable
+from engine.core import LEVELS
 from engine.games import games, get_game
+from p2p.run import bot_kind_of
 from protocol.crypto import fingerprint, public_key_bytes
 from protocol.verify.verifier import VALID
+
+
+def table_level(names: tuple[str, ...], seat: int) -> str:
+    """The level of the bots you played against: theirs if they all played one level,
+    "mixed" if not, "" without bots."""
+    levels = {bot_kind_of(n) for i, n in enumerate(names) if i != seat} - {""}
+    if not levels:
+        return ""
+    return levels.pop() if len(levels) == 1 else "mixed"
+
+
+@dataclass
+class LevelRecord:
+    """Your record against the bots of one level (in the games you played to the end)."""
+
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    placings: list[int] = field(default_factory=list)
+
+    @property
+    def average(self) -> float | None:
+        return sum(self.placings) / len(self.placings) if self.placings else None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"games": self.games, "wins": self.wins, "draws": self.draws,
+                "average_placing": None if self.average is None else round(self.average, 3)}
 
 
 @dataclass
@@ -32,10 +64,13 @@ class GameRecord:
     game: str
     games: int = 0  # valid matches you sat in
     wins: int = 0  # of them, won in a seat you played to the end
+    draws: int = 0  # of them, drawn in a seat you played to the end (a draw is no win)
     by_bot: int = 0  # of them, finished by a bot in your seat
     placings: list[int] = field(default_factory=list)  # in the games you finished
     tables: list[int] = field(default_factory=list)  # the players at those tables
     other: Counter[str] = field(default_factory=Counter)  # the other verdicts
+    # Against bots, per level (their level, or "mixed"), of the games you finished.
+    levels: dict[str, LevelRecord] = field(default_factory=dict)
 
     @property
     def title(self) -> str:
@@ -47,9 +82,16 @@ class GameRecord:
 
     def as_json(self) -> dict[str, Any]:
         return {"title": self.title, "games": self.games, "wins": self.wins,
-                "finished_by_bot": self.by_bot,
+                "draws": self.draws, "finished_by_bot": self.by_bot,
                 "average_placing": None if self.average is None else round(self.average, 3),
-                "placings": self.placings, "other": dict(sorted(self.other.items()))}
+                "placings": self.placings, "other": dict(sorted(self.other.items())),
+                "against_bots": {level: r.as_json() for level, r in
+                                 sorted(self.levels.items(), key=_level_order)}}
+
+
+def _level_order(item: tuple[str, LevelRecord]) -> tuple[int, str]:
+    order = (*LEVELS, "mixed")
+    return (order.index(item[0]) if item[0] in order else len(order), item[0])
 
 
 @dataclass
@@ -75,10 +117,21 @@ class Record:
         if seat in entry.bot_finished:
             record.by_bot += 1
             return
-        record.wins += seat in entry.winners
+        won = seat in entry.winners
+        drew = seat in entry.drawn
+        record.wins += won
+        record.draws += drew
         if entry.places:
             record.placings.append(entry.places[seat])
             record.tables.append(len(entry.names))
+        level = table_level(entry.names, seat)
+        if level:
+            against = record.levels.setdefault(level, LevelRecord())
+            against.games += 1
+            against.wins += won
+            against.draws += drew
+            if entry.places:
+                against.placings.append(entry.places[seat])
 
     def as_json(self) -> dict[str, Any]:
         return {"identity": self.identity, "files": self.files, "unreadable": self.unreadable,
@@ -116,11 +169,21 @@ def lines_of(record: Record, folder: Path) -> list[str]:
     for game, r in sorted(record.per_game.items(), key=lambda item: item[1].title):
         lines += ["", f"{r.title} ({game})"]
         head = f"  {plural(r.games, 'game')}, {plural(r.wins, 'win')}"
+        if r.draws:
+            head += f", {plural(r.draws, 'draw')}"
         if r.average is not None:
             low, high = min(r.tables), max(r.tables)
             at = f"{low}" if low == high else f"{low} to {high}"
             head += f", average placing {r.average:.2f} (tables of {at} players)"
         lines += wrap_text(head, indent="    ")
+        for level, against in sorted(r.levels.items(), key=_level_order):
+            text = (f"  against {level} bots: {plural(against.games, 'game')}, "
+                    f"{plural(against.wins, 'win')}")
+            if against.draws:
+                text += f", {plural(against.draws, 'draw')}"
+            if against.average is not None:
+                text += f", average placing {against.average:.2f}"
+            lines += wrap_text(text, indent="    ")
         if r.by_bot:
             lines += wrap_text(f"  finished by a bot in your seat: {r.by_bot} (not counted "
                                "as wins; their placings are not yours)", indent="    ")

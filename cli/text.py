@@ -48,6 +48,48 @@ def seat_name(seat: int, labels: Sequence[str], name: str = "") -> str:
     return text
 
 
+_SEAT_NUMBER = re.compile(r"\b([Ss])eat (\d+)\b")
+
+
+def named_seats(text: str, labels: Sequence[str]) -> str:
+    """``text`` (an engine's words, "seat 0 wins") with each seat number as the table calls
+    the seat ("Ana wins"); at the start of a sentence "you" becomes "You"."""
+    def name(found: re.Match[str]) -> str:
+        seat = int(found.group(2))
+        if not 0 <= seat < len(labels):
+            return found.group(0)
+        label = labels[seat]
+        return label[:1].upper() + label[1:] if found.group(1) == "S" else label
+
+    return _SEAT_NUMBER.sub(name, text)
+
+
+_YOU_VERBS = {"is": "are", "has": "have", "was": "were", "goes": "go", "does": "do"}
+_YOU_LINE = re.compile(r"^(\s*)you((?: \([A-H]\))?)('s)? ([a-z]+)\b")
+
+
+def you_form(line: str) -> str:
+    """A line of a game's story that names the person at this terminal ("you", as its labels
+    call the seat) in the third person, in the second: "you takes the Mage" -> "You take the
+    Mage", "you's kept objective" -> "Your kept objective"."""
+    found = _YOU_LINE.match(line)
+    if found is None:
+        return line
+    lead, letter, owner, word = found.groups()
+    if owner:
+        return f"{lead}Your{letter} {word}" + line[found.end():]
+    if word in _YOU_VERBS:
+        word = _YOU_VERBS[word]
+    elif word.endswith(("ches", "shes", "sses", "xes")):
+        word = word[:-2]
+    elif word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("s") and not word.endswith("ss") and len(word) > 2:
+        word = word[:-1]
+    rest = line[found.end():].replace(" dealt to them", " dealt to you", 1)
+    return f"{lead}You{letter} {word}{rest}"
+
+
 def plural(count: int, word: str) -> str:
     """``plural(1, "coin")`` -> "1 coin", ``plural(3, "coin")`` -> "3 coins"."""
     return f"{count} {word}" if count == 1 else f"{count} {word}s"

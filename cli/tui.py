@@ -28,8 +28,15 @@ from cli.play import Console, LeftGame
 from cli.plugin import Frame
 from cli.screen import Screen, StyledLine, plain
 from cli.seats import SeatNow
-from cli.text import join_words, seat_letter
-from engine.core import GameState, IllegalActionError, InvalidActionError, Simultaneous, Turn
+from cli.text import join_words, seat_letter, wrap_text
+from engine.core import (
+    GameState,
+    IllegalActionError,
+    InvalidActionError,
+    Simultaneous,
+    Turn,
+    read_move,
+)
 from engine.games import get_game
 
 PLAY_HINTS = ("Enter lock in", "Esc drop", ": type a move", "PgUp/PgDn log", "? help",
@@ -65,6 +72,8 @@ class FullScreenGame(NetGame):
         self.asked_at = 0.0
         self.step = ""
         self.step_since = time.monotonic()
+        self._paused_at: float | None = None  # the shown clock stopped here (a pause)
+        self._pause_total = 0.0  # the shown clock stood still this long, in all
         self.confirm_quit = False
         self._leaving: asyncio.Future[None] | None = None  # (sending its LEAVE: l at a LAN table)
         self.over = False
@@ -125,7 +134,7 @@ class FullScreenGame(NetGame):
         waiting = self.peer.local.decision_state().waiting
         step = str(getattr(waiting, "step", ""))
         if step != self.step:
-            self.step, self.step_since = step, time.monotonic()
+            self.step, self.step_since = step, self._clock()
         if isinstance(waiting, Simultaneous):
             return step, sorted(waiting.pending)
         if isinstance(waiting, Turn):
@@ -134,7 +143,7 @@ class FullScreenGame(NetGame):
 
     def _live(self, step: str, seats: list[int]) -> SeatNow:
         mine = self.seat if self.locked is not None and self.locked[0] == step else None
-        return SeatNow(self.watch, step, frozenset(seats), mine)
+        return SeatNow(self.watch, step, frozenset(seats), mine, self.bot_seats())
 
     def _title(self, width: int) -> list[StyledLine]:
         view = self._current_view()
@@ -177,27 +186,33 @@ class FullScreenGame(NetGame):
     def _status(self, width: int) -> list[StyledLine]:
         if self.over:
             return [plain(" The match is over.", "class:status")]
+        if self.departed:
+            return [plain(" You are out of this match: it goes on without you, read-only here "
+                          "until its end completes your copy. q leaves now.", "class:status")]
         if self.confirm_quit:
             if not self.options.local:
-                return [plain(" Leave? l: for good, a bot takes your seat. s: step away, "
-                              "resume later." + (" r: resign." if self.can_resign() else ""),
-                              "class:warn")]
+                return [plain(f" Leave? {self.quit_choices()}"
+                              + ("; r: resign." if self.can_resign() else "."), "class:warn")]
             return [plain(f" Leave the match? {self.options.leaving.capitalize()}. y: leave, "
                           "any other key: stay.", "class:warn")]
         if self.offers_to_me:
             offers = "; ".join(f"{self.labels[s]} offers a {w}"
                                for s, w in sorted(self.offers_to_me.items()))
             return [plain(f" {offers}: y accept, n decline.", "class:warn")]
-        if self.peer is not None and self.peer.core.agreements.paused:
-            return [plain(" Paused by agreement: no clock runs. P resumes.", "class:warn")]
+        paused = self._paused()
         step, awaited = self._waiting()
+        if paused:
+            frozen = (f" (your move: {self._my_left()} s left when it resumes)"
+                      if self._my_move() else "")
+            return [plain(f" Paused by agreement: no clock runs{frozen}. P resumes.",
+                          "class:warn")]
         if self._my_move():
-            left = max(0, int(self._turn_timeout([self.seat])
-                              - (time.monotonic() - self.asked_at)))
+            left = self._my_left()
             others = [s for s in awaited if s != self.seat]
             view = self._current_view()
             what = self.plugin.move_note(view) if view is not None else ""
-            text = f" YOUR MOVE{what} ({left} s left)"
+            text = f" YOUR MOVE{what} ({left} s left)" if left > 0 else (
+                f" YOUR MOVE{what} ({self._overtime()})")
             if self.selected:
                 text += f": {self.selected} selected, Enter locks it in"
             if others:
@@ -208,9 +223,50 @@ class FullScreenGame(NetGame):
         others = [s for s in awaited if s != self.seat or not self.human]
         if not others:
             return [plain(" Waiting for the others...", "class:status")]
-        left = max(0, int(self._turn_timeout(others) - (time.monotonic() - self.step_since)))
+        left = max(0, int(self._turn_timeout(others) - (self._clock() - self.step_since)))
         return [plain(f" Waiting for {self._names(others)}; {left} s left on the clock.",
                       "class:status")]
+
+    # ------------------------------------------------------------------ the clock
+
+    def _clock(self) -> float:
+        """The shown clock's time: the monotonic clock less every agreed pause (it stands
+        still while a pause lasts, and goes on from the same value after it)."""
+        now = time.monotonic()
+        stopped = self._pause_total
+        if self._paused_at is not None:
+            stopped += now - self._paused_at
+        return now - stopped
+
+    def _paused(self) -> bool:
+        """Is a pause agreed now (and the shown clock stopped)?"""
+        paused = self.peer is not None and bool(self.peer.core.agreements.paused)
+        if paused and self._paused_at is None:
+            self._paused_at = time.monotonic()
+        elif not paused and self._paused_at is not None:
+            self._pause_total += time.monotonic() - self._paused_at
+            self._paused_at = None
+        return paused
+
+    def _my_left(self) -> int:
+        """The seconds left of the person's move on the shown clock."""
+        return max(0, int(self._turn_timeout([self.seat]) - (self._clock() - self.asked_at)))
+
+    def _overtime(self) -> str:
+        """Past the move's timeout: how long the others still wait before a bot takes the
+        seat (the match's own clock: it starts again whenever the match moves)."""
+        core = self.peer.core if self.peer is not None else None
+        if core is None:
+            return "your time is up"
+        clock = getattr(core, "clock", None)
+        since = getattr(clock, "since", None)
+        if not isinstance(since, float) or since <= 0:
+            return "your time is up: a bot may take your seat"
+        deadline = since + core.turn_timeout(self.seat) + core.config.silence_timeout
+        wait = int(deadline - time.monotonic())
+        if wait <= 0:
+            return "your time is up: a bot may take your seat at any moment"
+        return f"your time is up: a bot takes your seat in about {wait} s"
 
     def _turn_timeout(self, seats: list[int]) -> float:
         """How long the match gives ``seats`` now: the header's timeout for what each owes
@@ -226,6 +282,8 @@ class FullScreenGame(NetGame):
             word = f"{seat_letter(s)} {label}" if label != seat_letter(s) else label
             if self.watch.is_overdue(self.step, s):
                 word += " (away)"
+            elif s in self.bot_seats():
+                word += " (thinking)"
             words.append(word)
         return join_words(words)
 
@@ -234,7 +292,7 @@ class FullScreenGame(NetGame):
             return hint_rows(("PgUp/PgDn scroll", "Esc close the help"), width)
         if self.over:
             items = ["r rematch (the same seats, a new match)"] if self.offer_rematch else []
-            return hint_rows([*items, "q leave", "PgUp/PgDn scroll"], width)
+            return hint_rows([*items, "q leave", "PgUp/PgDn the match's log"], width)
         if self.confirm_quit:
             if not self.options.local:
                 return hint_rows(("l leave for good", "s step away",
@@ -266,12 +324,16 @@ class FullScreenGame(NetGame):
                 self.rematch = False
                 self.screen.exit()
             return
+        if self.departed:
+            if k == "q":  # (the rest of the match is not waited for: the copy stops here)
+                self._leave("You left; your copy of the match stops where it was.")
+            return
         if self.confirm_quit:
             self.confirm_quit = False
             if self.options.local and k == "y":
                 self._leave(self.options.left)
             elif not self.options.local and k == "s":
-                self._leave(self.options.left)
+                self._leave(self.stepped_away())
             elif not self.options.local and k == "l":
                 self._leave_for_good()
             elif not self.options.local and k == "r" and self.can_resign():
@@ -334,13 +396,13 @@ class FullScreenGame(NetGame):
             self.selected = ""
             return
         try:
-            action = self.state.parse_action(self.seat, self.model.draft())
-            self.state.check(self.seat, action)
+            self.selected = read_move(self.state, self.seat, self.model.draft())
         except (InvalidActionError, IllegalActionError) as exc:
-            self.screen.message = " ".join(str(exc).split())
-            self.model.restore(saved)
+            self.screen.message = (self.refused(exc, self.state, self.seat)
+                                   if isinstance(self.model, Typed)
+                                   else " ".join(str(exc).split()))
+            self.model.restore(saved)  # (the selection stays what it was before the key)
             return
-        self.selected = self.state.format_action(action)
 
     def _undo(self) -> None:
         if not self._my_move() or self.model is None:
@@ -360,7 +422,9 @@ class FullScreenGame(NetGame):
             self._check(self.model.snapshot())  # (refused: the reason, and the text kept)
         if not self.selected:
             if not isinstance(self.model, Typed) or not self.model.ready():
-                self.screen.message = self.kind.select_hint
+                view = self._current_view()
+                self.screen.message = (self.plugin.select_words(view) if view is not None
+                                       else self.kind.select_hint)
             return
         step, _ = self._waiting()
         action = self.state.parse_action(self.seat, self.selected)
@@ -384,12 +448,16 @@ class FullScreenGame(NetGame):
                 loop.add_signal_handler(number, self._leave,
                                         f"{signal.Signals(number).name[3:].lower()}: you left "
                                         "the game", 128 + number)
+        continued = getattr(signal, "SIGCONT", None)  # (back from a stop: everything again)
+        if continued is not None:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(continued, self.screen.redraw)
         capture = self.screen.capture(self.console)
         capture.__enter__()
 
         def restore(_: object) -> None:
             capture.__exit__(None, None, None)
-            for number in numbers:
+            for number in [*numbers, *([continued] if continued is not None else [])]:
                 with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                     loop.remove_signal_handler(number)
 
@@ -402,11 +470,19 @@ class FullScreenGame(NetGame):
         if self._leaving is not None:
             return
 
+        words = self.departed_words(resign=resign)
+
         async def go() -> None:
+            sent = False
             try:
-                await self.leave_for_good(resign=resign)
+                sent = await self.leave_for_good(resign=resign)
             finally:
-                self._leave("You resigned." if resign else self.options.left_for_good)
+                if sent:  # (the match goes on without this seat: its end is shown here)
+                    self.departed = True
+                    self.say(*wrap_text(words))
+                    self.screen.invalidate()
+                else:
+                    self._leave("You resigned." if resign else "You left the match.")
 
         self.screen.message = "Resigning..." if resign else "Leaving the match for good..."
         self._leaving = asyncio.ensure_future(go())
@@ -436,11 +512,13 @@ class FullScreenGame(NetGame):
         self.selected = ""
         self.model = self.plugin.inputs(state, seat)
         self.choice = asyncio.get_running_loop().create_future()
-        self.asked_at = time.monotonic()
+        self.asked_at = self._clock()
         self.screen.bell()
         self.screen.invalidate()
         try:
-            return await self.choice
+            text = await self.choice
+            self.say(*self.plugin.own_move(text))
+            return text
         finally:
             self.choice = None
             self.screen.invalidate()
@@ -512,7 +590,8 @@ async def play_full_screen(options: NetOptions, console: Console, data_dir: Path
         result = await host(data_dir, game=options.game,
                             name=options.name or "you", players=options.players,
                             options=dict(options.options), bots=options.bots,
-                            bot=options.bot_kind, choose=game.choose, config=config,
+                            bot=options.bot_kinds(options.bots), choose=game.choose,
+                            config=config,
                             on_event=game.on_event, on_peer=game.attach,
                             bot_dir=data_dir / "bots",
                             bot_seed=options.bot_seed.encode() or None,

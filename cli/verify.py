@@ -13,6 +13,7 @@ from cli.text import wrap_text
 from protocol.crypto import fingerprint
 from protocol.verify.copies import DifferentMatches, verify_copies
 from protocol.verify.verdicts import (
+    CLAIMED,
     DISPUTED,
     EXIT_CODES,
     INVALID,
@@ -219,6 +220,19 @@ def bot_words(note: str) -> str:
     return note.replace("by its zombie", "by a bot").replace("its zombie", "a bot")
 
 
+def outcome_word(v: Verdict) -> str | None:
+    """How the match came out, for ``--json``: "drawn", "won" (with winners), "nobody won"
+    (it ended with no winner: a lost campaign), or None (no result: not finished, invalid,
+    abandoned)."""
+    if v.drawn:
+        return "drawn"
+    if v.winners:
+        return "won"
+    if v.verdict in (VALID, CLAIMED) and v.final_digest:
+        return "nobody won"
+    return None
+
+
 def _fields(v: Verdict) -> dict[str, Any]:
     """The fields every verdict has, in JSON (the conformance vectors compare ``verdict``,
     ``blamed``, ``record`` and ``reason_code``; ``status`` and ``seat_at_fault`` are the older
@@ -241,7 +255,8 @@ def _as_json(paths: list[str], v: Verdict, header: Header | None) -> dict[str, A
         "match_id": header.match_id.hex() if header else None,
         "seats": [{"seat": i, "name": s.name, "fingerprint": fingerprint(s.key)}
                   for i, s in enumerate(header.seats)] if header else [],
-        "winners": list(v.winners), "final_digest": v.final_digest.hex(),
+        "outcome": outcome_word(v), "winners": list(v.winners), "drawn": list(v.drawn),
+        "final_digest": v.final_digest.hex(),
         "notes": list(v.notes),
         "dispute": None if v.dispute is None else {
             "seat": v.dispute.seat, "message": v.dispute.seq, "others": list(v.dispute.others),
@@ -289,7 +304,7 @@ def _as_text(paths: list[str], v: Verdict, header: Header | None) -> str:
         options = ", ".join(f"{k} {val}" for k, val in sorted(dict(header.options).items()))
         lines.append(f"  game: {header.game} ({options})")
         for i, s in enumerate(header.seats):
-            mark = "  winner" if v.winners and i in v.winners else ""
+            mark = ("  winner" if i in v.winners else "  drawn" if i in v.drawn else "")
             if i in v.blamed:
                 mark += "  DISPUTED" if v.verdict == DISPUTED else "  AT FAULT"
             for k, side in enumerate(v.sides):

@@ -213,6 +213,18 @@ class Outcome:
         """The seat's share of the win: 1/k for a k-way shared win, else 0."""
         return 1.0 / len(self.winners) if seat in self.winners else 0.0
 
+    @property
+    def drawn(self) -> bool:
+        """The match ended drawn: a game marks a draw by the status ``drawn`` of the seats
+        that drew (Dungeon Twister's ``draw`` is read the same).  A draw is no win, whatever
+        ``winners`` holds (Dungeons of Kards lists the seats that drew there); a shared win
+        (Dungeon Raiders' tie) is not a draw."""
+        return any(st.status in DRAWN for st in self.standings)
+
+
+DRAWN: Final = ("drawn", "draw")
+"""The statuses of a :class:`Standing` that mean a draw (:attr:`Outcome.drawn`)."""
+
 
 class Over(NamedTuple):
     """The match has ended."""
@@ -583,6 +595,11 @@ def _never_free(state: GameState[Any], seat: Seat, action: Any) -> bool:
     return False
 
 
+LEVELS: Final = ("easy", "normal", "strong")
+"""The levels people choose bots by, weakest first (``GameSpec.levels`` maps them to bots)."""
+DEFAULT_LEVEL: Final = "normal"
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One option of a game (``players`` aside): its name, default, the values it takes (a
@@ -664,6 +681,9 @@ class GameSpec:
     # they are dealt from a deck the seats shuffle together (docs/deck.md), which the header
     # names.
     decks: bool = False
+    # The bot behind each level people choose (LEVELS: easy, normal, strong).  A level left out
+    # is played by the default bot; "strong" names a bot that searches.
+    levels: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.default_bot:
@@ -672,6 +692,32 @@ class GameSpec:
         elif self.default_bot not in self.bots:
             raise ValueError(f"{self.title}'s default bot {self.default_bot!r} is not one of its "
                              f"bots ({', '.join(self.bots) or 'none'})")
+        for level, bot in self.levels.items():
+            if level not in LEVELS:
+                raise ValueError(f"{self.title}'s level {level!r} is not one of "
+                                 f"{', '.join(LEVELS)}")
+            if bot not in self.bots:
+                raise ValueError(f"{self.title}'s {level} level names {bot!r}, which is not one "
+                                 f"of its bots ({', '.join(self.bots) or 'none'})")
+
+    def bot_for(self, kind: str) -> str:
+        """The bot called ``kind``, or the bot behind the level ``kind`` ("": the default bot);
+        ValueError naming the levels and the bots for anything else."""
+        if not kind:
+            return self.default_bot
+        if kind in self.bots:
+            return kind
+        if kind in LEVELS:
+            return self.level_bot(kind)
+        raise ValueError(f"{self.title} has no bot or level {kind!r} (levels: "
+                         f"{', '.join(LEVELS)}; bots: {', '.join(self.bots)})")
+
+    def level_bot(self, level: str) -> str:
+        """The name of the bot that plays ``level`` (one of LEVELS); ValueError naming the
+        levels for anything else."""
+        if level not in LEVELS:
+            raise ValueError(f"the bot levels are {', '.join(LEVELS)}, not {level!r}")
+        return self.levels.get(level, self.default_bot)
 
     def option(self, name: str) -> OptionSpec:
         """The option called ``name``; KeyError naming the options there are."""
@@ -715,3 +761,25 @@ def draw_without_replacement(pool: Sequence[str], chosen: str) -> tuple[str, ...
     """``pool`` with one occurrence of ``chosen`` removed."""
     i = pool.index(chosen)
     return (*pool[:i], *pool[i + 1 :])
+
+
+def read_move(state: GameState[Any], seat: Seat, text: str) -> str:
+    """A move a player typed (or built with keys) for ``seat``, checked the way its match will
+    take it: parsed and checked on ``state`` (the seat's own, with its private knowledge), then
+    split into the public action every peer applies and the values it seals, which must be
+    exactly the slots that public action seals (:meth:`GameState.sealed_by`: a placement that
+    leaves out its token seals nothing the match can open later).  Returns the canonical text,
+    private parts included; raises :class:`InvalidActionError` or :class:`IllegalActionError`
+    with one line a player can read, and nothing else for any text."""
+    if not isinstance(text, str):
+        raise InvalidActionError(f"a move is text, not {type(text).__name__}")
+    action = state.parse_action(seat, text)
+    state.check(seat, action)
+    canonical = state.format_action(action)
+    public, values = state.split_private(seat, canonical)
+    parsed = state.parse_action(seat, public)
+    slots = tuple(slot for slot, _ in values)
+    if slots != tuple(state.sealed_by(seat, parsed)):
+        raise InvalidActionError(f"'{canonical}' leaves out what only you know: write the "
+                                 "whole move")
+    return canonical

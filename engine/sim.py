@@ -44,18 +44,25 @@ class Bot(Protocol):
 
 
 class Dealer:
-    """Answers chance events from a seed (see the module docstring)."""
+    """Answers chance events from a seed (see the module docstring).  ``known`` fixes the
+    outcome of some events (event id -> outcome): a search that plays on from what one seat
+    knows answers the hidden cards that seat has seen with the cards it saw."""
 
-    __slots__ = ("_dealt", "_decks", "_prefix", "seed")
+    __slots__ = ("_dealt", "_decks", "_known", "_prefix", "seed")
 
-    def __init__(self, seed: bytes) -> None:
+    def __init__(self, seed: bytes, known: dict[str, str] | None = None) -> None:
         self.seed = seed
         self._prefix = stream_key(b"cryptcrawl/dealer/v1", seed)
         self._dealt: dict[str, str] = {}  # private event id -> its card
         self._decks: dict[str, list[str]] = {}  # deck -> the cards dealt from it
+        self._known: dict[str, str] = dict(known) if known else {}
 
     def choose(self, event: ChanceEvent) -> str:
         outcomes = event[1]  # (id, outcomes, visibility, seat, deck)
+        if self._known:
+            fixed = self._known.get(event[0])
+            if fixed is not None and fixed in outcomes:
+                return fixed
         key = self._prefix + stream_key(event[0])
         deck = event[4]
         if deck is None:
@@ -119,6 +126,8 @@ def play_out(
     bot_seeds: Sequence[bytes] | None = None,
     record: bool = True,
     on_state: Callable[[GameState[Any]], None] | None = None,
+    sealed: dict[int, dict[str, str]] | None = None,
+    until: Callable[[GameState[Any]], bool] | None = None,
 ) -> GameRun:
     """Play ``state`` to the end: the dealer answers chance, bots decide, private knowledge is
     served.
@@ -128,6 +137,9 @@ def play_out(
     (``GameSpec.free_action``) is applied at once, its knowledge served, and that seat is asked
     again.  With ``on_state`` every state is
     reported, and decisions are applied one seat at a time so that committed states show too.
+    ``sealed`` holds values the seats sealed before ``state`` (seat -> slot -> value), opened
+    when the rules ask; with ``until`` the run stops at the first state, other than the first,
+    for which it is true (a search's horizon).
     """
     seeds = list(bot_seeds) if bot_seeds is not None else [
         derive_key(b"cryptcrawl/bot-seed", dealer.seed, str(s)) for s in range(len(bots))]
@@ -141,15 +153,19 @@ def play_out(
     free = get_game(state.game).free_action
     # Sealed values: the deciding seat's own values, kept here until the rules open them.
     splits = type(state).split_private is not GameState.split_private
-    sealed: dict[int, dict[str, str]] = {}
+    held_values: dict[int, dict[str, str]] = {
+        seat: dict(values) for seat, values in (sealed or {}).items()}
     # Private deals an action or an opening shows (a kept card): opened with the dealt card.
     claims = type(state).private_claims is not GameState.private_claims
     opening_claims = type(state).opening_claims is not GameState.opening_claims
 
     reported: GameState[Any] | None = None
+    first = state
     while True:
         if on_state is not None and state is not reported:
             on_state(state)
+        if until is not None and state is not first and until(state):
+            break
         w = state.waiting
         if type(w) is Chance:
             event = w.event
@@ -168,7 +184,7 @@ def play_out(
             break
         if isinstance(w, Openings):
             for request in w.requests:
-                held = sealed.get(request.seat, {})
+                held = held_values.get(request.seat, {})
                 opened = tuple((slot, held[slot]) for slot in request.slots)
                 if opening_claims:
                     for event_id in state.opening_claims(request.seat, dict(opened)):
@@ -200,7 +216,7 @@ def play_out(
                     text, values = state.split_private(seat, state.format_action(action))
                     if values:
                         action = state.parse_action(seat, text)
-                        sealed.setdefault(seat, {}).update(values)
+                        held_values.setdefault(seat, {}).update(values)
                 is_free = free(state, seat, action)
                 if claims and not is_free:
                     shows.extend((seat, e) for e in state.private_claims(seat, action))

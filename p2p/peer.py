@@ -20,17 +20,18 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import math
 import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.core import GameState
-from p2p.decide import AsyncDecider, Decider, bot_decider
+from p2p.catchup import catch_up
+from p2p.config import BOT_THINK as BOT_THINK  # (re-exported: benchmarks and tests read it here)
+from p2p.config import PeerConfig
+from p2p.decide import AsyncDecider, BotDecider, Decider, bot_decider
 from p2p.handshake import Watching, handshake
 from p2p.links import Link, LinkClosed, NotAFrame, listen_socket, read_frame, set_nodelay
 from p2p.store import MatchStore, StoreError
@@ -57,7 +58,7 @@ from protocol.match.core import (
     SeatsOverdue,
     SeatTimedOut,
 )
-from protocol.wire.header import DEFAULT_TIMEOUTS, Header, SignedHeader
+from protocol.wire.header import SignedHeader
 from protocol.wire.messages import Kind, Message
 from protocol.wire.transcript import read_transcript
 
@@ -83,65 +84,6 @@ DECIDE_TURNS = 3
 """Turns of the event loop a bot's decision waits once its think time is over: the connections
 the next poll finds readable are read (one turn), their frames taken (the next), then it
 decides."""
-BOT_THINK = 0.02
-"""Seconds a bot thinks before it decides (PeerConfig.bot_think; network.md §6)."""
-
-Timeouts = tuple[float, float, float, float]
-"""(quick, normal, long, silence) seconds, as a header's ``timeouts`` (protocol.md §6.6)."""
-
-
-@dataclass
-class PeerConfig:
-    """A peer's own settings: none of them is agreed with the other seats.  The match's
-    timeouts are not among them: they are the header's, signed by every seat (``timeouts``
-    and ``time_scale`` override them for tests and development only)."""
-
-    linger: float = 3.0  # after the result, keep answering catch-up requests this long
-    dial_retry: float = 0.2
-    bot_think: float = BOT_THINK  # a bot decides this long after a step opens (0: at once)
-    # A connection on which nothing arrives for this long is closed (and dialled again): each
-    # side sends PING every third of it.  None: a sixth of the quick and silence timeouts
-    # together, from 2 s to 15 s (see link_silence_for).
-    link_silence: float | None = None
-    # Tests and development only: the timeouts this peer applies instead of the header's
-    # (quick, normal, long, silence), and a factor on them (header's or these).  A real peer
-    # leaves both alone: a peer with shorter timeouts than the table agreed votes out people
-    # who are still within their time.
-    timeouts: Timeouts | None = None
-    time_scale: float = 1.0
-    spectators: int = 4  # how many spectators this seat relays the match to (0: none)
-
-    def __post_init__(self) -> None:
-        if not (math.isfinite(self.bot_think) and self.bot_think >= 0):
-            raise ValueError(f"a bot's think time is a number of seconds from 0, "
-                             f"not {self.bot_think}")
-        if self.link_silence is not None and not (
-                math.isfinite(self.link_silence) and self.link_silence > 0):
-            raise ValueError(f"a link silence is a number of seconds above 0, "
-                             f"not {self.link_silence}")
-        if not (math.isfinite(self.time_scale) and self.time_scale > 0):
-            raise ValueError(f"a time scale is a number above 0, not {self.time_scale}")
-        if self.timeouts is not None and (len(self.timeouts) != 4 or not all(
-                math.isfinite(t) and t > 0 for t in self.timeouts)):
-            raise ValueError(f"timeouts are four numbers of seconds above 0 (quick, normal, "
-                             f"long, silence), not {self.timeouts}")
-
-    def match_timeouts(self, header: Header) -> Timeouts:
-        """The timeouts this peer applies in a match of ``header``: the header's (a version 1
-        header has none: the defaults), unless overridden, times ``time_scale``."""
-        base = self.timeouts or header.timeouts or DEFAULT_TIMEOUTS
-        quick, normal, long, silence = (float(t) * self.time_scale for t in base)
-        return (quick, normal, long, silence)
-
-    def link_silence_for(self, timeouts: Timeouts) -> float:
-        """The link silence in force under ``timeouts`` (see ``link_silence``): well inside
-        the shortest time after which a seat is voted absent (quick + silence)."""
-        if self.link_silence is not None:
-            return self.link_silence
-        quick, _normal, _long, silence = timeouts
-        return min(15.0, max(2.0, (quick + silence) / 6))
-
-
 class MatchPeer:
     """Plays one seat of one match over TCP until every live seat signed the result."""
 
@@ -187,6 +129,10 @@ class MatchPeer:
         self._check: float | None = None  # when to look at the core's timer next
         self._idle = False  # ... which was when the core waited for nobody
         self._fork_asked: set[tuple[int, int]] = set()  # (seat, seq) asked for (_check_fork)
+        # A resumed seat sends nothing new until it has learned where the match stands from a
+        # peer (_catch_up): the others may have claimed it, or finished it, meanwhile.
+        self.catching_up = False
+        self.on_notice: Callable[[str], None] | None = None  # what a person is told meanwhile
 
     # ------------------------------------------------------------------ decisions
 
@@ -195,7 +141,12 @@ class MatchPeer:
         if self._decide is not None:
             if self._read_before != step and self._put_off(step):
                 raise DecisionPending
-            return self._decide(state, seat)
+            decide = self._decide
+            if isinstance(decide, BotDecider) and decide.searches(state.game):
+                # It thinks in its child process; its move then goes out as a bot's does.
+                return decide.thought(state, seat, self._spawn, lambda error: self._fail(
+                    error) if error else self._decide_later(step, 1))
+            return decide(state, seat)
         if step in self._choices:
             return self._choices.pop(step)
         if self._choose is None:
@@ -326,6 +277,7 @@ class MatchPeer:
         own = list(transcript.feeds[self.seat].messages) if self.seat in transcript.feeds else []
         self._resend = self.local.restore(own, self.store.choices())
         self._note(self.core.events)
+        self.catching_up = not self.core.ending.ended
 
     # ------------------------------------------------------------------ running
 
@@ -337,6 +289,8 @@ class MatchPeer:
             if other > self.seat:
                 self._spawn(self._dial(other))
         self._spawn(self._keepalive())
+        if self.catching_up:
+            self._spawn(self._catch_up())
         self._pump()
         try:
             while not self.done.is_set():
@@ -376,6 +330,8 @@ class MatchPeer:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        if isinstance(self._decide, BotDecider):
+            await self._decide.aclose()
         self.store.close()
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
@@ -508,12 +464,23 @@ class MatchPeer:
         for link in self.links.values():
             link.send_encoded(data)
 
+    async def _catch_up(self) -> None:
+        """A resumed seat signs nothing new until it is caught up (:mod:`p2p.catchup`)."""
+        await catch_up(linked=lambda: bool(self.links), ended=lambda: self.core.ending.ended,
+                       going=lambda: self.catching_up and not self._closing,
+                       notice_after=self.config.catch_up_notice, notice=self.on_notice)
+        self.catching_up = False
+        self._pump_wanted = True
+        self.wake.set()
+
     def _pump(self) -> None:
         """Send what the local seat owes: persist first, then send, then feed it back."""
         if self._resend:
             for message in self._resend:
                 self._broadcast(message)
             self._resend = []
+        if self.catching_up:
+            return  # (resumed: nothing new until the match's state is known: p2p.catchup)
         signed = 0
         while True:
             out = self.local.messages_to_send()

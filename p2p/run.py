@@ -12,15 +12,16 @@ import dataclasses
 import hashlib
 import logging
 import os
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine.core import UnknownGameError
+from engine.core import DEFAULT_LEVEL, LEVELS, UnknownGameError
 from engine.games import games, get_game
 from p2p.lobby import Joiner, LobbyError, OnSeated, Seated, Table, join_table
 from p2p.peer import AsyncDecider, Decider, MatchPeer, PeerConfig, bot_decider, listen_socket
@@ -70,7 +71,8 @@ def _spectators(config: PeerConfig | None, table: int) -> PeerConfig:
 
 async def host(data_dir: Path, *, game: str, name: str, players: int,
                options: dict[str, Any] | None = None,
-               port: int = 0, bind: str = "127.0.0.1", bots: int = 0, bot: str = "",
+               port: int = 0, bind: str = "127.0.0.1", bots: int = 0,
+               bot: str | Sequence[str] = "",
                decide: Decider | None = None, choose: AsyncDecider | None = None,
                config: PeerConfig | None = None, passphrase: str = "",
                on_event: Callable[[Event], None] | None = None,
@@ -82,11 +84,13 @@ async def host(data_dir: Path, *, game: str, name: str, players: int,
                on_left: Callable[[Joiner], None] | None = None,
                timeouts: TableTimeouts = DEFAULT_TIMEOUTS,
                on_other_version: Callable[[str, int], None] | None = None) -> Result:
-    """Open a table, fill ``bots`` seats with bot peers (in this process, each a real peer),
-    wait for the others, and play seat 0.  ``on_left``: a joiner left while ``approve`` was
-    asked about it (its place is free again).  ``timeouts``: the table's (quick, normal,
-    long, silence) seconds, signed into the header (:mod:`p2p.speeds`).  ``on_other_version``:
-    a joiner of another protocol version was turned away (its address and version)."""
+    """Open a table, fill ``bots`` seats with bot peers (in this process, each a real peer;
+    ``bot``: the bot or level of every one, or one a seat — "" the game's default), wait for
+    the others, and play seat 0.  A bot is named for its seat and level: "Bot 2 (strong)".
+    ``on_left``: a joiner left while ``approve`` was asked about it (its place is free
+    again).  ``timeouts``: the table's (quick, normal, long, silence) seconds, signed into
+    the header (:mod:`p2p.speeds`).  ``on_other_version``: a joiner of another protocol
+    version was turned away (its address and version)."""
     key = load_identity(data_dir)
     sock = listen_socket(0, bind)
     try:
@@ -110,9 +114,12 @@ async def host(data_dir: Path, *, game: str, name: str, players: int,
     lobby_port = await table.open(bind, port)
     if on_port is not None:
         on_port(lobby_port)
+    kinds = [bot] * bots if isinstance(bot, str) else list(bot)
+    if len(kinds) != bots:
+        raise ValueError(f"{len(kinds)} bot kinds for {bots} bots")
     bot_tasks = [asyncio.ensure_future(run_bot(
-        d, f"Bot {i + 1}", "127.0.0.1" if bind in ("", "0.0.0.0") else bind, lobby_port,
-        bot=bot, config=config, passphrase=passphrase, bind=bind,
+        d, bot_seat_name(i + 1, kinds[i]), "127.0.0.1" if bind in ("", "0.0.0.0") else bind,
+        lobby_port, bot=kinds[i], config=config, passphrase=passphrase, bind=bind,
         seed=None if bot_seed is None else bot_seed + b"/%d" % (i + 1)))
         for i, d in enumerate(bot_dirs)]
     try:
@@ -220,9 +227,11 @@ async def resume(data_dir: Path, *, store: MatchStore | None = None,
     # This machine's own bots in the match (``cryptcrawl play``, or a host's bot seats) went
     # down with it: they are taken up too, each its own peer again — alone, a seat cannot
     # finish a match (an absence needs two voters).
-    bots = [asyncio.ensure_future(resume(bot_store.dir.parent, store=bot_store, config=config,
-                                         decide=bot_decider("", os.urandom(32))))
-            for bot_store in own_bot_matches(data_dir, store)]
+    names = [s.name for s in transcript.header.header.seats]
+    bots = [asyncio.ensure_future(resume(
+        bot_store.dir.parent, store=bot_store, config=config,
+        decide=bot_decider(_bot_kind(bot_store, names), os.urandom(32))))
+        for bot_store in own_bot_matches(data_dir, store)]
     if on_peer is not None:
         on_peer(peer)
     try:
@@ -233,6 +242,30 @@ async def resume(data_dir: Path, *, store: MatchStore | None = None,
         for task in bots:
             task.cancel()
     return Result(core, seat, store.path)
+
+
+_BOT_NAME = re.compile(r"^Bot \d+ \(([a-z_]+)\)$")
+
+
+def bot_seat_name(number: int, kind: str) -> str:
+    """What a table calls its bot ``number`` playing ``kind`` (a level or a bot; "": the
+    default level): "Bot 2 (strong)"."""
+    return f"Bot {number} ({kind or DEFAULT_LEVEL})"
+
+
+def bot_kind_of(name: str) -> str:
+    """The level or bot a bot seat's name says it plays ("" for any other name)."""
+    found = _BOT_NAME.match(name)
+    return found.group(1) if found else ""
+
+
+def _bot_kind(store: MatchStore, names: Sequence[str]) -> str:
+    """The level an own bot's seat plays, from its name in the header ("": the default)."""
+    try:
+        seat, _ = store.seat_and_addresses(len(names))
+    except StoreError:
+        return ""
+    return bot_kind_of(names[seat])
 
 
 def own_bot_matches(data_dir: Path, store: MatchStore) -> list[MatchStore]:
@@ -281,8 +314,9 @@ def main(argv: list[str] | None = None) -> int:
                                      description="Run one bot seat as a peer process.")
     parser.add_argument("--data-dir", type=Path, required=True)
     parser.add_argument("--bot", default="random", metavar="NAME",
-                        help="the game's bot that plays this seat (default random; every "
-                             "game has one; the others are the game's own: `cryptcrawl rules`)")
+                        help="the game's bot that plays this seat, or a level "
+                             f"({', '.join(LEVELS)}) (default random; every game has one; "
+                             "the others are the game's own: `cryptcrawl rules`)")
     parser.add_argument("--timeouts", type=timeouts_override, default=None, metavar="Q,N,L,S",
                         help="tests only: apply these (quick, normal, long, silence) seconds "
                              "instead of the header's")
@@ -317,10 +351,12 @@ def main(argv: list[str] | None = None) -> int:
             bots = get_game(args.game).bots
         except UnknownGameError as exc:
             parser.error(str(exc))
-        if args.bot not in bots:
-            parser.error(f"{args.game} has no bot {args.bot!r}; its bots: {', '.join(bots)}")
-    elif not any(args.bot in get_game(name).bots for name in games()):
-        parser.error(f"no game has a bot {args.bot!r}")
+        if args.bot not in bots and args.bot not in LEVELS:
+            parser.error(f"{args.game} has no bot {args.bot!r}; its bots: {', '.join(bots)}; "
+                         f"the levels: {', '.join(LEVELS)}")
+    elif args.bot not in LEVELS and not any(args.bot in get_game(name).bots
+                                            for name in games()):
+        parser.error(f"no game has a bot {args.bot!r} (the levels: {', '.join(LEVELS)})")
     seed = hashlib.sha256(args.seed.encode() or os.urandom(32)).digest()
     decide = bot_decider(args.bot, seed)
 

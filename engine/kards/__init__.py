@@ -9,8 +9,10 @@ from engine.core import GameSpec, OptionSpec
 from engine.kards.actions import Action, format_action, is_free, parse_action
 from engine.kards.bots import BOTS, zombie_bot
 from engine.kards.cards import PACK
+from engine.kards.levels import LEVELS, easy_bot
 from engine.kards.position import from_position, to_position
 from engine.kards.state import KardsState, new_game
+from engine.kards.strong import strong_bot
 from engine.kards.view import KardsView, make_view
 
 
@@ -50,7 +52,8 @@ SPEC = GameSpec(
     new=new_game,
     from_position=from_position,
     engine_version="kards/1",
-    bots=BOTS,
+    bots={**BOTS, "easy": easy_bot, "strong": strong_bot},
+    levels=LEVELS,
     zombie=zombie_bot,
     free_action=is_free,
     options=OPTIONS,

@@ -25,9 +25,15 @@ def sides(card: str) -> str:
     return got
 
 
+_PORTAL_CACHE: dict[str, str] = {}
+
+
 def portal(card: str) -> str:
     """``"Y"``, ``"B"`` or ``""``."""
-    return DUNGEON_BY_KIND[kind_of(card)].portal
+    got = _PORTAL_CACHE.get(card)
+    if got is None:
+        got = _PORTAL_CACHE[card] = DUNGEON_BY_KIND[kind_of(card)].portal
+    return got
 
 
 def xy(cell: int, size: int) -> tuple[int, int]:
@@ -131,8 +137,23 @@ def component(board: Board, size: int, start: int) -> set[int]:
     return seen
 
 
+_DISTANCES: dict[tuple[Board, int, int], dict[int, int]] = {}
+
+
 def distances(board: Board, size: int, start: int) -> dict[int, int]:
-    """Walking distance (in steps) from ``start`` to every card reachable from it."""
+    """Walking distance (in steps) from ``start`` to every card reachable from it.  Memoised
+    (the bots ask it many times of one map): the dict returned is shared, never change it."""
+    key = (board, size, start)
+    found = _DISTANCES.get(key)
+    if found is not None:
+        return found
+    if len(_DISTANCES) >= 4096:
+        _DISTANCES.clear()
+    found = _DISTANCES[key] = _distances(board, size, start)
+    return found
+
+
+def _distances(board: Board, size: int, start: int) -> dict[int, int]:
     dist = {start: 0}
     frontier = [start]
     while frontier:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from engine.core import ChanceEvent, Visibility
 from engine.kards import combat
+from engine.kards.actions import format_action
 from engine.kards.board import event_cells, explore_placements, neighbour
 from engine.kards.cards import (
     CHARACTER_BY_KIND,
@@ -104,6 +105,8 @@ def settle(s: KardsState) -> None:
             continue
         legal = frame_legal(s, frame)
         if len(legal) == 1 or (legal and s.resigned[decider(s, frame)]):
+            if len(legal) == 1 and not s.resigned[decider(s, frame)]:
+                s.auto = (*s.auto, (decider(s, frame), format_action(legal[0])))
             decide(s, frame, legal[0])
             s.acts += 1
             continue

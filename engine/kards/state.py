@@ -69,7 +69,7 @@ class KardsState(GameState[Action]):
 
     game: ClassVar[str] = "kards"
 
-    __slots__ = (*_FIELDS, "_waiting", "_legal")
+    __slots__ = (*_FIELDS, "_waiting", "_legal", "auto")
 
     n: int  # seats
     mode: str  # "arena", "coop", "solo"
@@ -112,6 +112,9 @@ class KardsState(GameState[Action]):
     knowledge: tuple[Knowledge, ...]  # private, per seat
     _waiting: Waiting | None
     _legal: tuple[Action, ...] | None
+    # The decisions the last transition made at once, each the only legal one: (seat, action
+    # text).  Not part of the position, the digest or equality: what the narration says.
+    auto: tuple[tuple[int, str], ...]
 
     # ------------------------------------------------------------------ value semantics
 
@@ -160,6 +163,7 @@ class KardsState(GameState[Action]):
         new.knowledge = self.knowledge
         new._waiting = None
         new._legal = None
+        new.auto = ()
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -524,6 +528,7 @@ def make_state(**fields: Any) -> KardsState:
         object.__setattr__(state, name, fields[name])
     state._waiting = None
     state._legal = None
+    state.auto = ()
     return state
 
 

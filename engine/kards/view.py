@@ -21,7 +21,16 @@ from engine.kards.cards import (
     display,
     kind_of,
 )
-from engine.kards.records import Char, Effect, Item, Monster, ap_of, attributes, max_life
+from engine.kards.records import (
+    NO_KNOWLEDGE,
+    Char,
+    Effect,
+    Item,
+    Monster,
+    ap_of,
+    attributes,
+    max_life,
+)
 from engine.kards.state import KardsState
 
 
@@ -123,6 +132,9 @@ class KardsView:
     winners: tuple[int, ...]
     standings: tuple[str, ...]
     result: str
+    # The state with every other seat's private knowledge removed: exactly what this seat may
+    # know (searching bots play on from it).  Not part of the JSON.
+    state: KardsState
 
     def to_json(self) -> dict[str, Any]:
         def item(i: Item | None) -> list[Any] | None:
@@ -202,6 +214,31 @@ def _deciding(s: KardsState) -> str:
     return s.chars[s.active].card
 
 
+_CELLS: dict[tuple[str, ...], tuple[CellView, ...]] = {}
+
+
+def _cells(board: tuple[str, ...], size: int) -> tuple[CellView, ...]:
+    """The placed cards of ``board`` (memoised: a map changes only when a card is placed)."""
+    found = _CELLS.get(board)
+    if found is None:
+        if len(_CELLS) >= 1024:
+            _CELLS.clear()
+        found = _CELLS[board] = tuple(
+            CellView(cell % size, cell // size, card, sides(card), portal(card))
+            for cell, card in enumerate(board) if card)
+    return found
+
+
+def _only(s: KardsState, seat: int) -> KardsState:
+    """``s`` with the knowledge of every seat but ``seat`` removed."""
+    keep = tuple(k if i == seat else NO_KNOWLEDGE for i, k in enumerate(s.knowledge))
+    if keep == s.knowledge:
+        return s
+    new = s._copy()
+    new.knowledge = keep
+    return new
+
+
 def make_view(s: KardsState, seat: int) -> KardsView:
     w = s.waiting
     o = s.orange
@@ -217,8 +254,7 @@ def make_view(s: KardsState, seat: int) -> KardsView:
                  ("solo_help", s.solo_help), ("counter_budget", s.counter_budget),
                  ("round_cap", s.round_cap)),
         size=s.size, board=s.board,
-        cells=tuple(CellView(cell % s.size, cell // s.size, card, sides(card), portal(card))
-                    for cell, card in enumerate(s.board) if card),
+        cells=_cells(s.board, s.size),
         characters=tuple(_char_view(s, c) for c in s.chars),
         monsters=tuple(_monster_view(s, m) for m in s.monsters),
         grey_left=len(s.grey), grey_tail=s.grey_tail, orange_top=o.top_size,
@@ -239,4 +275,5 @@ def make_view(s: KardsState, seat: int) -> KardsView:
         winners=tuple(sorted(outcome.winners)) if outcome else (),
         standings=tuple(st.status for st in outcome.standings) if outcome else (),
         result=outcome.reason if outcome else "",
+        state=_only(s, seat),
     )

@@ -14,8 +14,10 @@ from engine.paper.actions import (
 )
 from engine.paper.bots import BOTS, zombie_bot
 from engine.paper.data import STORIES
+from engine.paper.levels import LEVELS, easy_bot
 from engine.paper.position import from_position, to_position
 from engine.paper.state import VARIANTS, PaperState, Phase, new_game
+from engine.paper.strong import StrongBot
 from engine.paper.view import PaperView, make_view
 
 OPTIONS = (
@@ -37,7 +39,8 @@ SPEC = GameSpec(
     new=new_game,
     from_position=from_position,
     engine_version="paper/1",
-    bots=BOTS,
+    bots={**BOTS, "easy": easy_bot, "strong": StrongBot},
+    levels=LEVELS,
     zombie=zombie_bot,
     options=OPTIONS,
     decks=True,

@@ -28,6 +28,7 @@ from engine.core import (
     ChanceEvent,
     GameState,
     IllegalActionError,
+    InvalidActionError,
     InvalidChanceError,
     NotYourDecisionError,
     OpeningRequest,
@@ -382,7 +383,9 @@ class PaperState(GameState[PaperAction]):
             return text, ()
         choice = parse_setup(text)
         if choice.objective < 0:
-            return text, ()
+            raise InvalidActionError("a setup choice names the objective you keep too (it "
+                                     "stays secret until the end), e.g. 'power 0 healer; "
+                                     "styles B/W/W/B; objective 1'")
         return format_action(choice.public()), ((objective_slot(seat), str(choice.objective)),)
 
     def sealed_by(self, seat: Seat, action: object) -> tuple[str, ...]:

@@ -3,8 +3,10 @@
 from engine.core import GameSpec
 from engine.raiders.actions import PEEK, PLAY, Action, format_action, is_free, parse_action
 from engine.raiders.bots import BOTS, zombie_bot
+from engine.raiders.levels import LEVELS, easy_bot
 from engine.raiders.position import from_position, to_position
 from engine.raiders.state import Phase, RaidersState, new_game
+from engine.raiders.strong import strong_bot
 from engine.raiders.view import RaidersView, make_view
 
 SPEC = GameSpec(
@@ -14,7 +16,8 @@ SPEC = GameSpec(
     variants=("basic", "tactical"),
     new=new_game,
     from_position=from_position,
-    bots=BOTS,
+    bots={**BOTS, "easy": easy_bot, "strong": strong_bot},
+    levels=LEVELS,
     zombie=zombie_bot,
     engine_version="raiders/1",
     free_action=is_free,

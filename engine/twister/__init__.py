@@ -4,8 +4,10 @@ eight rooms (rules/dungeon-twister.md; docs/rules/twister.md)."""
 from engine.core import GameSpec, OptionSpec
 from engine.twister.actions import Action, format_action, parse_action
 from engine.twister.bots import BOTS
+from engine.twister.levels import LEVELS, easy_bot
 from engine.twister.position import from_position, to_position
 from engine.twister.state import TURN_CAP, TwisterState, new_game
+from engine.twister.strong import strong_bot
 from engine.twister.view import TwisterView, make_view
 
 SPEC = GameSpec(
@@ -15,7 +17,8 @@ SPEC = GameSpec(
     variants=(),
     new=new_game,
     from_position=from_position,
-    bots=BOTS,
+    bots={**BOTS, "easy": easy_bot, "strong": strong_bot},
+    levels=LEVELS,
     engine_version="twister/1",
     options=(OptionSpec(
         "turn_cap", TURN_CAP, bounds=(2, 1000), off=True,

@@ -42,15 +42,17 @@ def illegal_reason(state: TwisterState, seat: int, action: Action) -> str:
         if kind != "card":
             return "play an action card first"
         if action.n not in state.players[seat].hand:
-            return f"your action card {action.n} is not in your hand"
+            return (f"your action card {action.n} is played already (you get the four back "
+                    "once all are played)")
         if action.n > state.ceiling:
-            return f"the highest card allowed now is {state.ceiling} (A27)"
+            return (f"the highest card you may play now is {state.ceiling}: one more than the "
+                    "highest played so far (A27)")
         return ""
     if phase == COMBAT:
         if kind != "combat":
             return "choose a combat card"
         if action.n not in state.players[seat].combat:
-            return f"your combat card {action.n} is not in your hand"
+            return f"your combat card {action.n} is played already"
         return ""
     if phase == PUT:
         return _check_put(state, seat, action)

@@ -3,9 +3,10 @@
 Every action but moves and jumps is listed exactly: each candidate goes through the same check
 ``apply`` uses.  A Move can be spelled in countless ways (detours, backtracking, handling
 repeated), so the list holds one walk per distinct result among the moves with at most one drop
-and at most one pick-up (a swap on one square counts as both), each on any square of the walk:
-every plain move, every pick-up or drop on the way or at the end, fetching a token and leaving it
-elsewhere on the way, dropping the Rope on a pit and walking on.  Every leg between handlings is a
+and at most one pick-up (a swap on one square counts as both, and so does taking what a wounded
+character carries and dropping it on its square), each on any square of the walk: every plain
+move, every pick-up or drop on the way or at the end, fetching a token and leaving it elsewhere on
+the way, dropping the Rope on a pit and walking on.  Every leg between handlings is a
 shortest walk (breadth first, in direction order n, e, s, w), judged on the squares as the
 handling left them.  ``check`` accepts every legal move however it is spelled; a test checks every
 listed action against it.
@@ -238,7 +239,8 @@ def _path(parent: dict[int, int], sq: int) -> list[int]:
 def _handlings(w: _Walker, sq: int, carrying: int, others: list[int], *, drop: bool,
                pick: bool) -> list[tuple[tuple[int, ...], int, list[int], int]]:
     """The handlings possible on ``sq``: (path items, carried after, others after, the token
-    dropped there or -1).  A drop, a pick-up, or a swap (drop, then pick up)."""
+    dropped there or -1).  A drop, a pick-up, a swap (drop, then pick up), or taking a token a
+    wounded character carries and dropping it there (it then lies on the square)."""
     out: list[tuple[tuple[int, ...], int, list[int], int]] = []
     pit = w.board.kinds[sq] == PIT
     may_drop = drop and carrying >= 0 and (not pit or carrying % PER_SEAT == ROPE)
@@ -249,6 +251,8 @@ def _handlings(w: _Walker, sq: int, carrying: int, others: list[int], *, drop: b
     if carrying < 0:
         for u in w.takeable(others):
             out.append(((take(u),), u, [x for x in others if x != u], -1))
+            if drop and w.tokens[u].carrier >= 0 and (not pit or u % PER_SEAT == ROPE):
+                out.append(((take(u), DROP), -1, others, u))
     elif may_drop:
         for u in w.takeable(others):
             out.append(((DROP, take(u)), u, [*(x for x in others if x != u), carrying],

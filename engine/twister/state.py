@@ -32,6 +32,7 @@ from engine.core import (
     ChanceEvent,
     GameState,
     IllegalActionError,
+    InvalidActionError,
     InvalidChanceError,
     InvalidKnowledgeError,
     NotYourDecisionError,
@@ -415,6 +416,11 @@ class TwisterState(GameState[Action]):
         Any other action has nothing to seal."""
         action = parse_action(text)
         if not is_private(action):
+            if action.kind == "place" and self.phase == PLACE:
+                raise InvalidActionError("place needs a slot and a token, e.g. place 2 rope")
+            if action.kind == "team" and self.phase == TEAM:
+                raise InvalidActionError("team needs your four characters, for y = 1, 3, 6 "
+                                         "and 8, e.g. team cleric goblin thief troll")
             return format_action(action), ()
         if action.kind == "team":
             values = tuple((start_slot(seat, y), KINDS[k])

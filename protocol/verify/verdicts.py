@@ -32,6 +32,12 @@ EXIT_CODES: Final = {VALID: 0, INVALID: 1, USAGE: 2, UNREADABLE: 3, INCOMPLETE: 
 
 VERDICTS: Final = tuple(EXIT_CODES)
 
+VERIFIER_REVISION: Final = 3
+"""The revision of this verifier's verdicts: one more whenever a verdict, its blamed seats or its
+reason code may change for a file already written (so a cache of verdicts, such as ``cryptcrawl
+matches``', checks its files again).  3: version 3's rules, and a seat's departure or a past
+vote written into its own copy names it (issue 46)."""
+
 # ---------------------------------------------------------------------------- reason codes
 
 REASON_CODES: Final[dict[str, tuple[str, str]]] = {
@@ -128,6 +134,7 @@ _PATTERNS: Final = (
     ("bad deck step", "bad_deck"),
     ("equivocation", "fork"),
     ("a false claim", "false_claim"),
+    ("an answer to no offer", "unexpected_message"),
     ("does not open with the round key", "bad_delivery"),
     ("names other commitments than", "commit_set_mismatch"),
     ("does not open", "reveal_mismatch"),
@@ -277,6 +284,7 @@ class Verdict:
     copies: tuple[CopyReport, ...] = ()
     sides: tuple[Side, ...] = ()
     waiting_for: tuple[int, ...] = ()  # incomplete: the seats whose messages the match awaits
+    drawn: tuple[int, ...] = ()  # the match ended drawn: the seats that drew (no winners)
 
     @property
     def valid(self) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from engine.core import Over
+from engine.core import DRAWN, Over
 from protocol.errors import BadMessage
 from protocol.match.core import (
     FloorReached,
@@ -336,6 +336,11 @@ def _ending(t: Transcript, core: MatchCore, places: Places, notes: tuple[str, ..
                  for m in f.messages[core.cursor[s]:]]
         unread = [m for m in after if m.kind not in (Kind.ABSENT, Kind.WELCOME)]
         end = ended[0]
+        over = core.state.waiting
+        drawn: tuple[int, ...] = ()  # (a draw is no win: the seats that drew, no winners)
+        if isinstance(over, Over) and over.outcome.drawn:
+            drawn = tuple(st.seat for st in over.outcome.standings if st.status in DRAWN)
+        won = () if drawn else end.winners
         if core.signed and unread:
             at = _place(places, unread[0])
             return Verdict(INVALID, "after_result", f"{len(unread)} message(s) after every "
@@ -352,7 +357,7 @@ def _ending(t: Transcript, core: MatchCore, places: Places, notes: tuple[str, ..
                            f"seat {claim.seat} was silent past the timeouts where its message "
                            f"{claim.count} was owed (seat {claim.claimant} held {held}), and "
                            f"seat {claim.claimant} signed the end", (), messages=checked,
-                           winners=end.winners, final_digest=end.digest, notes=notes)
+                           winners=won, drawn=drawn, final_digest=end.digest, notes=notes)
         if core.signed and not t.torn and floor is not None:
             blamed, at = _floor_blame(core, places)
             if not core.ending.abandoned:
@@ -360,7 +365,7 @@ def _ending(t: Transcript, core: MatchCore, places: Places, notes: tuple[str, ..
                                f"when seat {floor.seat} was replaced ({floor.reason}), by the "
                                "game's forfeit result, and every live seat signed it", blamed,
                                record=at.record, copy=at.copy, messages=checked,
-                               winners=end.winners, final_digest=end.digest, notes=notes)
+                               winners=won, drawn=drawn, final_digest=end.digest, notes=notes)
             return Verdict(ABANDONED, "abandoned", "fewer than two live seats were left: seat "
                            f"{floor.seat} was replaced after its message {floor.count} "
                            f"({floor.reason}), and the game has no forfeit result, so the "
@@ -370,7 +375,7 @@ def _ending(t: Transcript, core: MatchCore, places: Places, notes: tuple[str, ..
                            final_digest=end.digest, notes=notes)
         if core.signed and not t.torn:
             return Verdict(VALID, "result_signed", "every check passed; every seat signed the "
-                           "result", messages=checked, winners=end.winners,
+                           "result", messages=checked, winners=won, drawn=drawn,
                            final_digest=end.digest, notes=notes)
         missing_end = [s for s in core.live_seats() if s not in core.end_signatures]
         gaps = []
@@ -381,7 +386,7 @@ def _ending(t: Transcript, core: MatchCore, places: Places, notes: tuple[str, ..
                         + ", ".join(f"seat {s}" for s in missing_end) + ")")
         reason = "the match ended, but " + "; ".join(gaps)
         return Verdict(INCOMPLETE, "torn_tail" if t.torn else "unsigned_result", reason,
-                       messages=checked, winners=end.winners, final_digest=end.digest,
+                       messages=checked, winners=won, drawn=drawn, final_digest=end.digest,
                        notes=notes, waiting_for=tuple(missing_end))
     where = core.state.waiting
     missing = t.missing()

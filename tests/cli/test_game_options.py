@@ -35,7 +35,16 @@ __all__ = ["terminal"]
     (("play", "--variant", "hard"), "argument --variant: variant is one of basic, tactical, "
                                     "not 'hard'"),
     (("play", "--bot-kind", "search"), "argument --bot-kind: Dungeon Raiders has no bot 'search' "
-                                       "(its bots: random, heuristic)"),
+                                       "(its bots: random, heuristic, easy, strong)"),
+    (("play", "--bot", "hard"), "argument --bot: a bot level is easy, normal, strong, not "
+                                "'hard'"),
+    (("host", "--bot", "genius"), "argument --bot: a bot level is easy, normal, strong, not "
+                                  "'genius'"),
+    (("play", "--bot", "strong", "--bot-kind", "random"),
+     "argument --bot-kind: choose the bots by --bot LEVEL or by --bot-kind NAME"),
+    (("host", "--players", "4", "--bots", "2", "--bot", "strong", "--bot", "easy", "--bot",
+      "normal"), "give --bot once (every bot plays at that level) or once per bot seat (2), "
+                 "not 3 times"),
     (("play", "--game", "kards", "--players", "9"),
      "argument --players: Dungeons of Kards is for 1 to 8 players, not 9"),
     (("play", "--game", "kards", "--option", "mode=coop", "--players", "5"),
@@ -48,7 +57,8 @@ __all__ = ["terminal"]
                                                     "least"),
     (("host", "--game", "kards", "--players", "12"), "is for 1 to 8 players, not 12"),
     (("tables", "--game", "chess"), "unknown game 'chess'"),
-    (("join", "--bot", "genius"), "argument --bot: no game has a bot 'genius' (bots: corner, "),
+    (("join", "--bot", "genius"), "argument --bot: 'genius' is no level (easy, normal, strong) "
+                                  "and no game has a bot of that name (bots: corner, "),
 ])
 def test_a_wrong_game_argument_is_one_line_and_status_2(args: tuple[str, ...],
                                                        words: str) -> None:

@@ -3,6 +3,7 @@ to the end of a match; ``matches`` and ``id``."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -59,7 +60,8 @@ def test_host_and_join_by_name_over_zeroconf_on_loopback(
     speed = "speed custom (a move 30 s, quick 30 s, long 30 s; then 20 s of silence)"
     assert joined.stdout.count(speed) == 2, joined.stdout[:1500]
     assert speed in out
-    assert re.search(r"At the table, 3 of 3: Hal \[[-0-9a-f]+\], Bot 1 \[[-0-9a-f]+\], Joe "
+    assert re.search(r"At the table, 3 of 3: Hal \[[-0-9a-f]+\], Bot 1 \(normal\) "
+                     r"\[[-0-9a-f]+\], Joe "
                      r"\[[-0-9a-f]+\]", joined.stdout), joined.stdout[:1500]
     assert "Joe" in out and "wants to sit down" in out  # the opener saw the joiner's key
     # Both lobbies say what the table plays: the host's once it opens, the joiner's from the
@@ -76,7 +78,7 @@ def test_host_and_join_by_name_over_zeroconf_on_loopback(
         check = cryptcrawl("verify", str(path))
         assert check.returncode == 0, check.stdout
     history = cryptcrawl("matches", "--data-dir", str(tmp_path / "j"))
-    assert history.returncode == 0 and "Hal, Bot 1, Joe" in history.stdout
+    assert history.returncode == 0 and "Hal, Bot 1 (normal), Joe" in history.stdout
 
 
 def test_join_names_a_missing_table_in_one_line(tmp_path: Path) -> None:
@@ -102,9 +104,10 @@ def test_id_creates_shows_exports_and_imports(tmp_path: Path) -> None:
 
 def test_a_person_who_leaves_a_lan_match_for_good_is_not_waited_for(
         tmp_path: Path, processes: list[subprocess.Popen[str]]) -> None:
-    """Line mode at a LAN table: `q`, then `l` (for good). The host's peer signs a LEAVE and
-    stops; the two joiners, each its own process, replace the seat at once and finish — well
-    within the 30 s turn timeout they would otherwise have waited out first."""
+    """Line mode at a LAN table: `q`, then `l` (for good). The host's peer signs a LEAVE; the
+    two joiners, each its own process, replace the seat at once and finish — well within the
+    30 s turn timeout they would otherwise have waited out first — while the host's program
+    takes the rest read-only (issue 48): its copy completes, and it shows the result."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     name = f"L{os.getpid()}"
     host = subprocess.Popen(
@@ -123,20 +126,26 @@ def test_a_person_who_leaves_a_lan_match_for_good_is_not_waited_for(
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
         for i in (1, 2)]
     processes.extend(joiners)
-    out, err = host.communicate(timeout=120)
-    assert host.returncode == 0, out[-1500:] + err
-    assert "You left the match for good; a bot plays your seat." in out, out[-1500:]
     left_at = time.monotonic()
     for joiner in joiners:
         jout, jerr = joiner.communicate(timeout=120)
         assert joiner.returncode == 0, jout[-1500:] + jerr
         assert "Traceback" not in jerr
-        assert "Hal left the match for good; a bot plays their seat." in jout, jout[-2000:]
+        assert "Hal left the match for good." in jout, jout[-2000:]
+        assert "A bot plays Hal's seat from now on." in jout, jout[-2000:]
         path = re.findall(r"The match file: (\S+)", jout)[-1]
         check = cryptcrawl("verify", path)
         assert check.returncode == 0 and "seat 0 left the match for good" in check.stdout, (
             check.stdout)
     assert time.monotonic() - left_at < 30, "the joiners waited out a timeout"
+    out, err = host.communicate(timeout=60)
+    assert host.returncode == 0, out[-1500:] + err
+    assert "You left the match for good; a bot plays your seat from now on." in " ".join(
+        out.split()), out[-1500:]
+    assert "Final scores" in out, out[-1500:]
+    [mine] = re.findall(r"The match file: (\S+)", out)
+    check = cryptcrawl("verify", mine)
+    assert check.returncode == 0 and "VALID" in check.stdout, check.stdout
     resume = cryptcrawl("resume", "--data-dir", str(tmp_path / "h"))
     assert resume.returncode != 0 and "no interrupted match" in resume.stdout + resume.stderr
 
@@ -165,7 +174,15 @@ def test_a_person_who_resigns_a_two_seat_lan_match_loses_it(
     processes.append(joiner)
     out, err = host.communicate(timeout=120)
     assert host.returncode == 0, out[-1500:] + err
-    assert "r: resign" in out and "You resigned." in out, out[-1500:]
+    assert "r: resign" in out and "You resigned; with one player left, the match ends here." in (
+        " ".join(out.split())), out[-1500:]
+    # The resigner's own copy completes (issue 48): the result, the file, and a valid verdict.
+    assert "Joe wins." in out, out[-1500:]
+    [mine] = re.findall(r"The match file: (\S+)", out)
+    check = cryptcrawl("verify", mine)
+    assert check.returncode == 0 and "VALID" in check.stdout, check.stdout
+    record = json.loads(cryptcrawl("stats", "--json", "--data-dir", str(tmp_path / "h")).stdout)
+    assert record["games"]["kards"]["games"] == 1 and record["games"]["kards"]["wins"] == 0
     jout, jerr = joiner.communicate(timeout=60)
     assert joiner.returncode == 0, jout[-1500:] + jerr
     assert "Hal resigned." in jout, jout[-2000:]

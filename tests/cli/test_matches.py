@@ -73,7 +73,9 @@ def test_the_second_listing_verifies_nothing_and_marks_cached_verdicts(
     third = listing(tmp_path)
     assert len(calls) == 1
     assert "incomplete" in next(line for line in third if "m1.crawl" in line)
-    # Another verifier version: everything afresh.
+    # Another verifier version (a new revision of its verdicts, say): everything afresh.
+    from protocol.verify.verdicts import VERIFIER_REVISION
+    assert f"verifier {VERIFIER_REVISION};" in matches.VERIFIER
     calls.clear()
     monkeypatch.setattr(matches, "VERIFIER", matches.VERIFIER + "+1")
     listing(tmp_path)
@@ -136,7 +138,8 @@ def test_replay_shows_face_up_rooms_and_running_totals(tmp_path: Path) -> None:
     path = tmp_path / "m.crawl"
     path.write_bytes(finished())
     result = cryptcrawl("replay", "--plain", str(path))
-    rows = [line for line in result.stdout.splitlines() if line.startswith("Level ")]
+    rows = [line for line in result.stdout.splitlines() if line.startswith("Level ")
+            and " of 5: " in line]
     assert len(rows) == 5
     assert all("[     ]" not in row for row in rows), rows  # room 1 is always face up
     assert result.stdout.count("Totals (coins/wounds): ") == 25

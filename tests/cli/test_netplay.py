@@ -3,10 +3,16 @@ checked by ``cryptcrawl verify`` afterwards."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 
-from tests.cli.test_command import cryptcrawl
+import pytest
+
+from tests.cli.test_command import ROOT, cryptcrawl
 
 
 def _match_file(stdout: str) -> Path:
@@ -92,10 +98,65 @@ def test_an_offer_to_a_person_waits_for_their_answer() -> None:
     game.choosing = True  # (the prompt of a decision is up: answered there)
     local.answering = lambda offerer, what: game.my_answers.get(offerer)
     game._on_agreement(OfferMade(1, 7, "draw"))
-    assert "Bea offers a draw: type accept or decline." in out.getvalue()
+    assert "Your answer: type accept or decline." in out.getvalue()
     assert local.answering(1, "draw") is None and game.offers_to_me == {1: "draw"}
     assert game.answer_offers(False) == "You declined."
     assert local.answering(1, "draw") is False and woken == [True]
     game._on_agreement(OfferSettled(1, 7, "draw", False, (0,)))
-    assert "Bea offered a draw; declined by you. Play goes on." in out.getvalue()
+    assert game.offers_to_me == {}
     assert game.answer_offers(True) == "Nobody is offering anything."
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="finds processes in /proc")
+def test_strong_bots_play_a_match_each_thinking_in_a_process_of_its_own(
+        tmp_path: Path) -> None:
+    """``--bot strong``: the bots are named for their level, each thinks in a child process
+    (python -m p2p.think), the match verifies, and no child is left behind (the children
+    inherit the command's environment, so a tag in it finds them)."""
+    tag = f"CRYPTCRAWL_TEST_TAG={tmp_path}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CRYPTCRAWL_TEST_TAG": str(tmp_path)}
+    seen: set[int] = set()
+    with subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "play", "--game", "kards", "--players", "2",
+             "--bots", "2", "--bot", "strong", "--speed", "fast", "--data-dir",
+             str(tmp_path / "data")], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env) as proc:
+        for _ in range(6000):  # (bounded: 10 minutes)
+            seen |= _tagged(tag, "p2p.think")
+            if proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err[-2000:]
+    assert len(seen) == 2  # one child process a bot
+    assert "seat A Bot 0 (strong)" in out and "seat B Bot 1 (strong)" in out
+    check = cryptcrawl("verify", str(_match_file(out)))
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert not _tagged(tag, "p2p.think")
+
+
+def _tagged(tag: str, command: str) -> set[int]:
+    """The processes whose environment holds ``tag`` and whose command line names
+    ``command``."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes().split(b"\0")
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if tag.encode() in environ and command.encode() in cmdline:
+            found.add(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+def test_an_offline_game_of_easy_bots_deals_again_with_its_level() -> None:
+    result = cryptcrawl("play", "--bot", "easy", "--players", "3", "--bots", "3", "--seed", "s",
+                        "--deal-seed", "d", timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "Unattended game: 3 easy bots play each other" in result.stdout
+    assert "--bot easy --seed s --deal-seed d" in result.stdout

@@ -31,7 +31,7 @@ def test_export_json_holds_the_header_verdict_events_and_messages(tmp_path: Path
     result = cryptcrawl("export", "--json", str(_match(tmp_path)))
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
-    assert doc["format"] == "cryptcrawl-export/5"
+    assert doc["format"] == "cryptcrawl-export/6"
     assert doc["verdict"]["status"] == "valid"
     assert [s["name"] for s in doc["header"]["seats"]] == ["P0", "P1", "P2"]
     chances = [e for e in doc["events"] if e["type"] == "chance"]

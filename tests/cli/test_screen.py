@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 from cli.games.raiders.ui import RaidersUI
 from cli.screen import Screen, Scroll, plain, text_of, wrap
 from cli.seats import SeatWatch
@@ -101,14 +103,26 @@ def test_help_pane_scrolls_and_escape_closes_it() -> None:
     assert not screen.showing_help and "board 0" in rows(screen)
 
 
-def test_end_pane_replaces_board_and_log() -> None:
+def test_end_pane_replaces_the_board_and_the_log_stays_below_it() -> None:
     screen, keys = frame()
     rows(screen)
+    screen.say(*(f"Turn {i}: a line of the match" for i in range(1, 401)))
     screen.show_end(["Final scores", "You win with 20 coins!"])
     shown = rows(screen)
     assert "You win with 20 coins!" in shown and "board 0" not in shown
+    assert "Turn 400: a line of the match" in shown  # (the last turns under the end)
+    for _ in range(40):
+        screen.press("pageup")  # (the whole match, from the end screen)
+    assert "Turn 1: a line of the match" in rows(screen)
+    assert "You win with 20 coins!" in rows(screen)
     screen.press("q")
     assert keys == ["q"]
+
+
+def test_the_log_keeps_a_whole_match() -> None:
+    screen, _ = frame()
+    screen.say(*(f"line {i}" for i in range(12_000)))
+    assert len(screen.log.lines) == 10_000 and text_of(screen.log.lines[0]) == "line 2000"
 
 
 def test_scroll_of_a_page_from_its_top() -> None:
@@ -133,3 +147,45 @@ def test_seat_watch_from_the_protocol_events() -> None:
     assert not watch.bot_plays(0)
     [stretch] = watch.played_by_bot()[0]
     assert (stretch.first, stretch.back) == ("L2.R3.play", "L3.R1.play")
+
+
+def test_a_bot_seat_the_step_waits_on_is_thinking() -> None:
+    """A seat a bot peer plays (its name says so: cli.netplay.NetGame.bot_seats) is shown as
+    thinking while the step waits on it; locked in or away as any seat once it is."""
+    from cli.seats import SeatNow
+
+    watch = SeatWatch()
+    watch.on_event(PlayCommitted("L1.R2.play", 2))
+    watch.on_event(SeatsOverdue((3,), "L1.R2.play", 5.0))
+    now = SeatNow(watch, "L1.R2.play", frozenset({0, 1, 2, 3}), None, frozenset({1, 2, 3}))
+    assert [now.status(s) for s in range(4)] == ["choosing", "thinking", "locked in",
+                                                 "away (overdue)"]
+    assert now.thinking(1) and not now.thinking(0) and not now.thinking(2)
+    idle = SeatNow(watch, "L1.R2.play", frozenset({0}), None, frozenset({1}))
+    assert idle.status(1) == "" and not idle.thinking(1)
+
+
+def test_a_bot_seat_is_known_by_its_name() -> None:
+    from cli.netplay import NetGame, NetOptions
+    from cli.play import Console
+
+    game = NetGame(NetOptions(), Console(io.StringIO(), io.StringIO()))
+    game.names = ["Ann", "Bot 1 (strong)", "Bot 2 (easy)", "Bot 3", "Joe (strong)"]
+    assert game.bot_seats() == frozenset({1, 2})
+
+
+def test_line_mode_says_which_bots_still_think_once_you_chose() -> None:
+    from types import SimpleNamespace
+
+    from cli.netplay import NetGame, NetOptions
+    from cli.play import Console
+    from engine.core import Simultaneous
+
+    out = io.StringIO()
+    game = NetGame(NetOptions(), Console(io.StringIO(), out))
+    game.names = ["Ann", "Bot 1 (strong)", "Bot 2 (strong)", "Bot 3 (easy)"]
+    game.labels = ("you", *game.names[1:])
+    game.watch.on_event(PlayCommitted("L1.R2.play", 3))  # locked in already
+    state = SimpleNamespace(waiting=Simultaneous("L1.R2.play", frozenset(range(4))))
+    game._thinking_note(state, 0)  # type: ignore[arg-type]
+    assert out.getvalue() == "Bot 1 (strong) and Bot 2 (strong) are thinking...\n"

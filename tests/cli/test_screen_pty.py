@@ -213,15 +213,20 @@ def test_leaving_a_lan_match_says_so_in_the_terminal(terminal: Callable[..., Ter
     term.steady("YOUR MOVE")
     term.send(b"q")
     screen = term.steady("l leave for good")  # (at a LAN table: for good, or step away)
-    assert "s step away" in screen and "Leave? l: for good" in screen, screen
+    assert "s step away" in screen and "Leave? l: leave for good" in screen, screen
     term.send(b"y")  # (not an answer here: it stays)
     term.steady("YOUR MOVE")
     term.send(b"q")
     term.steady("l leave for good")
     term.send(b"l")
+    # The seat is out; the screen stays, read-only, to take the rest of the match (issue 48)
+    # until its end, or until q.
+    term.steady("You are out of this match")
+    term.send(b"q")
     assert term.finished() == 0
     after = bytes(term.raw).rsplit(b"\x1b[?1049l", 1)[-1]  # once the full screen is gone
-    assert b"You left the match for good" in after, bytes(term.raw[-500:])
+    assert b"You left; your copy of the match stops where it was" in after, bytes(
+        term.raw[-500:])
     path = next((tmp_path / "matches").glob("*.crawl"))
     leave = [m for m in read_transcript(path.read_bytes()).feeds[0].messages
              if m.kind is Kind.LEAVE]

@@ -59,8 +59,10 @@ def test_a_match_a_bot_finished_for_you_is_no_win(tmp_path: Path) -> None:
     (data / "matches" / "b.crawl").write_bytes(with_a_bot())
     doc = json.loads(cryptcrawl("stats", "--json", "--data-dir", str(data)).stdout)
     raiders = doc["games"]["raiders"]
-    assert raiders == {"title": "Dungeon Raiders", "games": 1, "wins": 0, "finished_by_bot": 1,
-                       "average_placing": None, "placings": [], "other": {}}
+    assert raiders == {"title": "Dungeon Raiders", "games": 1, "wins": 0, "draws": 0,
+                       "finished_by_bot": 1,
+                       "average_placing": None, "placings": [], "other": {},
+                       "against_bots": {}}
     text = cryptcrawl("stats", "--data-dir", str(data)).stdout
     assert "finished by a bot in your seat: 1 (not counted as wins" in text
     # The others' record of the same match counts it as theirs.
@@ -83,6 +85,36 @@ def test_every_other_verdict_is_counted_apart_by_its_name() -> None:
     record.add(Entry("kards", ("A", "B"), "valid", (0, 1), (), True, ("cc" * 32, mine),
                      (1, 1)), mine)  # a shared win: both first
     assert (kards.games, kards.wins, kards.placings, kards.average) == (2, 2, [1, 1], 1.0)
+
+
+def test_the_record_against_bots_is_kept_per_level() -> None:
+    """A bot seat of ``play`` or ``host`` is named for its level; a table of one level counts
+    for it, a table of several as "mixed", a table without bots for none."""
+    from cli.stats import lines_of
+
+    record = Record("fp")
+    mine = "aa" * 32
+    keys = (mine, "bb" * 32, "cc" * 32)
+
+    def add(names: tuple[str, ...], winners: tuple[int, ...], places: tuple[int, ...]) -> None:
+        record.add(Entry("raiders", names, "valid", winners, (), True, keys, places), mine)
+
+    add(("you", "Bot 1 (strong)", "Bot 2 (strong)"), (0,), (1, 2, 3))
+    add(("you", "Bot 1 (strong)", "Bot 2 (strong)"), (1,), (3, 1, 2))
+    add(("you", "Bot 1 (easy)", "Bot 2 (easy)"), (0,), (1, 3, 2))
+    add(("you", "Bot 1 (easy)", "Bot 2 (strong)"), (2,), (2, 3, 1))
+    add(("you", "Ana", "Joe"), (1,), (2, 1, 3))  # people only: no level
+    raiders = record.per_game["raiders"]
+    assert raiders.games == 5 and raiders.wins == 2
+    doc = raiders.as_json()["against_bots"]
+    assert doc == {"easy": {"games": 1, "wins": 1, "average_placing": 1.0},
+                   "strong": {"games": 2, "wins": 1, "average_placing": 2.0},
+                   "mixed": {"games": 1, "wins": 0, "average_placing": 2.0}}
+    assert list(doc) == ["easy", "strong", "mixed"]
+    text = "\n".join(lines_of(record, Path("m")))
+    assert "against strong bots: 2 games, 1 win, average placing 2.00" in text
+    assert "against easy bots: 1 game, 1 win, average placing 1.00" in text
+    assert text.index("against easy") < text.index("against strong") < text.index("mixed")
 
 
 def test_without_an_identity_there_is_no_record(tmp_path: Path) -> None:

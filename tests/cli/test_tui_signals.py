@@ -31,3 +31,53 @@ def test_the_screen_left_by_a_signal_gives_the_terminal_back(
     assert "Traceback" not in text, text[-2000:]
     assert same_line_settings(before, after)  # echo and line editing are back
     assert list((tmp_path / "data" / "matches").glob("*.crawl")), "the match file is kept"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
+def test_the_screen_is_drawn_again_after_a_stop_and_a_continue(tmp_path: Path) -> None:
+    """Issue 48: after Ctrl-Z and fg (a stop, then SIGCONT) the whole screen is drawn again —
+    the terminal was the shell's meanwhile — not only what changed."""
+    import time
+
+    from tests.cli.terminal import Terminal
+
+    term = Terminal(["play", "--players", "3", "--data-dir", str(tmp_path),
+                     "--timeouts", "60,60,60,60"], 80, 24)
+    try:
+        term.wait("YOUR MOVE")
+        seen = len(term.raw)
+        os.kill(term.pid, signal.SIGSTOP)
+        os.kill(term.pid, signal.SIGCONT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and b"YOUR MOVE" not in bytes(term.raw[seen:]):
+            term.pump(0.2)
+        again = bytes(term.raw[seen:])
+        assert b"\x1b[?1049h" in again and b"YOUR MOVE" in again, again[-400:]
+    finally:
+        term.close()
+
+
+@pytest.mark.slow  # (a whole short match first: about 10 s)
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
+def test_a_hang_up_on_the_end_screen_ends_the_program(tmp_path: Path) -> None:
+    """Issue 48: a ``play`` on its end screen whose terminal hangs up exits (129)."""
+    from tests.cli.games.cursor import selected
+    from tests.cli.terminal import Terminal
+
+    term = Terminal(["play", "--game", "kards", "--players", "2", "--bots", "1", "--option",
+                     "round_cap=1", "--data-dir", str(tmp_path), "--timeouts",
+                     "60,60,60,60"], 80, 24)
+    try:
+        while True:
+            text = term.steady(lambda s: "The match is over" in s or (
+                "YOUR MOVE" in s and not selected(s) and "Locked in" not in s))
+            if "The match is over" in text:
+                break
+            term.send(b"\t")
+            term.steady(selected)
+            term.send(b"\r")
+            term.wait(lambda s: not selected(s))
+        os.kill(term.pid, signal.SIGHUP)
+        assert term.finished(timeout=30) == 129
+    finally:
+        term.close()

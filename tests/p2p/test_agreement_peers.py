@@ -46,7 +46,8 @@ async def test_an_agreed_draw_ends_a_two_seat_match_drawn(tmp_path: Path) -> Non
         assert core.signed and isinstance(core.state, duel.Duel) and core.state.drawn
         assert [e.agreed for e in core.events if isinstance(e, OfferSettled)] == [True]
         v = verify(result.path.read_bytes())
-        assert (v.verdict, v.blamed, v.winners) == (VALID, (), (0, 1)), v
+        # (A draw is no win: no winners, both seats drew — issue 48.)
+        assert (v.verdict, v.blamed, v.winners, v.drawn) == (VALID, (), (), (0, 1)), v
         assert any("offered a draw" in n and "agreed" in n for n in v.notes), v.notes
 
 

@@ -396,5 +396,5 @@ def test_matches_lists_a_file_dated_out_of_range(
         out = io.StringIO()
         assert record.list_matches(interrupted, out) == 0
         [line] = out.getvalue().splitlines()
-        assert line.startswith("????-??-?? ??:??  raiders  me, Bot 1, Bot 2  ")
+        assert line.startswith("????-??-?? ??:??  raiders  me, Bot 1 (random), Bot 2 (random)  ")
         assert line.endswith(f"{match}  (interrupted: cryptcrawl resume)")

@@ -1,11 +1,10 @@
 """A network peer that receives, after the match is signed, a vote on a long-past point (signed
 after its voter's END) stores it and stays signed: its file still verifies valid
 (protocol/mechanisms/late.py, issue 24 item 2).  The peer holds the finished match (its file,
-reloaded);
-the vote names a message of the peer's own seat that it
-took long ago, so the peer rebuilds its core from the feeds (p2p/peer.py ``_rebuild``); without
-protocol/mechanisms/late.py the rebuilt core stalled at that point and the file read
-``incomplete``."""
+reloaded); the vote names a message of the peer's own seat that it took long ago.  Under
+version 2 the peer rebuilt its core from the feeds (p2p/peer.py ``_rebuild``); under version 3
+a vote dated after its voter's END is ignored (protocol.md §7.6), so nothing is rebuilt and the
+file still reads valid, the vote kept as a note."""
 
 from __future__ import annotations
 
@@ -49,7 +48,9 @@ def test_a_late_vote_after_the_end_leaves_the_peer_signed(tmp_path: Path) -> Non
                         body=AbsentBody(SEAT, 3, 1))
     old = peer.core
     peer._on_frame(peer.links[1], Frame(FrameKind.MSG, (late.encode(),)))
-    assert peer.core is not old  # it rebuilt (the vote names a message it had taken)
+    # A version-3 vote dated after its voter's END names a point already passed: the core
+    # ignores it (protocol.md §7.6), so the peer has no reason to rebuild.
+    assert peer.core is old
     assert peer.core.signed
     assert peer.core.feeds[1].messages[-1] == late  # stored, as a note
     peer.store.close()

@@ -50,8 +50,8 @@ CHEATS = (
      "proof of the true ones (the Chaum–Pedersen proof fails)."),
     ("deals/shuffle-changed", b"shuffle-changed", ShuffleBody, swapped_after_challenge,
      "bad-shuffle",
-     "Seat 1's shuffle of the powers with its first two output cards swapped after its proof "
-     "was made (the Terelius–Wikström proof fails)."),
+     "Seat 1's shuffle of the objectives deck with its first two output cards swapped after "
+     "its proof was made (the Terelius–Wikström proof fails)."),
     ("deals/open-another-card", b"open-another-card", OpenBody, other_card, "wrong-card",
      "Seat 1's open of the power it kept claims the next card of the deck's list in place of "
      "the one its share unmasks."),

@@ -56,6 +56,8 @@ def group_vectors() -> dict[str, Any]:
         "derivation": {"seed": seed.hex(), "match_id": match_id.hex(), "deck_id": deck_id.hex(),
                        "seat": 1,
                        "key_share": derivation.scalar("key-share").to_bytes(32, "little").hex(),
+                       "permutation_key": {"label": "x",
+                                           "key": derivation.key("x").hex()},
                        "permutation_16": list(permutation(derivation.key("x"), 16))},
     }
 
@@ -69,6 +71,7 @@ def deal_vectors() -> dict[str, Any]:
         raise SystemExit(f"error: the vector deal drew faults: {table.faults()}")
     spec = table.verifier["a"].spec
     honest = {
+        "deck": "a", "attempt": 0,
         "match_id": spec.match_id.hex(), "deck_id": spec.deck_id.hex(),
         "seat_keys": [k.hex() for k in spec.seat_keys], "cards": list(CARDS),
         "seeds": [table.seed(s).hex() for s in range(3)],

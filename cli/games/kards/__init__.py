@@ -12,8 +12,10 @@ from cli.games.kards import render, screen
 from cli.games.kards.help import RULES
 from cli.inputs import BoardCursor, InputModel
 from cli.plugin import Frame, GameUI
-from cli.text import StyledLine, plain, wrap_text
-from engine.core import GameState
+from cli.text import StyledLine, plain, seat_letter, wrap_text
+from engine.core import Entry, GameState, Standing
+from engine.kards.narrate import narrate
+from engine.kards.state import KardsState
 
 _STEP = re.compile(r"T([0-9]+)\.")
 
@@ -36,8 +38,17 @@ class KardsUI(GameUI):
     def board(self, view: Any, frame: Frame) -> list[StyledLine]:
         cursor = frame.inputs if isinstance(frame.inputs, BoardCursor) else None
         if screen.tall_enough(view, frame.width, frame.height):
-            return screen.full_map(view, self.labels, cursor)  # (room for every wall)
-        return screen.board_lines(view, self.labels, cursor)
+            return screen.full_map(view, self.labels, cursor, frame.width)  # (every wall)
+        return screen.board_lines(view, self.labels, cursor, frame.width)
+
+    def choices_lines(self, state: GameState[Any], seat: int, view: Any) -> list[str]:
+        """The characters to pick, each with its numbers and ability; else the moves."""
+        lines = super().choices_lines(state, seat, view)
+        if getattr(view, "phase", "") == "pick":
+            picks = [render.character_card(a.args[0]) for a in view.legal if a.verb == "pick"]
+            detail = [row for text in picks for row in wrap_text(f"  {text}", indent="      ")]
+            lines = [*lines[:-1], *detail, lines[-1]]
+        return lines
 
     def move_note(self, view: Any) -> str:
         return ": Space picks a cell, Tab cycles your moves"
@@ -51,6 +62,21 @@ class KardsUI(GameUI):
 
     def table(self, view: Any) -> list[str]:
         return render.render_table(view, self.labels)
+
+    def narrate(self, before: GameState[Any], entry: Entry | None,
+                after: GameState[Any]) -> list[str]:
+        assert isinstance(before, KardsState) and isinstance(after, KardsState)
+        names = [f"{label} ({seat_letter(s)})" for s, label in enumerate(self.labels)]
+        return [row for line in narrate(before, entry, after, names)
+                for row in wrap_text(line, indent="  ")]
+
+    def pause_after(self, before: GameState[Any], after: GameState[Any]) -> bool:
+        assert isinstance(before, KardsState) and isinstance(after, KardsState)
+        return after.turn != before.turn or after.is_over
+
+    def departed_detail(self, standing: Standing) -> str:
+        """A seat out before the end: its characters left the map, none was defeated."""
+        return standing.detail.replace(" defeated", " off the map (out of the game)")
 
     def step_words(self, step: str) -> str:
         found = _STEP.match(step)

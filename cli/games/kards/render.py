@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from cli.text import seat_letter, wrap_text
-from engine.kards.cards import MONSTER_BY_KIND, kind_of
+from engine.kards.cards import CHARACTER_BY_KIND, MONSTER_BY_KIND, kind_of
 
 CELL: Final = 7
 NORTH, EAST, SOUTH, WEST = range(4)
@@ -105,6 +105,35 @@ def _item(item: Any) -> str:
         return "-"
     name = item.card.split("#")[0].replace("_", " ")
     return f"{name} ({item.uses} use{'s' if item.uses != 1 else ''})" if item.uses else name
+
+
+ABILITY_WORDS: Final = {"heal": "heals {x} life", "stun": "stuns a figure for {x} round(s)",
+                        "empower": "+{x} damage for 2 rounds", "weaken": "-{x} damage to a figure "
+                        "for 2 rounds"}
+
+
+SHORT_ABILITY: Final = {"heal": "heals {x}", "stun": "stuns {x} rd", "empower": "+{x} DMG 2 rd",
+                        "weaken": "-{x} DMG 2 rd"}
+
+
+def character_card(card: str, *, short: bool = False) -> str:
+    """A character to pick, in words: its life, AP, attributes at full life and its ability
+    (``short``: in one line of the full screen)."""
+    data = CHARACTER_BY_KIND.get(kind_of(card))
+    if data is None:
+        return card
+    top = max(data.bands, key=lambda b: b.high)
+    ability = data.ability
+    does = ABILITY_WORDS.get(ability.kind, f"{ability.kind} {{x}}").format(x=ability.x)
+    if short:
+        brief = SHORT_ABILITY.get(ability.kind, ability.kind).format(x=ability.x)
+        return (f"{data.name}: life {data.life} AP {data.ap} ATK {top.attack} DEF "
+                f"{top.defence} DMG {top.damage}; {ability.name}: {brief} "
+                f"(-{ability.cost} life)")
+    return (f"pick {card.split('#')[0]}: {data.name}, life {data.life}, AP {data.ap}, ATK "
+            f"{top.attack} DEF {top.defence} DMG {top.damage} at full life; ability "
+            f"{ability.name}: {does}; it costs {ability.cost} life and is spent until "
+            "recharged.")
 
 
 def character_line(c: Any, labels: Sequence[str]) -> str:

@@ -103,16 +103,19 @@ def _figures(view: Any) -> dict[tuple[int, int], list[str]]:
     return figures
 
 
-def board_lines(view: Any, labels: Sequence[str], cursor: BoardCursor | None) -> list[StyledLine]:
+def board_lines(view: Any, labels: Sequence[str], cursor: BoardCursor | None,
+                window: int = 80) -> list[StyledLine]:
     """The compact map with the characters' column, the cell under the cursor in words, the
-    monsters, decks and events (see the module)."""
+    monsters, decks and events (see the module); every line within the window's width, none
+    cut."""
     n = view.size
+    wide = max(79, window - 1)
     width = 8 if n <= 7 else 7  # (a cell and its left boundary)
     cards = {(c.x, c.y): c for c in view.cells}
     figures = _figures(view)
     cy, cx = cursor.at if cursor is not None else (-1, -1)
     picked = cursor.marked() if cursor is not None else set()
-    column = _column(view, 80 - (3 + n * width + 1) - 1)
+    column = _column(view, wide + 1 - (3 + n * width + 1) - 1)
     rows: list[StyledLine] = [plain("   " + "".join(f"{x:^{width}}" for x in range(n)))]
     for y in range(n):
         line: StyledLine = [("", f"{y:>2} ")]
@@ -137,15 +140,20 @@ def board_lines(view: Any, labels: Sequence[str], cursor: BoardCursor | None) ->
         rows.append(line)
     for extra in column[n:]:
         rows.append(plain(" " * (3 + n * width + 2) + extra))
-    if cursor is not None:
-        rows += [plain(text) for text in _under_cursor(view, labels, (cx, cy))]
+    if view.phase == "pick":  # (the characters to pick in place of the cell under the cursor:
+        # the map is empty yet; the column says what "rd" is)
+        rows += [plain(t) for move in view.legal if move.verb == "pick"
+                 for t in wrap_text(render.character_card(move.args[0], short=True),
+                                    width=wide, indent="    ")]
+    elif cursor is not None:
+        rows += [plain(text) for text in _under_cursor(view, labels, (cx, cy), wide)]
     if view.monsters:
         rows += [plain(t) for t in wrap_text("Monsters: " + "; ".join(
             f"{render.monster_code(m.card)} {m.name} {m.life}/{m.max_life} at {m.at[0]},"
-            f"{m.at[1]}" for m in view.monsters) + ".", width=79)]
+            f"{m.at[1]}" for m in view.monsters) + ".", width=wide)]
     if view.peeked:
         rows += [plain(t) for t in wrap_text("Your guardian showed you (only you): " + ", ".join(
-            f"{card} ({event})" for event, card in view.peeked) + ".", width=79)]
+            f"{card} ({event})" for event, card in view.peeked) + ".", width=wide)]
     return rows
 
 
@@ -155,7 +163,8 @@ def tall_enough(view: Any, width: int, height: int) -> bool:
     return width >= 100 and height >= 3 * view.size + 18
 
 
-def full_map(view: Any, labels: Sequence[str], cursor: BoardCursor | None) -> list[StyledLine]:
+def full_map(view: Any, labels: Sequence[str], cursor: BoardCursor | None,
+             window: int = 100) -> list[StyledLine]:
     """The line-mode map with the cell under the cursor reversed and the picked cells and the
     move's path underlined, the characters' column beside it, then the cell under the cursor
     in words and the monsters — for a window :func:`tall_enough`."""
@@ -182,11 +191,16 @@ def full_map(view: Any, labels: Sequence[str], cursor: BoardCursor | None) -> li
         row = i - 1
         line.append(("", "  " + (column[row] if 0 <= row < len(column) else "")))
         out.append(line)
+    wide = max(79, window - 1)
+    if view.phase == "pick":
+        out += [plain(t) for move in view.legal if move.verb == "pick"
+                for t in wrap_text(render.character_card(move.args[0]), width=wide,
+                                   indent="    ")]
     if cursor is not None:
-        out += [plain(t) for t in _under_cursor(view, labels, (cx, cy))]
+        out += [plain(t) for t in _under_cursor(view, labels, (cx, cy), wide)]
     if view.monsters:
         out += [plain(t) for t in wrap_text("Monsters: " + " ".join(
-            render.monster_line(m) for m in view.monsters), width=79)][:4]
+            render.monster_line(m) for m in view.monsters), width=wide)]
     return out
 
 
@@ -218,12 +232,15 @@ def _column(view: Any, width: int) -> list[str]:
              f" yellow {view.yellow_left} lair {len(view.lair)}"]
     if view.next_event:
         rows.append(f" event at {view.next_event} ({view.revealed})")
+    if view.phase == "pick":
+        rows.append(" (rd: rounds)")
     return [row[:max(0, width)] for row in rows]
 
 
-def _under_cursor(view: Any, labels: Sequence[str], at: tuple[int, int]) -> list[str]:
+def _under_cursor(view: Any, labels: Sequence[str], at: tuple[int, int],
+                  width: int = 79) -> list[str]:
     """The cell under the cursor in words: card and portal, its sides, then each figure's
-    panel (at most three lines)."""
+    panel, every line within ``width`` (none cut)."""
     x, y = at
     cell = next((c for c in view.cells if (c.x, c.y) == at), None)
     if cell is None:
@@ -231,11 +248,11 @@ def _under_cursor(view: Any, labels: Sequence[str], at: tuple[int, int]) -> list
     sides = ", ".join(f"{SIDES[d]} {'wall' if s == '#' else 'door' if s == 'D' else 'open'}"
                       for d, s in enumerate(cell.sides))
     portal = {"Y": ", a yellow portal", "B": ", a blue portal"}.get(cell.portal, "")
-    lines = wrap_text(f"Cursor {x},{y}: {cell.card}{portal}; {sides}.", width=79)
+    lines = wrap_text(f"Cursor {x},{y}: {cell.card}{portal}; {sides}.", width=width)
     for c in view.characters:
         if c.at is not None and tuple(c.at) == at:
-            lines += wrap_text(render.character_line(c, labels), width=79, indent="  ")
+            lines += wrap_text(render.character_line(c, labels), width=width, indent="  ")
     for m in view.monsters:
         if tuple(m.at) == at:
-            lines += wrap_text(render.monster_line(m), width=79, indent="  ")
-    return lines[:3]
+            lines += wrap_text(render.monster_line(m), width=width, indent="  ")
+    return lines

@@ -6,15 +6,17 @@ from shared decks (protocol.md §7.13)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from cli.games.paper import render, screen
 from cli.games.paper.help import RULES
 from cli.inputs import InputModel
 from cli.plugin import LINE_HELP, Frame, GameUI
-from cli.text import StyledLine, plain, seat_letter, wrap_text
-from engine.core import GameState
+from cli.text import StyledLine, named_seats, plain, seat_letter, wrap_text
+from engine.core import Entry, GameState, Outcome
+from engine.paper.narrate import narrate
+from engine.paper.state import PaperState
 
 _STEP = re.compile(r"R([0-9]+)\.")
 
@@ -43,7 +45,12 @@ class PaperUI(GameUI):
         return [plain(wrap_text(head, width=width - 1)[0], "class:title")]
 
     def board(self, view: Any, frame: Frame) -> list[StyledLine]:
-        return screen.board_lines(view, self.labels, frame.inputs)
+        return screen.board_lines(view, self.labels, frame.inputs, frame.width, frame.height)
+
+    def select_words(self, view: Any) -> str:
+        if getattr(view, "phase", "") == "plan":
+            return self.select_hint
+        return "Choose with Up/Down first, then Enter."
 
     def move_note(self, view: Any) -> str:
         if getattr(view, "phase", "") == "plan":
@@ -73,6 +80,24 @@ class PaperUI(GameUI):
                 return render.seat_sheet(view, seat_view, self.labels[s])
         letters = ", ".join(f"{seat_letter(s.seat)} {self.labels[s.seat]}" for s in view.seats)
         return [f"sheet of whom? Give a seat's letter or name ({letters})."]
+
+    def narrate(self, before: GameState[Any], entry: Entry | None,
+                after: GameState[Any]) -> list[str]:
+        assert isinstance(before, PaperState) and isinstance(after, PaperState)
+        return [row for line in narrate(before, entry, after, self.labels)
+                for row in wrap_text(named_seats(line, self.labels),
+                                     indent="    " if line.startswith("  ") else "  ")]
+
+    def pause_after(self, before: GameState[Any], after: GameState[Any]) -> bool:
+        assert isinstance(before, PaperState) and isinstance(after, PaperState)
+        return after.round != before.round or after.is_over
+
+    def scoreboard(self, view: Any, outcome: Outcome,
+                   bots: Mapping[int, Sequence[tuple[str, str]]]) -> list[str]:
+        return [*super().scoreboard(view, outcome, bots),
+                *wrap_text("(Score letters: A-C the three villain fights, D the lowest hero's "
+                           "level, E items, F gems, G minions, H damage, I resurrection, J the "
+                           "objective and the power, K missions, L the total.)", indent="  ")]
 
     def step_words(self, step: str) -> str:
         found = _STEP.match(step)

@@ -12,9 +12,10 @@ more explored rooms, then is shared.
 Set-up
 A dungeon card sets the extra walls, the three lairs and the villains; three
 missions are drawn (option missions). Each player is dealt 2 powers and 2
-objectives in secret and keeps one of each; the kept objective stays sealed
-until the end, and marks which heroes train with black dice:
-  power 1 assassin A5 F7; styles B/W/W/B; objective 0
+objectives in secret and keeps one of each (the objective sealed until the
+end). The styles say which dice train each hero, in the order warrior/
+wizard/cleric/rogue, B black or W white; an objective scores more with its
+own styles:   power 1 assassin A5 F7; styles B/W/W/B; objective 0
 
 A round
 Six dice are rolled (rolled again with 3 skulls or 3 clovers). Each skull
@@ -24,7 +25,7 @@ non-skull dice, in order, all at once:
   evolve HERO   the die shows the hero's symbol in its training colour (a
                 clover counts as any symbol); level up to 6
   item ITEM     one of the two steps of a magic item
-  potions       two potions: each absorbs 2 damage; full rows give bonuses
+  potions       two potions, each 2 hearts: a heart absorbs 1 damage
   move ROOMS    up to 2 rooms (3 with boots); the first move enters from
                 below (move entryC C1)
 Answers in braces settle what a use triggers (a free evolution or item step,
@@ -44,9 +45,17 @@ gets the villain's reward.
 
 Missions and scoring
 A mission met during a round scores for everyone who met it that round.
-At the end: the three fights, the lowest hero's level, items, gems, minions,
-damage (and -9 once resurrected), the objective and the power, the missions.
+At the end (the score letters): A-C the three fights, D the lowest hero's
+level, E items, F gems, G minions, H damage, I -9 once resurrected, J the
+objective and the power, K missions, L the total. Solo: missing gems on.
 
-Solo, variants and story mode
-Alone, with the missing-gems variant always on; options missions,
-missing_gems, story and chapter."""
+Powers (the one you keep acts from the set-up on)
+  alchemist: 3 potions a potions use     craftsman: 2 item steps at set-up
+  assassin: 2 minions defeated at set-up scout: traps deal you no damage
+  barbarian: villains deal no damage     healer: 2 potions at set-up
+  beastmaster: item step per 3rd minion  merchant: a potion per gem taken
+  noble: item step when a hero reaches 5 ranger: +1 step crossing water
+  psionic: a die counts as the other colour once a round
+  berserker: +2 combat level vs villains treasure_hunter: a gem letter
+  veteran: 2 evolutions at set-up       fortune_teller: 1 less skull damage
+  shaman: a potion per 3rd minion"""

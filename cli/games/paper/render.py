@@ -22,6 +22,7 @@ from engine.paper.data import (
     MISSIONS,
     OBJECTIVES,
     POTIONS_MAX,
+    POWERS,
     ROOM_NAMES,
     ROWS,
     VILLAINS,
@@ -36,7 +37,8 @@ LEGEND: Final = (
     "The sheet: rows 7 (top) to 1, columns A-F; a room is named by both (C4).  In a room: @ your "
     "party, * explored; 1-3 a lair of that season; Gh ghost, Go goblin, Or orc, Zo zombie with "
     "its level (x once defeated); a gem letter (+ yours, - crossed out); t trap, p1/p2 "
-    "potions, i item, e evolution.  Between rooms: | and --- walls, ~ water, : and blanks open; "
+    "one or two potions to collect, i item, e evolution.  A potion holds two hearts; a heart "
+    "used absorbs 1 damage.  Between rooms: | and --- walls, ~ water, : and blanks open; "
     "= a side passage (A2-F2, A4-F4).  Dice: W1-W3 white, B4-B6 black."
 )
 HINT: Final = "@ your party, * explored, 1-3 lairs; ? explains every sign."
@@ -112,7 +114,8 @@ def card_text(card: str) -> str:
     tiers and the training styles it sets (``O9 rooms explored 20/25/30, styles B/W/B/W``)."""
     objective = OBJECTIVES.get(card)
     if objective is None:
-        return card
+        power = POWERS.get(card)
+        return f"{card} ({power.text})" if power is not None else card
     tiers = "/".join(map(str, objective.tiers))
     return f"{card} ({objective.text} {tiers}; styles {'/'.join(objective.styles)})"
 
@@ -206,6 +209,9 @@ def render_table(view: Any, labels: Sequence[str]) -> list[str]:
         if dealt and len(kept) < 2:
             lines += wrap_text("Dealt to you (only you see them until they are shown): "
                                + ", ".join(map(card_text, dealt)) + ".")
+            lines += wrap_text("Styles: which dice train each hero, warrior/wizard/cleric/rogue "
+                               "in that order, B black or W white (an objective's styles score "
+                               "it best).")
         elif dealt:
             lines += wrap_text("You discarded (shown to all at the end): "
                                + ", ".join(c for c in dealt if c not in kept) + ".")

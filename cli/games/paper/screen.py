@@ -35,7 +35,18 @@ from cli.inputs import BoardCursor, InputModel, ListChoice, Touches
 from cli.text import StyledLine, plain, wrap_text
 from engine.core import GameState
 from engine.paper.actions import MOVE, Use, format_use
-from engine.paper.data import COLUMNS, GRID, HEROES, ITEMS, ROOM_NAMES, ROWS, SKULL
+from engine.paper.data import (
+    COLUMNS,
+    GRID,
+    HEROES,
+    ITEMS,
+    MISSIONS,
+    POWERS,
+    ROOM_NAMES,
+    ROWS,
+    SKULL,
+    VILLAINS,
+)
 from engine.paper.plans import die_uses
 from engine.paper.resolve import Work
 from engine.paper.sheet import BOARDS, WALL, WATER_EDGE, Board, Sheet, edge_kind
@@ -243,10 +254,12 @@ def inputs(state: GameState[Any], seat: int, moves: Sequence[str]) -> InputModel
 # --------------------------------------------------------------------------- drawing
 
 
-def board_lines(view: Any, labels: Sequence[str], model: InputModel | None
-                ) -> list[StyledLine]:
+def board_lines(view: Any, labels: Sequence[str], model: InputModel | None,
+                width: int = 80, height: int = 24) -> list[StyledLine]:
     """The compact sheet with the round and dice beside it, the room under the cursor, the
-    sheet's numbers (as the plan leaves them) and the other seats (see the module)."""
+    sheet's numbers (as the plan leaves them), the villains with their lairs, the open
+    missions and the other seats (see the module): at 80x24 the first lines of each, in a
+    larger window every line, each seat on its own."""
     me = view.seats[view.seat] if view.seat is not None else None
     board = BOARDS[view.dungeon] if view.dungeon else None
     draft = model if isinstance(model, PlanDraft) else None
@@ -276,19 +289,72 @@ def board_lines(view: Any, labels: Sequence[str], model: InputModel | None
         line.append(("", ("=" if row in render.PASSAGE_ROWS else "|") + " "
                      + (side[r + 1] if r + 1 < len(side) else "")))
         rows.append(line)
+    roomy = height >= 30
+    wide = max(79, width - 1)
+
+    def lines(text: str, most: int = 99) -> list[StyledLine]:
+        return [plain(t) for t in wrap_text(text, width=wide, indent="  ")[:most]]
+
     if at is not None and board is not None:
-        rows.append(plain(_under_cursor(board, sheet, at)))
+        rows += lines(_under_cursor(board, sheet, at), 99 if roomy else 1)
     if sheet is not None and me is not None:
-        rows += [plain(t) for t in wrap_text(_numbers(sheet), width=79)[:2]]
-    dealt = [c for c in (*view.powers, *view.objectives) if c]
-    if dealt and view.phase == "choose":  # (what the setup choice chooses among)
-        rows += [plain(t) for t in wrap_text("Dealt to you (only you see them): " + ", ".join(
-            map(render.card_text, dealt)) + ".", width=79)]
+        rows += lines(_numbers(sheet), 99 if roomy else 2)
+    if view.phase == "choose":  # (what the setup choice chooses among, and what it means,
+        # first: at 80x24 the sheet's last rows give way to it)
+        rows = [row for text in _dealt(view) for row in lines(text)] + rows
+    if view.dungeon:
+        rows += lines(_villains(view, short=not roomy))
+    if view.open_missions:
+        rows += lines("Missions open: " + "; ".join(
+            f"{m} {MISSIONS[m].text if roomy else SHORT_MISSIONS.get(m, MISSIONS[m].text)}"
+            for m in view.open_missions) + ".")
     others = [s for s in view.seats if me is None or s.seat != me.seat]
-    if others:
+    if others and roomy:
+        rows += [row for s in others for row in lines(render.seat_line(s, labels[s.seat]))]
+    elif others:
         text = "Others: " + "; ".join(_short(s, labels[s.seat]) for s in others) + "."
-        rows.append(plain(text if len(text) <= 79 else text[:76] + "..."))
+        rows.append(plain(text if len(text) <= wide else text[:wide - 3] + "..."))
     return rows
+
+
+def _dealt(view: Any) -> list[str]:
+    """The setup choice's cards in words: each dealt power with what it does, each objective
+    with what it counts and its styles, and what the styles mean."""
+    out = []
+    powers = [c for c in view.powers if c]
+    if powers:
+        out.append("Your powers (keep one): " + "; ".join(
+            f"{i} {POWERS[c].name}: {POWERS[c].text}" if c in POWERS else f"{i} {c}"
+            for i, c in enumerate(view.powers) if c) + ".")
+    objectives = [c for c in view.objectives if c]
+    if objectives:
+        out.append("Your objectives (keep one, secret until the end): " + "; ".join(
+            f"{i} {render.card_text(c)}" for i, c in enumerate(view.objectives) if c) + ".")
+        out.append("Styles: which dice train each hero, warrior/wizard/cleric/rogue in that "
+                   "order, B black or W white (an objective's styles score it best).")
+    return out
+
+
+def _villains(view: Any, *, short: bool = False) -> str:
+    """The three villains with their lairs and the heroes they are weak to."""
+    parts = []
+    for k, (letter, lair) in enumerate(zip(view.villains, view.lairs, strict=False)):
+        villain = VILLAINS[letter]
+        weak = HEROES[villain.weakness]
+        parts.append(f"{render.SEASONS[k]} {villain.name} {lair}/{weak}" if short else
+                     f"{render.SEASONS[k]} {villain.name} (lair {lair}, weak: {weak})")
+    head = "Villains (lair/weak to): " if short else "Villains: "
+    return head + ", ".join(parts) + "."
+
+
+#: The open missions in a few words (a window of 80 columns); a larger one says them in full.
+SHORT_MISSIONS: Final = {
+    "M1": "minions of levels 3, 4, 5", "M2": "a hero at 6", "M3": "a full row",
+    "M4": "all heroes at 3+", "M5": "a full column", "M6": "8 potions",
+    "M7": "three heroes at 4+", "M8": "6 minions", "M9": "4 gems", "M10": "2 corners",
+    "M11": "5 traps", "M12": "15 rooms", "M13": "4 items done", "M14": "HP 12",
+    "M15": "all three lairs", "M16": "two heroes at 5+",
+}
 
 
 def _other_sheet(view: Any, labels: Sequence[str], seat_view: Any, board: Board | None
@@ -337,8 +403,9 @@ def _numbers(sheet: Sheet) -> str:
                        for hero, level, style in zip(HEROES, sheet.levels, styles, strict=True))
     items = ", ".join(f"{name.replace('_', ' ')} {boxes}/2" for name, boxes in
                       zip(ITEMS, sheet.items, strict=True) if boxes)
-    return (f"{heroes}; damage {sheet.damage}, potions {sheet.potions}, hearts {sheet.hearts}, "
-            f"traps {sheet.traps}" + (f"; {items}" if items else "") + ".")
+    return (f"{heroes}; damage {sheet.damage}, potions {sheet.potions} (hearts used "
+            f"{sheet.hearts}), traps triggered {sheet.traps}" + (f"; {items}" if items else "")
+            + ".")
 
 
 def _short(seat_view: Any, label: str) -> str:

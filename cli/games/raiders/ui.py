@@ -16,8 +16,8 @@ from cli.games.raiders import help as raiders_help
 from cli.games.raiders import render
 from cli.inputs import InputModel, KeyChoice
 from cli.plugin import Frame, GameUI, Live
-from cli.text import StyledLine, plain
-from engine.core import GameState, Outcome, Standing
+from cli.text import StyledLine, join_words, plain, subject, verb
+from engine.core import Acted, ChanceResolved, Entry, GameState, JointActed, Outcome, Standing
 from engine.raiders import RaidersView
 from engine.raiders.cards import LEVELS, room_name
 
@@ -140,18 +140,61 @@ class RaidersUI(GameUI):
         return render.render_scoreboard(_view(view), outcome, self.labels,
                                         name=self.seating.name, bots=bots)
 
-    def replay_news(self, view: Any) -> tuple[list[str], bool]:
-        v = _view(view)
+    def narrate(self, before: GameState[Any], entry: Entry | None,
+                after: GameState[Any]) -> list[str]:
+        b, a = _view(before.spectator_view()), _view(after.spectator_view())
+        labels = self.labels
         lines: list[str] = []
-        if v.level and v.level != self.level_shown and v.phase not in DEALING:
-            self.level_shown = v.level
-            lines += ["", f"=== Level {v.level} of {LEVELS}", *render.render_row(v, torch=False)]
-        res = v.last
-        if res is None or (res.level, res.position) == self.last_shown:
-            return lines, False
-        self.last_shown = (res.level, res.position)
-        return [*lines, *render.render_resolution(res, self.labels),
-                *render.render_totals(v, self.labels)], True
+        watching = self.me is None  # (a seat's own table shows the row and the totals)
+        if isinstance(entry, ChanceResolved):
+            lines += self._chance(entry, b, a)
+        elif isinstance(entry, Acted):
+            who, one = subject([entry.seat], labels)
+            if entry.action == LOOK:
+                lines.append(f"{who} {verb('use', one)} a torch to look at the face-down "
+                             "rooms.")
+            elif entry.action.startswith("play ") and a.last == b.last:
+                did = "follow up with" if b.phase == "followup" else "play"
+                lines.append(f"{who} {verb(did, one)} {render.card_text(entry.action[5:])}.")
+        elif isinstance(entry, JointActed) and a.phase == "followup" and a.last == b.last:
+            lines += render.render_reveal(a, labels)
+        if a.last is not None and a.last != b.last:
+            lines += render.render_resolution(a.last, labels)
+            if watching:
+                lines += render.render_totals(a, labels)
+        if watching and a.level and a.phase not in DEALING and (
+                b.phase in DEALING or b.level != a.level):
+            lines += render.render_row(a, torch=False)
+        return [line[:1].upper() + line[1:] for line in lines]
+
+    def _chance(self, entry: ChanceResolved, b: RaidersView, a: RaidersView) -> list[str]:
+        event = entry.event
+        if event.startswith("setup.character."):
+            seat = int(event.rsplit(".", 1)[1])
+            return [f"{self.labels[seat]}: the {render.character_name(a.seats[seat].character)}."]
+        if event == "setup.map":
+            return [f"{self.labels[a.map]} holds the map: the first to play."]
+        if event.endswith(".level"):
+            ups = [str(r.position) for r in a.row if r.state == "up" or (
+                r.state != "down" and not r.card)]
+            downs = [str(r.position) for r in a.row if r.state == "down"]
+            return ["", f"=== Level {a.level} of {LEVELS} " + "=" * 60,
+                    f"Level card {a.layout}: {'room' if len(ups) == 1 else 'rooms'} "
+                    f"{join_words(ups)} face up"
+                    + (f"; {join_words(downs)} face down." if downs else ".")]
+        position = int(event.rsplit("R", 1)[1])
+        card = a.row[position - 1].card
+        turned = b.row[position - 1].state == "down"
+        if not card:
+            return []
+        what = "the boss" if position == 5 and a.level == LEVELS else f"room {position}"
+        if turned:
+            return [f"{what[:1].upper() + what[1:]} is turned face up: {room_name(card)}."]
+        return [f"{what[:1].upper() + what[1:]} (face up): {room_name(card)}."]
+
+    def pause_after(self, before: GameState[Any], after: GameState[Any]) -> bool:
+        b, a = _view(before.spectator_view()), _view(after.spectator_view())
+        return (a.last is not None and a.last != b.last) or a.phase == "over"
 
     # ------------------------------------------------------------------ full screen
 
@@ -175,8 +218,11 @@ class RaidersUI(GameUI):
             sep = " | " if room.position > 1 else " "
             cell = f"{room.position} {text}"
             if room.position > 1 and used + len(sep) + len(cell) > width:
-                rows.append([("", " " * (len(head) - 2) + "|")])  # (a cell is never split)
-                used = len(head) - 1
+                # (A cell is never split: the row ends with the separator, as the line-mode
+                # row does, and the next starts under the first cell.)
+                rows[-1].append(("", " |"))
+                rows.append([("", " " * (len(head) + 1))])
+                used, sep = len(head) + 1, ""
             rows[-1] += [("", sep), ("", f"{room.position} "), (style, text)]
             used += len(sep) + len(cell)
         return rows
@@ -212,6 +258,8 @@ class RaidersUI(GameUI):
                     text = "locked in"
                 elif live.overdue(sv.seat):
                     text = "away (overdue)"
+                elif live.thinking(sv.seat):
+                    text = "thinking"
                 else:
                     text = render.seat_now(sv)
             if live.bot(sv.seat):

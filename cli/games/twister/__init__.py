@@ -13,8 +13,10 @@ from cli.games.twister.help import RULES
 from cli.inputs import BoardCursor, InputModel
 from cli.plugin import Frame, GameUI
 from cli.text import StyledLine, plain, wrap_text
-from engine.core import GameState
+from engine.core import Entry, GameState
 from engine.twister.data import SIDE_NAME
+from engine.twister.narrate import kind_words, narrate
+from engine.twister.state import TwisterState
 
 _STEP = re.compile(r"T([0-9]+)\.")
 
@@ -47,7 +49,12 @@ class TwisterUI(GameUI):
         return screen.board_lines(view, self.labels, cursor, after)
 
     def move_note(self, view: Any) -> str:
-        return screen.NOTES.get(getattr(view, "phase", ""), "")
+        phase = getattr(view, "phase", "")
+        note = screen.NOTES.get(phase, "")
+        if phase in ("card", "combat"):
+            playable = sorted({a.n for a in view.legal if a.kind == phase})
+            note += f" ({', '.join(map(str, playable))} playable)"
+        return note
 
     def inputs(self, state: GameState[Any], seat: int) -> InputModel:
         self.asked = (state, seat)
@@ -83,6 +90,29 @@ class TwisterUI(GameUI):
                     f"{', '.join(kinds)} (e.g. {moves[0]}). Only you know which it is.")
             return [*wrap_text(text, indent="  "), "  (? for help, q to quit)"]
         return super().choices_lines(state, seat, view)
+
+    def narrate(self, before: GameState[Any], entry: Entry | None,
+                after: GameState[Any]) -> list[str]:
+        assert isinstance(before, TwisterState) and isinstance(after, TwisterState)
+        return [row for line in narrate(before, entry, after, self.labels)
+                for row in wrap_text(line, indent="  ")]
+
+    def pause_after(self, before: GameState[Any], after: GameState[Any]) -> bool:
+        assert isinstance(before, TwisterState) and isinstance(after, TwisterState)
+        return after.turn != before.turn or after.is_over
+
+    def own_move(self, text: str) -> list[str]:
+        words = text.split()
+        if words[:1] == ["place"] and len(words) == 3:
+            return [f"(Only you know it: your {kind_words(words[2])} lies face down on slot "
+                    f"{words[1]}.)"]
+        if words[:1] == ["team"] and len(words) == 5:
+            x = 0 if self.me in (0, None) else 21
+            team = ", ".join(f"{kind_words(k)} on {x},{y}"
+                             for k, y in zip(words[1:], (1, 3, 6, 8), strict=True))
+            return wrap_text(f"(Only you know it until every token is placed: your team is "
+                             f"{team}.)", indent="  ")
+        return []
 
     def step_words(self, step: str) -> str:
         found = _STEP.match(step)

@@ -131,7 +131,9 @@ def inputs(state: GameState[Any], seat: int, moves: Sequence[str]) -> InputModel
     if phase == "team":
         return PlanBuilder([TEAM_KEYS] * 4, join=lambda parts: "team " + " ".join(parts))
     if phase in ("card", "combat"):
-        return KeyChoice({m.split()[1]: m for m in moves})
+        # (Every card's digit: one that cannot be played now is refused with the reason.)
+        cards = range(2, 6) if phase == "card" else range(7)
+        return KeyChoice({str(n): f"{phase} {n}" for n in cards})
     if phase in ("action", "put", "place"):
         at = token_squares(state)
         table = {m: touches(m, at) for m in moves}

@@ -25,6 +25,9 @@ class NoLive:
     def bot(self, seat: int) -> bool:
         return False
 
+    def thinking(self, seat: int) -> bool:
+        return False
+
     def status(self, seat: int) -> str:
         return ""
 

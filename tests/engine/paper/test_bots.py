@@ -76,7 +76,8 @@ def test_the_zombie_plays_from_public_views_within_its_budget() -> None:
 
 def test_the_spec() -> None:
     assert SPEC.engine_version == "paper/1" and SPEC.players == tuple(range(1, 9))
-    assert set(SPEC.bots) == {"random", "search"} and SPEC.zombie is zombie_bot
+    assert set(SPEC.bots) == {"random", "search", "easy", "strong"} and SPEC.zombie is zombie_bot
+    assert SPEC.levels == {"easy": "easy", "normal": "search", "strong": "strong"}
     assert {o.name for o in SPEC.options} == {"missions", "missing_gems", "story", "chapter"}
 
 

@@ -39,7 +39,8 @@ def test_the_spec() -> None:
     assert "twister" in games() and get_game("twister") is SPEC
     assert SPEC.engine_version == "twister/1"
     assert SPEC.players == (2,) and SPEC.replaced == "forfeit"
-    assert set(SPEC.bots) == {"random", "heuristic"}
+    assert set(SPEC.bots) == {"random", "heuristic", "easy", "strong"}
+    assert SPEC.levels == {"easy": "easy", "normal": "heuristic", "strong": "strong"}
     option = SPEC.option("turn_cap")
     assert option.default == 60
     assert option.parse("off") == 0 and option.parse("OFF") == 0 and option.parse("40") == 40

@@ -61,7 +61,7 @@ def test_the_action_card_ceiling_a27() -> None:
     assert [a.n for a in card_state([2, 3, 4, 5], 2).legal_actions(1)] == [2, 3]
     assert [a.n for a in card_state([3, 4, 5], 3).legal_actions(1)] == [3, 4]
     assert [a.n for a in card_state([2, 3, 5], 4).legal_actions(1)] == [2, 3, 5]
-    with pytest.raises(IllegalActionError, match="highest card allowed now is 3"):
+    with pytest.raises(IllegalActionError, match="highest card you may play now is 3"):
         card_state([2, 3, 4, 5], 2).parse_action(1, "card 4")
 
 

@@ -53,7 +53,9 @@ def test_a_draw_every_live_seat_agrees_to_ends_the_game_drawn(players: int, offe
         assert core.signed and drawn(core) and isinstance(core.state.waiting, Over)
         assert [(e.seat, e.agreed) for e in settled(net, peer)] == [(offerer, True)]
         v = verify(net.match_file(peer))
-        assert (v.verdict, v.blamed, v.winners) == (VALID, (), tuple(range(players))), v
+        # (A draw is no win: no winners, every seat drew — issue 48.)
+        assert (v.verdict, v.blamed, v.winners, v.drawn) == (
+            VALID, (), (), tuple(range(players))), v
         assert any(f"seat {offerer} offered a draw" in n and "agreed" in n for n in v.notes), \
             v.notes
     assert len({net.cores[p].public_digest() for p in range(players)}) == 1
@@ -192,7 +194,7 @@ def test_every_copy_of_a_drawn_match_agrees(players: int) -> None:
     offer_after(net, 1, 3)
     net.pump()
     v = verify_copies([net.match_file(p) for p in range(players)])
-    assert (v.verdict, v.winners) == (VALID, tuple(range(players))), v
+    assert (v.verdict, v.winners, v.drawn) == (VALID, (), tuple(range(players))), v
 
 
 def test_an_answer_names_the_offer_it_answers_so_no_copy_turns_a_pause_into_a_draw() -> None:

@@ -113,7 +113,8 @@ def test_a_two_seat_arena_against_a_bot_played_with_the_keys(
             "YOUR MOVE" in s and not selected(s) and "Locked in" not in s))
         if "The match is over" in text:
             break
-        assert "Cursor " in text, text
+        # (The cell under the cursor in words; at the pick, every character's numbers.)
+        assert "Cursor " in text or "Warrior: life 13 AP 2 ATK 11" in text, text
         # Every other decision: Space on the cell under the cursor (the character deciding)
         # first, then the first move Tab gives; else Tab alone.
         if decisions % 2:

@@ -38,13 +38,21 @@ from cli.games.raiders import render
 from cli.games.raiders.ui import RaidersUI
 from cli.netplay import NetGame, NetOptions
 from cli.play import Console, GameOptions, OfflineGame
+from cli.story import Story
 from engine.core import Chance, ChanceEvent, Over, Simultaneous, Turn
+from engine.games import get_game
 from engine.raiders import RaidersState, RaidersView, from_position, new_game
 from engine.raiders.bots import RandomBot
 from engine.raiders.cards import BOSSES, MONSTERS, TRAPS, TREASURES, VAULTS
 from engine.sim import Dealer, bot_key
 from p2p.peer import MatchPeer
-from protocol.match.core import ActionTaken, ChanceResolved, PrivateKnowledge, SeatReplaced
+from protocol.match.core import (
+    ActionTaken,
+    ChanceResolved,
+    PlayRevealed,
+    PrivateKnowledge,
+    SeatReplaced,
+)
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 UPDATE_ENV = "CRYPTCRAWL_UPDATE_GOLDEN"
@@ -130,7 +138,23 @@ class ScriptedTable(NetGame):
             raiders = self.ui
             assert isinstance(raiders, RaidersUI)
             raiders.level_shown = self.view().level
+        # What NetGame's story follows in place of a match core: the public states and the
+        # events, as the protocol reports them (cli/story.py).
+        self.core = SimpleNamespace(state=state.public(), events=[], state_observers=[])
+        self.story = Story(self.core, self.plugin)
         self.settle()
+
+    def _changed(self, before: RaidersState, event: Any) -> None:
+        """The protocol's report of a change: the event, the new public state (a chance
+        outcome is reported after its state, as the match core does), then the news."""
+        if not isinstance(event, ChanceResolved):
+            self.core.events.append(event)
+        if self.state.public() != before.public():
+            for observe in self.core.state_observers:
+                observe(self.state.public())
+        if isinstance(event, ChanceResolved):
+            self.core.events.append(event)
+        self.on_event(event)
 
     # NetGame reads these from its peer.
     @property
@@ -169,13 +193,24 @@ class ScriptedTable(NetGame):
                 return
             event = waiting.event
             outcome = self._chance(event)
+            before = self.state
             self.state = self.state.apply_chance(event.id, outcome)
-            self.on_event(ChanceResolved(event.id, outcome))
+            self._changed(before, ChanceResolved(event.id, outcome))
 
-    def _apply(self, seat: int, text: str) -> None:
+    def report(self, event: Any) -> None:
+        """An event of the protocol that changes no state (a seat replaced)."""
+        self.core.events.append(event)
+        self.on_event(event)
+
+    def _apply(self, seat: int, text: str, *, zombie: bool = False) -> None:
         step = self.state.step
-        self.state = self.state.apply(seat, self.state.parse_action(seat, text))
-        self.on_event(ActionTaken(step, seat, text))
+        before = self.state
+        action = self.state.parse_action(seat, text)
+        self.state = self.state.apply(seat, action)
+        free = get_game("raiders").free_action(before, seat, action)
+        self._changed(before, PlayRevealed(step, seat, text) if isinstance(
+            before.waiting, Simultaneous) and not free and not zombie
+            else ActionTaken(step, seat, text, zombie=zombie))
         self.settle()
 
     def you(self, *typed: str) -> None:
@@ -194,9 +229,10 @@ class ScriptedTable(NetGame):
         action = RandomBot().choose(self.state.view(seat), bot_key(seed, step, seat, attempt))
         return self.state.format_action(action)
 
-    def bot(self, seat: int, text: str = "") -> None:
-        """Another seat decides: ``text`` or a random bot's legal choice."""
-        self._apply(seat, text or self.random_choice(seat, self.seed))
+    def bot(self, seat: int, text: str = "", *, zombie: bool = False) -> None:
+        """Another seat decides: ``text`` or a random bot's legal choice (``zombie``: the bot
+        every peer plays for a replaced seat)."""
+        self._apply(seat, text or self.random_choice(seat, self.seed), zombie=zombie)
 
     def pending(self) -> list[int]:
         waiting = self.state.waiting
@@ -355,9 +391,8 @@ def case_bot_played_your_seat() -> str:
     table = ScriptedTable(state, NAMES3, new_level=False)
     table.bot(1, "play 5")
     table.bot(2, "play 1")
-    table.on_event(SeatReplaced(0, 40, "absent: silent past the timeouts"))
-    table.on_event(ActionTaken("L5.R4.play", 0, "play 4", zombie=True))
-    table.bot(0, "play 4")
+    table.report(SeatReplaced(0, 40, "absent: silent past the timeouts"))
+    table.bot(0, "play 4", zombie=True)
     while not isinstance(table.state.waiting, Over):
         for seat in table.pending():
             table.bot(seat)

@@ -339,3 +339,25 @@ def test_wrapping_keeps_a_number_with_the_word_before_it() -> None:
     # A label such as "2:" still starts a line of its own when it must.
     assert text.wrap_text("1: torch, 2: crystal ball", width=12) == [
         "1: torch,", "2: crystal", "ball"]
+
+
+def test_the_full_screens_row_wraps_without_a_stray_separator() -> None:
+    """Issue 48: a row too long for the window (a torch's look at the face-down rooms) went on
+    with ``| |`` at the start of the next line."""
+    from cli.games.raiders.ui import RaidersUI
+    from cli.plugin import Seating
+    from cli.text import text_of
+    from engine.games import get_game
+    from engine.raiders import from_position
+
+    state = from_position({
+        "players": 3, "phase": "play", "level": 2, "room": 1, "layout": "L2",
+        "row": ["treasure-2", "down", "down", "vault-coins#1", "down"],
+        "seats": [{"character": c} for c in ("warrior", "thief", "wizard")],
+        "private": {"0": {"seen": {"L2.R2": "magnetic", "L2.R3": "treasure-4-2#1",
+                                   "L2.R5": "vault-items#2"}}}})
+    ui = RaidersUI(get_game("raiders"), 3, {}, Seating(("you", "B", "C"), 0))
+    rows = [text_of(row) for row in ui.title(state.view(0), 80)]
+    assert len(rows) > 1 and all(len(r) <= 80 for r in rows), rows
+    assert not any(r.lstrip().startswith("|") for r in rows[1:]), rows
+    assert "| |" not in " ".join(rows) and rows[0].rstrip().endswith("|"), rows
