@@ -19,12 +19,16 @@ one shows):
   or ANSWER edited, a point of a deck body that is not the group's) or by a copy that lacks a
   live seat's last messages;
 * **appendix-b** — version 2 files of the same changes: the rules version 3 gave version 2 too
-  (a departure, a past-point vote) and those it did not (a short copy, a bad deck point);
+  (a departure, a past-point vote) and one it did not (a bad deck point);
 * **sealed**, **pools**, **decks** — one negative vector per check of sealed values (§7.11),
-  dice pools (§7.12) and shared decks (§7.13, docs/deck.md §8–§9) that tests/vectors/v2 does
-  not already show;
+  dice pools (§7.12) and shared decks (§7.13, docs/deck.md §8–§9) (a few are shown by
+  tests/vectors/v2 only: :data:`V2_COVERS`);
 * **copies** — several copies of one version 3 match (§9.4), a claim another copy disputes
   (``claim_disputed``) among them;
+* **codes** — one vector for each reason code no other group gives (a damaged, cut or
+  re-signed copy of honest/raiders-3; a lying delivery, a false claim, a claim, a match left
+  to one seat; a split), so that every reason code of §9.3 but ``rule_broken`` (:data:`EXEMPT`)
+  has a version 3 vector;
 * **usage** — ``cryptcrawl verify --json`` given no file or a bad option.
 
 The withholding forfeits of version 3 have vectors of their own (tests/vectors/forfeits_v3.py,
@@ -51,7 +55,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from benchmarks.tampering.bases import at
 from benchmarks.tampering.forging import Draft, h
@@ -69,32 +73,56 @@ from protocol.wire.messages import (
     AnswerBody,
     ChanceCommitBody,
     ChanceRevealBody,
+    ClaimBody,
+    CommitBody,
+    DeliveryBody,
+    EndBody,
+    KeyReleaseBody,
     Kind,
     LeaveBody,
     Message,
     OfferBody,
     OpenBody,
     ResignBody,
+    RevealBody,
+    sign_message,
 )
+from protocol.wire.transcript import file_start, frame
+from tests.vectors.endings import ending_vectors
 from tests.vectors.forging_v3 import Match, edit, network
 from tests.vectors.generate_v2 import fields, manifest_text, run, trimmed
-from tests.vectors.making import differences, stored
+from tests.vectors.making import (
+    Base,
+    VectorNetwork,
+    appended,
+    assemble,
+    differences,
+    field_offsets,
+    flipped,
+    resigned_header,
+    rewrite_once,
+    rewritten,
+    stored,
+)
 
 V3 = Path(__file__).parent / "v3"
 VERSION = 3
-GROUPS = ("honest", "rules", "appendix-b", "sealed", "pools", "decks", "copies", "usage")
+GROUPS = ("honest", "rules", "appendix-b", "sealed", "pools", "decks", "copies", "codes",
+          "usage")
 OTHERS = ("forfeits",)
 """Folders of tests/vectors/v3 another generator writes (left alone here)."""
 L = 2**252 + 27742317777372353535851937790883648493
 """The order of the group of the shared decks (docs/deck.md §2)."""
 
 EXEMPT: dict[str, str] = {
-    "rule_broken": "protocol/verify/verdicts.py reason_code() gives it to a fault whose words "
-                   "no pattern names; every fault the match core raises today has a pattern "
-                   "(tests/vectors/test_v3.py test_no_fault_reason_falls_to_rule_broken)",
+    "rule_broken": "no check gives it: protocol/verify/verdicts.py reason_code() gives it only to "
+                   "a fault whose words no pattern names, and every fault the match core raises "
+                   "has a pattern (tests/vectors/test_v3.py "
+                   "test_no_fault_reason_falls_to_rule_broken)",
 }
-"""Reason codes no vector of v2, v3 or the forfeits reaches, with why: only codes that no code
-path gives may be listed (tests/vectors/test_v3.py)."""
+"""Reason codes no vector of tests/vectors/v3 (this generator's or another's, such as the
+forfeits') gets, with why: only codes that no check of version 3 gives may be listed
+(tests/vectors/test_v3.py reads this list)."""
 
 
 # --------------------------------------------------------------------------- what each must show
@@ -476,6 +504,7 @@ def sealed(out: Vectors, m: Matches) -> None:
                 and not x.content.sealed and x.content.pool is None)
     mb = move.content
     assert isinstance(mb, ActBody)
+    other = next(v for _, v, _ in (*o2.values, *o4.values) if v != o2.values[0][1])
     base = "The match of honest/twister-2: seat 1, in its copy, "
     cases: list[tuple[str, str, Message, Any, Want, str]] = [
         ("act-extra-commitment", f"adds, to the ACT of {a.action!r} that seals "
@@ -502,6 +531,13 @@ def sealed(out: Vectors, m: Matches) -> None:
          OpenBody(o2.values[::-1]), bad(1, "bad_sealed"), "S.request-order"),
         ("audit-fewer-slots", "leaves a value out of its audit at the end", audit,
          OpenBody(o4.values[:-1]), bad(1, "bad_sealed"), "S.audit"),
+        ("act-without-commitments", f"leaves out, of its ACT of {a.action!r}, the sealed "
+         f"commitments of the slots it seals ({', '.join(s for s, _ in a.sealed)})", act,
+         dataclasses.replace(a, sealed=()), bad(1, "bad_sealed"), "S.slots-missing"),
+        ("open-wrong-value", f"opens {o2.values[0][0]} as another value ({other!r}) than the "
+         "one it committed to, with the same salt", second,
+         OpenBody(((o2.values[0][0], other, o2.values[0][2]), *o2.values[1:])),
+         bad(1, "reveal_mismatch"), "S.commitment-value"),
     ]
     for name, what, target, body, want, check in cases:
         out.single(f"sealed/{name}", f"{base}{what} (its message {target.seq}), signed again "
@@ -526,6 +562,10 @@ def pools(out: Vectors, m: Matches) -> None:
     assert isinstance(a, ActBody) and isinstance(r, ChanceRevealBody)
     assert isinstance(c, ChanceCommitBody) and a.pool is not None
     used = int(a.pool[0].split(".")[1])
+    plain = next(x for x in feed if isinstance(x.content, ActBody) and x.content.pool is None
+                 and x.seq > act.seq)
+    still = plain.content
+    assert isinstance(still, ActBody)
     slot = r.secrets[0][0]
     later = f"pool.{int(slot.split('.')[1]) + 1}"
     base = "The match of honest/kards-2: seat 1, in its copy, "
@@ -551,6 +591,13 @@ def pools(out: Vectors, m: Matches) -> None:
         ("commit-short-batch", "commits to the pool batch less its last slot", commit,
          dataclasses.replace(c, commitments=c.commitments[:-1]),
          bad(1, "unexpected_message"), "P.commit-short"),
+        ("act-secret-wrong", f"puts in its ACT {a.action!r} another secret for {a.pool[0]} "
+         "than the one it committed to", act,
+         dataclasses.replace(a, pool=(a.pool[0], h(b"cryptcrawl/vectors/v3/pool secret"))),
+         bad(1, "reveal_mismatch"), "P.act-secret"),
+        ("act-secret-not-due", f"puts a pool secret in its ACT {still.action!r}, which poses "
+         "no die", plain, dataclasses.replace(still, pool=a.pool), bad(1, "unexpected_message"),
+         "P.act-not-due"),
     ]
     for name, what, target, body, want, check in cases:
         out.single(f"pools/{name}", f"{base}{what} (its message {target.seq}), signed again "
@@ -589,6 +636,10 @@ def decks(out: Vectors, m: Matches) -> None:
         ("shuffle-wrong-shape", "sends a shuffle one card short (the body's arrays do not fit "
          "deck.md §7: a malformed message, nobody blamed)", shuffle,
          _set(sw, 3, tuple(sw[3][:-2])), w("invalid", (), "malformed_record"), "D.shape"),
+        ("shares-proof", "sends its decryption shares with a proof whose response is "
+         "changed", shares, _set(hw, 6, encode_scalar(
+             (int.from_bytes(hw[6], "little") + 1) % L)), bad(1, "bad_deck"),
+         "D.shares-proof"),
         ("shares-positions", "sends its decryption shares for fewer positions than the round "
          "owes", shares, _set(_set(hw, 3, (hw[3][0],)), 4, (hw[4][0],)), bad(1, "bad_deck"),
          "D.shares-owed"),
@@ -723,6 +774,190 @@ def copies(out: Vectors, m: Matches) -> None:
     del feeds
 
 
+# --------------------------------------------------------------------------- the other codes
+
+
+def codes(out: Vectors, m: Matches) -> None:
+    """One vector for each reason code (and verdict) no other group gives: honest/raiders-3's
+    file damaged, cut or re-signed (as tests/vectors/making.py's tampered vectors of version 2),
+    and matches played with a seat that lies, claims, leaves or is cut off."""
+    r = m.raiders
+    base = Base(cast(Any, r.net), r.file(0))
+    data, payloads, messages = base.data, base.payloads, base.messages
+    header = r.net.header
+    whole = "A copy of honest/raiders-3 (the file of seat 0)"
+
+    def one(name: str, description: str, tampered: bytes, want: Want, *checks: str) -> None:
+        out.single(f"codes/{name}", description, tampered, want, *checks)
+
+    # --- the file record and the header
+    one("empty", "An empty file.", b"", w("unreadable", (), "not_a_match_file"), "F.file")
+    one("not-a-match-file", "A line of text.", b"hello, this is not a match file\n",
+        w("unreadable", (), "not_a_match_file"), "F.file")
+    longer = bytearray(data)
+    at = base.start(1)
+    longer[at - 4:at] = (len(payloads[1]) + 1).to_bytes(4, "big")
+    one("header-length-prefix", f"{whole} with the header record's length prefix one more "
+        "than its length: record 1 does not read as a header.", bytes(longer),
+        w("unreadable", (), "unreadable_header"), "F.header")
+    one("header-flip-signature", f"{whole} with a byte of seat 2's header signature flipped.",
+        flipped(data, at + payloads[1].index(header.signatures[2]) + 10),
+        w("invalid", (), "header_signature"), "F.header-signed")
+    one("header-unknown-engine", "A header naming engine raiders/99, signed by every seat of "
+        "honest/raiders-3; no message.",
+        file_start(resigned_header(base, {"engine": "raiders/99"})),
+        w("invalid", (), "unplayable_header"), "F.playable")
+    # --- records
+    mid = 2 + len(messages) // 2
+    start = base.start(mid)
+    one("message-flip-signature", f"{whole} with a byte of record {mid}'s signature flipped.",
+        flipped(data, start + field_offsets(messages[mid - 2])["sig"][0] + 20),
+        w("invalid", (), "bad_signature"), "F.signature")
+    misframed = bytearray(data)
+    misframed[start - 4:start] = (len(payloads[mid]) + 1).to_bytes(4, "big")
+    one("message-length-prefix", f"{whole} with record {mid}'s length prefix one more than its "
+        "length (every later record is misframed).", bytes(misframed),
+        w("invalid", (), "malformed_record"), "F.record")
+    stranger = m.kards.own(0)[0]
+    one("message-of-another-match", f"{whole} with honest/kards-2's first message (of another "
+        "match) put in after its first records.",
+        file_start(header) + assemble([*payloads[2:12], stranger.encode(), *payloads[12:]]),
+        w("invalid", (), "foreign_message"), "F.foreign")
+    victim = base.find(lambda x: x.seat == 1 and x.kind is Kind.COMMIT, 2)
+    broken = sign_message(base.key(1), version=VERSION, match_id=victim.match_id, seat=1,
+                          seq=victim.seq, prev=h(b"cryptcrawl/vectors/v3/another predecessor"),
+                          kind=victim.kind, state=victim.state, body=victim.body,
+                          heads=victim.heads)
+    one("broken-chain", f"{whole}: seat 1's message {victim.seq} (a COMMIT), signed by seat 1, "
+        "names another predecessor.", file_start(header) + assemble(
+            broken.encode() if x is victim else x.encode() for x in messages),
+        bad(1, "broken_chain"), "F.chain")
+    body = victim.content
+    assert isinstance(body, CommitBody)
+    fork = sign_message(base.key(1), version=VERSION, match_id=victim.match_id, seat=1,
+                        seq=victim.seq, prev=victim.prev, kind=victim.kind, state=victim.state,
+                        body=CommitBody(body.step, h(b"cryptcrawl/vectors/v3/fork")),
+                        heads=victim.heads)
+    one("equivocation", f"{whole} with a second COMMIT for seat 1's slot {victim.seq}, signed "
+        "by seat 1, appended: two signed versions of one slot in one copy.",
+        data + frame(fork.encode()), bad(1, "fork"), "F.fork")
+    dropped = next(x for x in messages if x.seat == 2 and x.seq == 5)
+    one("drop-message", f"{whole} without seat 2's message 5: later ones follow it.",
+        file_start(header) + assemble(x.encode() for x in messages if x is not dropped),
+        w("incomplete", (), "missing_messages", (2,)), "F.missing")
+    end1 = base.find(lambda x: x.kind is Kind.END and x.seat == 1)
+    one("drop-end", f"{whole} without seat 1's END.",
+        file_start(header) + assemble(x.encode() for x in messages if x is not end1),
+        w("incomplete", (), "unsigned_result", (1,)), "F.unsigned")
+    one("truncate-mid-record", f"{whole} with its last 7 bytes cut off (a torn last record).",
+        data[:-7], w("incomplete", (), "torn_tail"), "F.torn")
+    # --- a seat's own messages, signed again
+    state = base.find(lambda x: x.seat == 0 and x.kind is Kind.COMMIT, 5)
+    one("rewrite-state-digest", f"{whole}: seat 0's message {state.seq} (a COMMIT) carries "
+        "another public state digest; seat 0's feed signed again from there.",
+        rewritten(base, state, state=h(b"cryptcrawl/vectors/v3/another state")),
+        bad(0, "state_diverged"), "F.state")
+    release = base.find(lambda x: x.kind is Kind.KEY_RELEASE)
+    kb = release.content
+    assert isinstance(kb, KeyReleaseBody)
+    one("rewrite-key-release", f"{whole}: seat {release.seat}'s KEY_RELEASE publishes another "
+        "private key; its feed signed again from there.",
+        rewritten(base, release, body=KeyReleaseBody(kb.round, h(b"cryptcrawl/vectors/v3/k"))),
+        bad(release.seat, "bad_key_release"), "K.release")
+    end2 = base.find(lambda x: x.kind is Kind.END and x.seat == 2)
+    e2 = end2.content
+    assert isinstance(e2, EndBody)
+    one("rewrite-end-result", f"{whole}: seat 2's END names another final state; signed again.",
+        rewritten(base, end2, body=EndBody(bytes(32), e2.transcript)),
+        bad(2, "false_result"), "F.end")
+    act = base.find(lambda x: x.seat == 1 and x.kind is Kind.REVEAL)
+    ab = act.content
+    assert isinstance(ab, RevealBody)
+    one("after-result-act", f"{whole} with a signed ACT of seat 1 appended after every seat "
+        "signed the result.", appended(base, 1, Kind.ACT, ActBody(ab.step, ab.action)),
+        bad(1, "after_result"), "F.after")
+    # --- matches played with such a seat
+    lying = play("raiders", 3, b"codes/lying-delivery", lying_delivery, keen=True)
+    one("lying-delivery", "Dungeon Raiders, three seats; seat 0 peeks with a torch whenever it "
+        "may. Seat 2 answers its first torch round with a DELIVERY whose sealed bytes do not "
+        "open with the round's key (a byte of the ciphertext flipped before it signed); seat 0 "
+        "publishes the round's key to prove it. The file of seat 1.", lying.file(1),
+        bad(2, "bad_delivery"), "K.delivery")
+    liar = play("raiders", 3, b"codes/false-claim", false_claiming)
+    one("false-claim", "Dungeon Raiders, three seats: seat 2 leaves for good after its 20th "
+        "message. Later, in a simultaneous step where seat 0 has committed and seat 1 owes "
+        "its own commitment, seat 1 claims the match of seat 0 (which owes nothing: a false "
+        "claim, §7.7 item 4) and sends nothing more: it is replaced, one live seat is left "
+        "and the match ends there; the false claim still reads invalid (§9.2 item 4). The "
+        "file of seat 0.", liar.file(0), bad(1, "false_claim"), "E.false-claim")
+    endings = {v.name.split("/")[1]: v for v in ending_vectors(VERSION)}
+    for name, want, check in (("claim", w("claimed", (), "claimed"), "E.claim"),
+                              ("leave-to-one", w("abandoned", (), "abandoned"), "E.floor")):
+        v = endings[name]
+        one(name, v.description, v.data, want, check)
+    split = split_network()
+    a = out.single("codes/split-seat0", "Dungeon Raiders, four seats; after 60 deliveries the "
+                   "network splits into {0, 1} and {2, 3} for good: each side votes the other "
+                   "absent, its zombies play, and it finishes. The file of seat 0.",
+                   split.file(0), VALID)
+    b = out.single("codes/split-seat2", "The same match: the file of seat 2 (its side finished "
+                   "another result).", split.file(2), VALID)
+    out.together("codes/split", "The two sides' copies of codes/split-seat0: each valid alone, "
+                 "over different results (§9.4 item 5).", (a, b), w("split", (), "split"),
+                 "C.split")
+    raiders = "honest/raiders-3.crawl"
+    out.together("copies/torn-and-whole", "A copy whose last record is torn "
+                 "(codes/truncate-mid-record) and a whole copy: the first is reported short and "
+                 "torn, the merged transcript valid.", ("codes/truncate-mid-record.crawl",
+                                                        raiders), VALID, "C.torn")
+    out.together("copies/holed-and-whole", "A copy lacking seat 2's message 5 "
+                 "(codes/drop-message) and a whole copy: the first is reported short (lacking "
+                 "one message of seat 2), the merged transcript valid.",
+                 ("codes/drop-message.crawl", raiders), VALID, "C.short")
+    out.together("copies/unreadable", "Two files that are no match file: unreadable.",
+                 ("codes/empty.crawl", "codes/not-a-match-file.crawl"),
+                 w("unreadable", (), "not_a_match_file"), "C.unreadable")
+
+
+def false_claiming(net: Network) -> None:
+    """Seat 2 leaves after its 20th message; once seat 0 owes nothing and seat 1 owes a
+    COMMIT, seat 1 claims seat 0's match and then sends nothing."""
+    leaving(2, 20)(net)
+    local = net.seats[1]
+    original = local.messages_to_send
+    done: list[Message] = []
+
+    def send() -> list[Message]:
+        core = local.core
+        if not done and 2 in core.absent and core.expects(1) is Kind.COMMIT and (
+                core.expects(0) is None and core.feeds[1].next_seq == len(local.sent)):
+            done.append(local.sign_next(Kind.CLAIM, ClaimBody(0, core.cursor[0])))
+            return done[:]
+        return [] if done else original()
+    local.messages_to_send = send  # type: ignore[method-assign]
+
+
+def lying_delivery(net: Network) -> None:
+    """Seat 2 signs, as its first DELIVERY, one whose sealed bytes do not open."""
+    def lie(message: Message) -> tuple[Kind, Any]:
+        body = message.content
+        assert isinstance(body, DeliveryBody)
+        return Kind.DELIVERY, dataclasses.replace(body, sealed=flipped(body.sealed, 40))
+    rewrite_once(net, 2, lambda x: x.kind is Kind.DELIVERY, lie)
+
+
+def split_network() -> VectorNetwork:
+    """Four seats of Dungeon Raiders; the network splits into {0, 1} and {2, 3} for good after
+    60 deliveries (as tests/vectors/generate_v2.py's, in version 3)."""
+    net = VectorNetwork(4, tag=b"copies/split", version=VERSION)
+    net.pump(limit=60, partial=True)
+    net.land_in_flight()
+    apart = {(a, b) for a in (0, 1) for b in (2, 3)}
+    net.stall(apart | {(b, a) for a, b in apart}, rounds=2)
+    assert all(core.signed for core in net.cores)
+    return net
+
+
 def _half(data: bytes) -> int:
     from tests.vectors.generate_v2 import records
     offsets = records(data)
@@ -830,6 +1065,26 @@ CHECKS: tuple[tuple[str, str, str], ...] = (
     ("C.split", "§9.4 item 5", "copies valid alone over different results: split"),
     ("C.claims-cross", "§9.4 item 4", "claims that cross: abandoned"),
     ("C.claim-disputed", "§9.4 item 4", "a claim another copy holds messages past"),
+    ("F.file", "§9.1, §9.2 item 2", "no file record: unreadable"),
+    ("F.header", "§9.2 item 2", "a record 1 that is no header: unreadable"),
+    ("F.header-signed", "§9.2 item 2", "a header a seat's signature does not verify"),
+    ("F.playable", "§9.2 item 3", "a signed header naming an engine the verifier lacks"),
+    ("F.signature", "§9.2 item 2", "a message whose signature does not verify"),
+    ("F.record", "§9.2 item 2", "a record that is not a well-formed message"),
+    ("F.foreign", "§9.2 item 2", "a message of another match"),
+    ("F.chain", "§9.2 item 2", "a signed message naming another predecessor"),
+    ("F.fork", "§9.2 item 2", "two signed versions of one slot in one copy"),
+    ("F.missing", "§9.2 item 6", "a feed lacking messages later ones follow"),
+    ("F.unsigned", "§9.2 item 5", "an END missing: the result unsigned"),
+    ("F.torn", "§9.2 items 5, 6", "a torn last record"),
+    ("F.state", "§9.2 item 4b", "a state digest the state its heads vouch for refutes"),
+    ("F.end", "§7.8", "an END signing another final state"),
+    ("F.after", "§9.2 item 5", "a message other than a vote after the result"),
+    ("K.release", "§7.5", "a published round key that is not the one announced"),
+    ("K.delivery", "§7.5", "a delivery that does not open with the round key"),
+    ("E.claim", "§7.7", "a claim on a seat silent past the timeouts: claimed"),
+    ("E.false-claim", "§7.7", "a claim where the claimant owed a message itself"),
+    ("E.floor", "§7.7", "a LEAVE leaving one live seat: abandoned"),
     ("U.no-file", "§9.3", "verify --json with no file: usage"),
     ("U.bad-option", "§9.3", "verify --json with a bad option: usage"),
 )
@@ -874,6 +1129,7 @@ def generate() -> Vectors:
     pools(out, m)
     decks(out, m)
     copies(out, m)
+    codes(out, m)
     usage(out)
     return out
 
@@ -953,28 +1209,24 @@ def build() -> dict[str, bytes]:
 
 
 def reason_coverage(manifests: Iterable[dict[str, Any]]) -> dict[str, list[str]]:
-    """Reason code -> the vectors (``v2:NAME``, ``v3:NAME``, …) whose verdict gives it, or a
-    copy's alone (several copies), in every manifest given (each with a ``prefix``)."""
+    """Reason code -> the vectors (``PREFIX:NAME``) whose verdict gives it, in every manifest
+    given (each with a ``prefix``); every code of :data:`REASON_CODES` is a key."""
     seen: dict[str, list[str]] = {code: [] for code in REASON_CODES}
     for manifest in manifests:
-        prefix = manifest["prefix"]
         for e in manifest["vectors"]:
-            x = e["expected"]
-            seen.setdefault(x["reason_code"], []).append(f"{prefix}:{e['name']}")
-            for c in x.get("copies", []):
-                code = c["alone"]["reason_code"]
-                if code and f"{prefix}:{e['name']}" not in seen.setdefault(code, []):
-                    seen[code].append(f"{prefix}:{e['name']} (a copy alone)")
+            seen.setdefault(e["expected"]["reason_code"], []).append(
+                f"{manifest['prefix']}:{e['name']}")
     return seen
 
 
-def other_manifests() -> list[dict[str, Any]]:
-    """The manifests of tests/vectors/v2 and of the version 3 forfeits (if written)."""
+def manifests(root: Path = V3) -> list[dict[str, Any]]:
+    """Every manifest of tests/vectors/v3 — this generator's (prefix ``v3``) and those of
+    the folders other generators write there (prefix ``v3/FOLDER``, e.g. ``v3/forfeits``)."""
     out = []
-    for prefix, path in (("v2", V3.parent / "v2" / "manifest.json"),
-                         *((f"v3/{o}", V3 / o / "manifest.json") for o in OTHERS)):
-        if path.exists():
-            out.append({**json.loads(path.read_text(encoding="utf-8")), "prefix": prefix})
+    for path in sorted(root.rglob("manifest.json")):
+        folder = path.parent.relative_to(root).as_posix()
+        prefix = "v3" if folder == "." else f"v3/{folder}"
+        out.append({**json.loads(path.read_text(encoding="utf-8")), "prefix": prefix})
     return out
 
 
@@ -991,9 +1243,10 @@ nonces, seeds, bot choices; Ed25519 signatures are deterministic, every delivery
 an ephemeral key derived from a tag). `python -m tests.vectors.generate_v3 --check` compares
 without writing. `tests/vectors/test_v3.py` checks every expected field and exit status, the
 manifest's hashes, the size of this folder (at most 8 MB), that every reason code of §9.3 has a
-vector here, in `../v2/` or in `forfeits/` (the version 3 withholding forfeits, written by
-`python -m tests.vectors.forfeits_v3`; this generator leaves that folder alone), and (slow)
-that the generator writes these files again byte for byte.
+vector in one of the manifests of this folder or of its subfolders (`forfeits/`: the version 3
+withholding forfeits, written by `python -m tests.vectors.forfeits_v3`; this generator leaves
+that folder alone) — but `rule_broken`, which no check gives (below) — and that the generator
+writes these files again byte for byte.
 
 The games: Dungeon Raiders (private-knowledge rounds), Dungeons of Kards (dice pools, §7.12),
 Dungeon Twister (sealed values, §7.11), Paper Dungeons (shared decks, §7.13, docs/deck.md).
@@ -1023,9 +1276,14 @@ vector shows (the table below).
 - `appendix-b/`: version 2 files of the same changes.
 - `sealed/`, `pools/`, `decks/`: a seat's own copy with one value of its own changed (and its
   feed signed again from there): one vector per check of §7.11, §7.12, §7.13 and deck.md §8–§9
-  that `../v2/` does not already show.
-- `copies/`: several copies of one match, a claim disputed by another copy among them.
-- `usage/`: no file.
+  (a few checks are shown only by `../v2/`, marked `v2:` below; version 3 reads them alike).
+- `copies/`: several copies of one match: whole, short, torn, damaged, edited, unreadable;
+  a fork across copies, a claim disputed by another copy, copies of two matches.
+- `codes/`: one vector for each reason code the groups above do not give: honest/raiders-3
+  damaged, cut or re-signed after the fact (the file record, the header, a record, a chain, a
+  fork, a state digest, a round key, an END, a message after the result), a lying delivery, a
+  false claim, a claim, a match left to one seat, and a split (two copies).
+- `usage/`: `cryptcrawl verify --json` with no file, or with a bad option.
 
 A file whose verdict is `invalid` or `disputed` is kept only a few records past the record at
 fault (its description says where it was cut; the verdict is the whole file's).
@@ -1044,14 +1302,17 @@ def readme(entries: list[dict[str, Any]], files: dict[str, bytes]) -> bytes:
     for c, where, what in CHECKS:
         shown = by_check.get(c, []) + [f"`v2:{n}`" for n in V2_COVERS.get(c, ())]
         lines.append(f"| {c} | {where} | {what} | {', '.join(shown) or 'none'} |")
-    lines += ["", "## Reason codes", "", "Every reason code of §9.3 and the vectors (here, "
-              "`v2:` in ../v2, `v3/forfeits:`) whose verdict gives it:", "",
+    lines += ["", "## Reason codes", "", "Every reason code of §9.3 and the vectors of this "
+              "folder whose verdict gives it (the forfeits' vectors, in `forfeits/`, list "
+              "theirs in their own manifest):", "",
               "| verdict | reason code | vectors |", "|---|---|---|"]
-    seen = reason_coverage([{"prefix": "v3", "vectors": entries}, *other_manifests()])
+    seen = reason_coverage([{"prefix": "v3", "vectors": entries}])
     for code, (verdict, _meaning) in REASON_CODES.items():
-        names = [n for n in seen.get(code, []) if n.startswith("v3:")][:3] or seen.get(
-            code, [])[:2]
-        shown = ", ".join(f"`{n}`" for n in names) or f"none: {EXEMPT[code]}"
+        names = [n.removeprefix("v3:") for n in seen[code]]
+        shown = (", ".join(f"`{n}`" for n in names[:4]) + (f" (and {len(names) - 4} more)"
+                                                            if len(names) > 4 else "")
+                 or (f"none: {EXEMPT[code]}" if code in EXEMPT
+                     else "none in this folder (see the other folders' manifests)"))
         lines.append(f"| {verdict} | `{code}` | {shown} |")
     lines += ["", "## Files and vectors per group", "", "| group | files | bytes | vectors |",
               "|---|---|---|---|"]
