@@ -1219,6 +1219,12 @@ def reason_coverage(manifests: Iterable[dict[str, Any]]) -> dict[str, list[str]]
     return seen
 
 
+def uncovered(manifests: Iterable[dict[str, Any]]) -> list[str]:
+    """The reason codes no vector of ``manifests`` gets and :data:`EXEMPT` does not list."""
+    seen = reason_coverage(manifests)
+    return [code for code in REASON_CODES if not seen[code] and code not in EXEMPT]
+
+
 def manifests(root: Path = V3) -> list[dict[str, Any]]:
     """Every manifest of tests/vectors/v3 — this generator's (prefix ``v3``) and those of
     the folders other generators write there (prefix ``v3/FOLDER``, e.g. ``v3/forfeits``)."""
