@@ -418,6 +418,11 @@ def rules(out: Vectors, m: Matches) -> None:
                d.forged(1, edit(plan, i, body=dataclasses.replace(
                    answer, offer=d.own(0)[0].hash))), bad(1, "heads_out_of_place"),
                "R5.other")
+    out.single("rules/answer-to-own-seat", "The match of honest/kards-3-draw: seat 1's ANSWER "
+               "names itself as the offerer (seat 1, the OFFER's sequence number and hash "
+               "kept): an ANSWER to its own seat (§7.7), unexpected_message.",
+               d.forged(1, edit(plan, i, body=dataclasses.replace(answer, seat=1))),
+               bad(1, "unexpected_message"), "R5.own")
     out.single("rules/answer-names-unknown", "The match of honest/kards-3-draw: seat 1's ANSWER "
                "names, as the OFFER it answers, a hash of no message this copy holds: a "
                "dispute between seat 1 and the offerer.",
@@ -539,6 +544,16 @@ def sealed(out: Vectors, m: Matches) -> None:
          OpenBody(((o2.values[0][0], other, o2.values[0][2]), *o2.values[1:])),
          bad(1, "reveal_mismatch"), "S.commitment-value"),
     ]
+    plan = tw.plan(liar)
+    skip = plan.index(next(d for d in plan if d.origin is audit))
+    assert plan[skip + 1].kind is Kind.END
+    out.single("sealed/end-before-audit", f"{base}leaves out its audit OPEN at the end (its "
+               f"message {audit.seq}) and signs its END in its place, with the heads the OPEN "
+               "named (as a careful forger would): an "
+               "END while the sealed audit is owed (§6.4 step 6, §7.11), unexpected_message.",
+               tw.forged(liar, [*plan[:skip], dataclasses.replace(
+                   plan[skip + 1], heads=audit.heads), *plan[skip + 2:]]),
+               bad(1, "unexpected_message"), "S.audit-end")
     for name, what, target, body, want, check in cases:
         out.single(f"sealed/{name}", f"{base}{what} (its message {target.seq}), signed again "
                    "from there.", tw.forged(liar, edit(tw.plan(liar), target.seq, body=body)),
@@ -1006,6 +1021,7 @@ CHECKS: tuple[tuple[str, str, str], ...] = (
      "given"),
     ("R5.other", "§7.10", "an ANSWER naming another message of the offerer"),
     ("R5.unknown", "§7.10", "an ANSWER naming a message the copy does not hold"),
+    ("R5.own", "§7.7, §9.2", "an ANSWER to its own seat: unexpected_message"),
     ("R6.positive", "§7.10", "a RESIGN marked cryptcrawl/resigned/v3: valid"),
     ("R6.leave", "§7.10", "a LEAVE marked cryptcrawl/replaced/v2: valid"),
     ("R6.leave-turned-resign", "§7.10", "a LEAVE turned into a RESIGN"),
@@ -1023,6 +1039,7 @@ CHECKS: tuple[tuple[str, str, str], ...] = (
     ("S.request-order", "§7.11 openings", "the request's slots in another order"),
     ("S.rules", "§7.11 openings", "values the rules refuse (a token opened twice)"),
     ("S.audit", "§7.11 audit", "an audit leaving a sealed value out"),
+    ("S.audit-end", "§7.11 audit, §6.4 step 6", "an END where the audit OPEN is owed"),
     ("P.honest", "§7.12", "dice drawn from the pools in an honest match"),
     ("P.act-not-due", "§7.12 revealing", "a pool secret in an ACT that poses no die"),
     ("P.act-slot", "§7.12 revealing", "a pool secret for another slot than pool.used"),
