@@ -370,6 +370,11 @@ def rules(out: Vectors, m: Matches) -> None:
                "live and has no END here, so the copy may simply not hold them yet — "
                "incomplete, waiting for seat 1 (§9.2 item 4), not a dispute.", short,
                w("incomplete", (), "unfinished", (1,)), "R3.short", cut=False)
+    out.single("rules/commit-edited-cut", edited_cut_text(r, "") + " Seat 1 is live, has no "
+               "END here and every message of its held here was taken: the copy may only lack "
+               "its later messages — incomplete, waiting for seat 1 (§9.2 item 4a), where "
+               "version 2 reads a dispute (appendix-b/commit-edited-cut).", edited_cut(r),
+               w("incomplete", (), "unfinished", (1,)), "R3.edited")
     # 4. A DECK body of the right shape with a point that is not the group's.
     p = m.paper
     shares = next(x for x in p.own(1) if isinstance(getattr(x.content, "body", None),
@@ -446,6 +451,24 @@ def rules(out: Vectors, m: Matches) -> None:
                                                                 "heads_disputed"), "R6." + name)
 
 
+def edited_cut(match: Match) -> bytes:
+    """Seat 1's copy with its fourth COMMIT naming another commitment, its feed ending there."""
+    plan = match.plan(1)
+    i = [j for j, d in enumerate(plan) if d.kind is Kind.COMMIT][3]
+    body = plan[i].body
+    assert isinstance(body, CommitBody)
+    return match.forged(1, edit(plan, i, body=CommitBody(
+        body.step, h(b"cryptcrawl/vectors/v3/another commitment")))[:i + 1])
+
+
+def edited_cut_text(match: Match, what: str, base: str = "honest/raiders-3") -> str:
+    plan = match.plan(1)
+    i = [j for j, d in enumerate(plan) if d.kind is Kind.COMMIT][3]
+    return (f"{what}The match of {base}: seat 1, in its copy, signs its message {i} "
+            "(its fourth COMMIT) again naming another commitment, and its feed ends there; "
+            "the other seats' later messages name its original COMMIT.")
+
+
 def _set(wire: Any, index: int, value: Any) -> tuple[Any, ...]:
     out = list(wire)
     out[index] = value
@@ -472,6 +495,11 @@ def appendix_b(out: Vectors, m: Matches) -> None:
                "2 either, so not incomplete; a dispute with seat 2.",
                r.forged(2, [*plan[:at_], vote, *plan[at_:]]),
                w("disputed", (0, 2), "heads_disputed"), "R2.v2")
+    out.single("appendix-b/commit-edited-cut", edited_cut_text(
+               r, "Version 2: ", "appendix-b/raiders-3") + " Version 2 reads a message "
+               "naming a message another live seat's feed does not hold as disputed even "
+               "where that feed may only lack its later messages (Appendix B).",
+               edited_cut(r), w("disputed", (1, 2), "heads_disputed"), "R3.v2")
     p = m.v2_paper
     shares = next(x for x in p.own(1) if isinstance(getattr(x.content, "body", None),
                                                     DeckSharesBody))
@@ -1010,6 +1038,9 @@ CHECKS: tuple[tuple[str, str, str], ...] = (
     ("R2.inserted", "§7.6 item 3", "a past-point ABSENT inserted by a liar: not incomplete"),
     ("R2.v2", "Appendix B", "the same in a version 2 file"),
     ("R3.short", "§9.2 item 4", "a copy lacking a live seat's later messages: incomplete"),
+    ("R3.edited", "§9.2 item 4a", "a live seat's feed edited and cut where it was edited: "
+     "incomplete, waiting for it"),
+    ("R3.v2", "Appendix B", "the same in a version 2 file: heads_disputed"),
     ("R4.order4", "§7.13", "a deck body of the right shape with a point of order 4"),
     ("R4.v2", "Appendix B", "the same in a version 2 file: malformed, nobody blamed"),
     ("R5.positive", "§7.7", "an agreed draw, each ANSWER naming the OFFER: valid"),
