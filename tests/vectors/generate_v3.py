@@ -368,7 +368,10 @@ def rules(out: Vectors, m: Matches) -> None:
     out.single("rules/copy-lacks-live-tail", f"Seat 0's copy of honest/kards-2 without seat 1's "
                f"messages {cut} and later (seat 0's own later messages name them): seat 1 is "
                "live and has no END here, so the copy may simply not hold them yet — "
-               "incomplete, waiting for seat 1 (§9.2 item 4), not a dispute.", short,
+               "incomplete, waiting for seat 1 (§9.2 items 4a, 6), not a dispute. (The replay "
+               "waits for seat 1's next message before it takes any message naming the "
+               "missing ones, so version 2 reads it alike: rules/commit-edited-cut shows "
+               "where the versions differ.)", short,
                w("incomplete", (), "unfinished", (1,)), "R3.short", cut=False)
     out.single("rules/commit-edited-cut", edited_cut_text(r, "") + " Seat 1 is live, has no "
                "END here and every message of its held here was taken: the copy may only lack "
