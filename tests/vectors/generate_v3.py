@@ -37,7 +37,8 @@ written to tests/vectors/v3/forfeits/): this generator leaves that folder alone.
 The expected result of a vector is the fields of ``cryptcrawl verify --json`` (run from
 tests/vectors/v3), as tests/vectors/generate_v2.py pins them, and the exit status; the
 generator refuses to write a vector whose verdict does not show what it was made for
-(:data:`WANT`).  A file whose verdict is ``invalid`` or ``disputed`` at a record is cut a few
+(each vector's :class:`Want`: verdict, blamed seats, reason code, and for some
+the seats waited for).  A file whose verdict is ``invalid`` or ``disputed`` at a record is cut a few
 records after it, the verdict unchanged (generate_v2.trimmed)."""
 
 from __future__ import annotations
