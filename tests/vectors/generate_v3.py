@@ -379,6 +379,21 @@ def rules(out: Vectors, m: Matches) -> None:
                "its later messages — incomplete, waiting for seat 1 (§9.2 item 4a), where "
                "version 2 reads a dispute (appendix-b/commit-edited-cut).", edited_cut(r),
                w("incomplete", (), "unfinished", (1,)), "R3.edited")
+    # 3b. The verdict is the replay's first finding: a proven lie before what its replacement
+    # causes.
+    plan = r.plan(1)
+    i = [j for j, d in enumerate(plan) if d.kind is Kind.REVEAL][2]
+    reveal = plan[i].body
+    assert isinstance(reveal, RevealBody)
+    other = "play 1" if reveal.action != "play 1" else "play 2"
+    out.single("rules/proof-first", f"The match of honest/raiders-3: seat 1, in its copy, "
+               f"reveals {other!r} in its message {i} where it committed to "
+               f"{reveal.action!r}, and signs the rest of its feed again; the whole file, not "
+               "cut. Replaced for it, seat 1 leaves the honest seats' later messages unfit in "
+               "this copy (they too are refused in the replay), but the verdict is the first "
+               "finding in canonical order (§9.2 item 4, the precedence table): seat 1's "
+               "proven lie.", r.forged(1, edit(plan, i, body=dataclasses.replace(
+                   reveal, action=other))), bad(1, "reveal_mismatch"), "R7.first", cut=False)
     # 4. A DECK body of the right shape with a point that is not the group's.
     p = m.paper
     shares = next(x for x in p.own(1) if isinstance(getattr(x.content, "body", None),
@@ -1045,6 +1060,7 @@ CHECKS: tuple[tuple[str, str, str], ...] = (
     ("R3.edited", "§9.2 item 4a", "a live seat's feed edited and cut where it was edited: "
      "incomplete, waiting for it"),
     ("R3.v2", "Appendix B", "the same in a version 2 file: heads_disputed"),
+    ("R7.first", "§9.2 item 4", "a proven lie before the findings its replacement causes"),
     ("R4.order4", "§7.13", "a deck body of the right shape with a point of order 4"),
     ("R4.v2", "Appendix B", "the same in a version 2 file: malformed, nobody blamed"),
     ("R5.positive", "§7.7", "an agreed draw, each ANSWER naming the OFFER: valid"),
