@@ -5,9 +5,9 @@ forging.py), with every record in the order the messages were sent, so that a fi
 the record its verdict names stays short.
 
 Keys, nonces, seeds and bot choices derive from the tags under ``cryptcrawl/vectors/v3/`` (or
-``…/v2/appendix-b/`` for the version 2 files of the vectors that show Appendix B), Ed25519
-signatures are deterministic, and every DELIVERY is sealed under an ephemeral key derived from
-the tag (benchmarks/tampering/sealing.py): the bytes are the same on every run."""
+``cryptcrawl/vectors/v3/appendix-b/`` for the version 2 files of the vectors that show Appendix
+B), Ed25519 signatures are deterministic, and every DELIVERY is sealed under an ephemeral key
+derived from the tag (benchmarks/tampering/sealing.py): the bytes are the same on every run."""
 
 from __future__ import annotations
 
