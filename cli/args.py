@@ -77,6 +77,20 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+_GIVEN: list[str] = []
+"""The command line the parser was given last (after the program's name)."""
+
+
+def json_usage_wanted(given: Sequence[str]) -> bool:
+    """Does ``given`` (a command line after the program's name) ask ``verify --json``?  Then a
+    usage error is also printed as a JSON verdict (protocol.md §9.3: ``usage``)."""
+    words = list(given)
+    if "--" in words:
+        words = words[:words.index("--")]
+    command = next((w for w in words if not w.startswith("-")), None)
+    return command == "verify" and "--json" in words
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr (status 2), and which runs its
     :attr:`checks` on what it parsed (each returns a problem or None)."""
@@ -86,6 +100,8 @@ class Parser(argparse.ArgumentParser):
         self.checks: list[Callable[[argparse.Namespace], str | None]] = []
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        if self.prog == PROG:  # (the whole command line, for a usage error's JSON)
+            _GIVEN[:] = [str(a) for a in (sys.argv[1:] if args is None else args)]
         parsed, rest = super().parse_known_args(args, namespace)
         for check in self.checks:
             problem = check(parsed)
@@ -94,6 +110,11 @@ class Parser(argparse.ArgumentParser):
         return parsed, rest
 
     def error(self, message: str) -> NoReturn:
+        if json_usage_wanted(_GIVEN):
+            # (`cryptcrawl verify --json`: the usage error as a verdict too, on stdout)
+            from cli.verify import usage_json
+
+            sys.stdout.write(usage_json(_GIVEN, message))
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}{did_you_mean(message)} (see "
                               f"{self.prog} --help)\n")
 

@@ -113,6 +113,8 @@ def run_verify(paths: str | Sequence[str], *, as_json: bool, out: TextIO,
     :data:`protocol.verify.verdicts.EXIT_CODES`).  Every error is one line, never a traceback."""
     paths = [paths] if isinstance(paths, str) else list(paths)
     if not paths:
+        if as_json:
+            out.write(usage_json(["verify", "--json"], "no match file given"))
         err.write("cryptcrawl verify: no match file given\n")
         return EXIT_USAGE
     names = [shown(p) for p in paths]
@@ -153,6 +155,19 @@ def run_verify(paths: str | Sequence[str], *, as_json: bool, out: TextIO,
     else:
         out.write(_as_text(names, verdict, header))
     return verdict.exit_code
+
+
+def usage_json(given: Sequence[str], reason: str) -> str:
+    """The JSON line of ``cryptcrawl verify --json`` for a usage error (no file, a bad
+    option): verdict and reason code ``usage`` with the other fields of a verdict; ``files``:
+    the words of ``given`` (the command line after the program's name) after ``verify`` that
+    are not options.  The error is also one line on standard error, and the status 2."""
+    words = list(given)
+    after = words[words.index("verify") + 1:] if "verify" in words else words
+    files = [w for w in after if not w.startswith("-")]
+    return json.dumps({
+        "files": files, "verdict": USAGE, "blamed": [], "record": None, "reason_code": "usage",
+        "reason": reason, "status": USAGE, "seat_at_fault": None, "waiting_for": []}) + "\n"
 
 
 def _practice(name: str, data: bytes, *, as_json: bool, out: TextIO) -> int:

@@ -145,8 +145,7 @@ _PATTERNS: Final = (
     ("its opening breaks the rules", "bad_sealed"),
     ("must open", "bad_sealed"),
     ("which it never sealed", "bad_sealed"),
-    ("sealed a second time", "bad_sealed"),
-    ("opened a sealed value a second time", "bad_sealed"),
+    ("a second time", "bad_sealed"),  # it sealed SLOT / opened a sealed value a second time
     ("in the open in a simultaneous step", "illegal_action"),
     ("open action in a simultaneous step", "illegal_action"),
     ("public state digest", "state_diverged"),

@@ -89,3 +89,28 @@ def test_unreadable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_usage(monkeypatch: pytest.MonkeyPatch) -> None:
     code, _, err = run(["verify"], monkeypatch)
     assert code == 2 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("argv", "files"), [
+    (["verify", "--json"], []),
+    (["verify", "--json", "--no-such-option", "m.crawl"], ["m.crawl"]),
+    (["verify", "m.crawl", "--json", "--no-such-option"], ["m.crawl"]),
+])
+def test_a_usage_error_of_verify_json_is_a_json_verdict_too(
+        argv: list[str], files: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``verify --json`` given no file or a bad option: the verdict ``usage`` as JSON on
+    standard output (protocol.md §9.3), the error one line on standard error, status 2."""
+    code, out, err = run(argv, monkeypatch)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    verdict = json.loads(out)
+    assert (verdict["verdict"], verdict["reason_code"], verdict["status"]) == (
+        "usage", "usage", "usage")
+    assert (verdict["files"], verdict["blamed"], verdict["waiting_for"]) == (files, [], [])
+
+
+@pytest.mark.parametrize("argv", [["verify"], ["verify", "--no-such-option", "m.crawl"],
+                                  ["--json", "--no-such-option"]])
+def test_a_usage_error_without_verify_json_prints_no_json(
+        argv: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run(argv, monkeypatch)
+    assert code == 2 and out == "" and err.count("\n") == 1

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 from protocol.crypto import play_commitment, sealed_commitment
+from protocol.errors import Fault
 from protocol.match.events import PeerMisbehaved, SealedOpened, SealedVoid
 from protocol.match.seat import LocalSeat
 from protocol.mesh import MeshGame, Network
-from protocol.verify.verdicts import INVALID, VALID
+from protocol.verify.verdicts import INVALID, VALID, reason_code
 from protocol.verify.verifier import verify
 from protocol.wire.messages import ActBody, Kind, OpenBody, RevealBody
 from tests.protocol import sealed_toy
@@ -112,6 +114,23 @@ def test_a_play_must_commit_to_exactly_the_slots_it_seals() -> None:
     assert "its action seals hid.2, but it committed to none" in blamed[0].reason
     v = verify(net.match_file(0))
     assert (v.verdict, v.blamed, v.reason_code) == (INVALID, (2,), "bad_sealed"), v
+
+
+def test_a_slot_sealed_a_second_time_is_bad_sealed() -> None:
+    """No game lets an action seal a slot its seat sealed before (a slot names its count), but
+    the check stands, and its fault reads ``bad_sealed`` (protocol.md §9.3), not the catch-all
+    ``rule_broken`` (issue 46: the v3 vectors' scan of every fault's words found it)."""
+    net = toy(2, b"sealed-again")
+    net.pump()
+    hide = next(m for m in net.log if m.seat == 0 and isinstance(m.content, ActBody | RevealBody)
+                and m.content.sealed)
+    body = hide.content
+    assert isinstance(body, ActBody | RevealBody)
+    again = cast(Any, SimpleNamespace(sealed_by=lambda seat, action: ("hid.0",)))
+    with pytest.raises(Fault) as caught:
+        net.cores[1].sealed.check(again, 0, "hide", body.sealed, hide)
+    assert caught.value.reason == "it sealed hid.0 a second time"
+    assert reason_code(caught.value.reason) == "bad_sealed"
 
 
 def test_an_end_before_the_audit_is_misbehaviour() -> None:
