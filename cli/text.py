@@ -65,13 +65,14 @@ def named_seats(text: str, labels: Sequence[str]) -> str:
 
 
 _YOU_VERBS = {"is": "are", "has": "have", "was": "were", "goes": "go", "does": "do"}
-_YOU_LINE = re.compile(r"^(\s*)you((?: \([A-H]\))?)('s)? ([a-z]+)\b")
+_YOU_LINE = re.compile(r"^(\s*)[Yy]ou((?: \([A-H]\))?)('s)? ([a-z]+)\b")
 
 
 def you_form(line: str) -> str:
     """A line of a game's story that names the person at this terminal ("you", as its labels
-    call the seat) in the third person, in the second: "you takes the Mage" -> "You take the
-    Mage", "you's kept objective" -> "Your kept objective"."""
+    call the seat) in the third person, in the second: "you takes the Mage" (or "You takes",
+    where the game's words begin the sentence with the seat) -> "You take the Mage", "you's
+    kept objective" -> "Your kept objective"."""
     found = _YOU_LINE.match(line)
     if found is None:
         return line

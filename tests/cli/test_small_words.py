@@ -45,6 +45,8 @@ def test_the_story_speaks_to_you_in_the_second_person() -> None:
     from cli.text import you_form
 
     assert you_form("you (A) takes the Mage.") == "You (A) take the Mage."
+    assert you_form("You (A) takes the Mage.") == "You (A) take the Mage."  # (a sentence's start)
+    assert you_form("You (A) plays first.") == "You (A) play first."
     assert you_form("you shows the power dealt to them: Healer.") == (
         "You show the power dealt to you: Healer.")
     assert you_form("you's kept objective: O3.") == "Your kept objective: O3."
