@@ -22,11 +22,10 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from protocol.match.seat import DecisionPending
-
 from engine.core import GameState
 from engine.games import get_game
 from engine.sim import bot_input, bot_key
+from protocol.match.seat import DecisionPending
 
 log = logging.getLogger("cryptcrawl.p2p")
 

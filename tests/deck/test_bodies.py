@@ -8,7 +8,6 @@ import contextlib
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from protocol.wire.encoding import Value, decode, encode
 
 from benchmarks.deck_scenario import DeckTable, cards_named
 from protocol.deck import (

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from protocol.wire.encoding import decode, encode
 
 from benchmarks.deck_scenario import VERIFIER, DeckTable, cards_named
 from protocol.deck import (

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from protocol.wire.messages import CommitBody, Kind, Message
 
 from benchmarks.scenario import raiders_network
 from engine.core import Simultaneous
@@ -25,6 +24,7 @@ from p2p.decide import BotDecider, ThinkError
 from p2p.peer import Link, MatchPeer, PeerConfig
 from p2p.store import MatchStore
 from p2p.wire import Frame, FrameKind
+from protocol.wire.messages import CommitBody, Kind, Message
 from tests.p2p.conftest import FakeWriter
 from tests.p2p.thinkers import HELD
 

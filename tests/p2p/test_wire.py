@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from protocol.wire.encoding import decode
 
 from p2p.wire import MAX_FRAME, Frame, FrameKind, FrameSplitter, _msg_frame, parse_frame
 from protocol.errors import BadMessage

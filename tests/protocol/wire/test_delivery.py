@@ -9,7 +9,6 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from protocol.wire.delivery import check_secrets, open_delivery, round_key, seal_delivery
 
 from protocol.crypto import chance_commitment, public_key_bytes
 from protocol.errors import BadMessage, LocalProtocolError

@@ -7,7 +7,6 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from protocol.wire.encoding import MAX_DEPTH, MAX_FRAME, decode, encode
 
 from protocol.errors import BadMessage
 from protocol.wire.encoding import MAX_DEPTH, MAX_FRAME, decode, encode
