@@ -158,7 +158,8 @@ class MatchCore:
                                          seats=self.seats, chance=self.chance, emit=emit,
                                          naming=self.naming)
         self.chance.judge = Withholding(seats=self.seats, chance=self.chance,
-                                        knowledge=self.knowledge, feeds=self.feeds).judge
+                                        knowledge=self.knowledge, feeds=self.feeds,
+                                        version=self.version).judge
         self.sealed = Sealed(match_id=self.match_id, keys=self.keys, seats=self.seats,
                              ending=self.ending, state=lambda: self.state, emit=emit,
                              shortfalls=self.shortfalls)

@@ -30,7 +30,8 @@ class Withholding:
     """Judges the seats a re-draw was made for."""
 
     def __init__(self, *, seats: Seats, chance: Chance, knowledge: KnowledgeRounds,
-                 feeds: Sequence[Feed]) -> None:
+                 feeds: Sequence[Feed], version: int = 2) -> None:
+        self._version = version
         self._seats = seats
         self._chance = chance
         self._knowledge = knowledge
@@ -41,6 +42,9 @@ class Withholding:
         ``lost``, closed: each lost seat withheld if it could know ``dead_id``'s outcome."""
         committed = set(self._chance.commitments.get(new_id, {}))
         contributors = set(self._chance.commitments.get(dead_id, {}))
+        if self._version >= 3:
+            self._judge_coalition(new_id, dead_id, lost, engine_id, committed, contributors)
+            return
         for seat in lost:
             others = contributors - {seat}
             if not others or not others <= committed:
@@ -52,10 +56,38 @@ class Withholding:
                 self._seats.withheld(seat, f"its secret of {engine_id} (shown to it in a "
                                      "private-knowledge round)")
 
+    def _judge_coalition(self, new_id: str, dead_id: str, lost: tuple[int, ...],
+                         engine_id: str, committed: set[int], contributors: set[int]) -> None:
+        """Version 3: no seat is exempt because another withheld or went silent too.  A
+        contributor of ``dead_id`` revealed it if its feed shows the reveal before its
+        commitment to ``new_id`` or, replaced without one, before its replacement (a prefix of
+        its feed either way, the same on every peer).  The withholders are the contributors
+        replaced without revealing it (and without committing to ``new_id``); if every other
+        contributor revealed it — the withholders together could know the outcome — each
+        withholder forfeits.  (A live contributor that had not revealed it yet when the event
+        was drawn again leaves the outcome unknown to all: nobody forfeits for it.)"""
+        revealed = {t for t in contributors if self._revealed(t, dead_id, new_id)
+                    or t in self._chance.published.get(dead_id, {})}
+        withholders = sorted(contributors - revealed)
+        if revealed and all(t in self._seats.absent and t not in committed
+                            for t in withholders):
+            for seat in withholders:
+                self._seats.withheld(seat, f"its secret of {engine_id} (every other secret "
+                                     "of it was revealed first)")
+            return
+        for seat in lost:
+            if self._shown(seat, dead_id, new_id, committed):
+                self._seats.withheld(seat, f"its secret of {engine_id} (shown to it in a "
+                                     "private-knowledge round)")
+
     def _before(self, seat: int, new_id: str) -> list[object]:
         """The bodies of ``seat``'s messages before the one that committed it to ``new_id``
-        (the same on every peer: a prefix of its feed)."""
+        (the same on every peer: a prefix of its feed); in version 3, for a seat replaced
+        without such a message, those it had sent when it was replaced."""
         mark = self._chance.commit_messages.get(new_id, {}).get(seat)
+        absence = self._seats.absent.get(seat)
+        if mark is None and self._version >= 3 and absence is not None:
+            return [m.content for m in self._feeds[seat].messages[:absence.count]]
         bodies: list[object] = []
         for message in self._feeds[seat].messages:
             if message.hash == mark:
