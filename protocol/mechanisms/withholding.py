@@ -10,6 +10,9 @@ whose result it could already know.
   before it in its feed (its reveal or delivery of the dead id, if it sent one) is the same on
   every peer whatever order the feeds were taken in — while the engine state at the moment of
   the replacement is not.
+- **Seats that withhold together** (version 3, the coalition rule): each contributor replaced
+  without revealing an event whose other contributors all revealed it withholds — none is exempt
+  because another withheld too, or revealed and then went silent before the re-draw.
 
 A seat found withholding is told to :meth:`protocol.mechanisms.absence.Seats.withheld`: it forfeits
 at its
