@@ -166,7 +166,8 @@ class MatchCore:
         self.decks = Decks(match_id=self.match_id, keys=self.keys, seats=self.seats,
                            state=lambda: self.state, emit=emit, shortfalls=self.shortfalls,
                            base_heads=lambda: self.steps.anchor_heads, ending=self.ending,
-                           opening_held=lambda seat: seat in self.sealed.held)
+                           opening_held=lambda seat: seat in self.sealed.held,
+                           feeds=self.feeds, version=self.version)
         self.sealed.decks = self.decks
         self.steps = Steps(match_id=self.match_id, keys=self.keys, seats=self.seats,
                            chance=self.chance, knowledge=self.knowledge,
