@@ -145,7 +145,8 @@ class MatchCore:
         self.take_observers: list[Callable[[Message], None]] = []
         emit = self.events.append
         self.waiting = Waiting(self)
-        self.clock = WaitClock(self.config, lambda seats: max(map(self.turn_timeout, seats)))
+        self.clock = WaitClock(self.config, lambda seats: max(map(self.turn_timeout, seats)),
+                               lambda seats: self.waiting.grace(seats))
         self.seats = Seats(self.n, emit, withholding_forfeits=self.version >= 2,
                            match_id=self.match_id, version=self.version)
         self.forks = Forks()
