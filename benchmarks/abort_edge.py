@@ -82,6 +82,7 @@ from protocol.wire.messages import Kind, Message
 
 BOOTSTRAP = 2000
 TAUS = (0.0, 1.0, 2.0, 4.0)
+COALITION_TAUS = (0.0, 0.05, 0.1, 0.2)  # (--coalition: τ is a share of a win, not coins)
 NEVER = float("inf")  # τ past every value: the cheater never withholds
 MODES = ("silence", "leave")
 
@@ -471,9 +472,20 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--crashes-only", action="store_true",
                         help="measure only the crashes and outages on the protocol (minutes, "
                         "not the model's paired games)")
+    parser.add_argument("--coalition", type=int, default=0, choices=(0, 2),
+                        help="2: a coalition of two seats that withhold together "
+                        "(benchmarks/coalition_edge.py) in place of the lone cheater")
+    parser.add_argument("--table-games", type=int, default=200,
+                        help="(--coalition) honest games of other seeds the coalition values "
+                        "characters from (default 200)")
+    parser.add_argument("--protocol-matches", type=int, default=40,
+                        help="(--coalition) paired matches on the protocol mesh, each side "
+                        "(default 40)")
     args = parser.parse_args(argv)
     if not 3 <= args.players <= 5 or args.games < 2:
         parser.error("--players is 3 to 5 and --games at least 2")
+    if args.coalition and args.taus == ",".join(str(t) for t in TAUS):
+        args.taus = ",".join(str(t) for t in COALITION_TAUS)  # (a share gained: 0 to 1)
     taus = [float(t) for t in args.taus.split(",")]
     began = time.monotonic()
     seeds = [derive_key(b"abort-edge/game", args.seed.encode(), str(i))
@@ -486,6 +498,17 @@ def main(argv: list[str]) -> int:
             report = _crashes(pool, args.players, args.seed, args.crash_games)
         print(json.dumps({"benchmark": "abort-edge", "players": args.players, **report,
                           "seconds": round(time.monotonic() - began, 1)}))
+        return 0
+    if args.coalition:
+        from benchmarks import coalition_edge
+        with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+            table = coalition_edge.character_table(pool, args.players, args.seed,
+                                                   args.table_games)
+            report = coalition_edge.measure(pool, args.players, seeds, sweep, taus, table,
+                                            args.protocol_matches, args.seed)
+            crashes = _crashes(pool, args.players, args.seed, args.crash_games)
+        print(json.dumps({"benchmark": "abort-edge", "players": args.players, **report,
+                          **crashes, "seconds": round(time.monotonic() - began, 1)}))
         return 0
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         def shares(mode: str, tau: float, games: Sequence[bytes], rule: str = "before",
