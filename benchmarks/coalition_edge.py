@@ -21,12 +21,12 @@ summed share when honest, over the pairs, with a 95% paired-bootstrap interval
 first: each coalition seat's character (``setup.character.k`` for its seat k).  Knowing the
 character dealt, it compares that character's value to the seat with the mean over the
 characters a re-draw could give, and withholds when the re-draw is worth more than τ.  A
-character's value to a seat is its mean win share with it in ``--table-games`` honest games of
-other seeds (the coalition's prior knowledge of the game).  The cost before the rule: each
-replaced seat's zombie plays its next decision (the rejoin comes at the next step); after the
-rule the withholders forfeit.  τ and the variant (a: ``both``, b: ``partner``) are swept; the
-largest edge is reported; after the rule τ also takes "never" — the best response, which knows
-that withholding forfeits.
+character's value is its mean win share, over every seat that had it, in ``--table-games``
+honest games of other seeds (the coalition's prior knowledge of the game).  The cost before the
+rule: each replaced seat's zombie plays its next decision (the rejoin comes at the next step);
+after the rule the withholders forfeit.  τ and the variant (a: ``both``, b: ``partner``) are
+swept; the largest edge is reported; after the rule τ also takes "never" — the best response,
+which knows that withholding forfeits.
 
 **Not modelled** (each would let the coalition gain more before the rule: the edge before is a
 lower bound): withholding level cards and face-up rooms, and vetoing for each other more than
@@ -168,17 +168,19 @@ def _pair_task(args: tuple[bytes, int, Table, str, float, str]) -> tuple[float, 
 
 
 def character_table(pool: ProcessPoolExecutor, players: int, seed: str, games: int) -> Table:
-    """Each seat's mean win share with each character, over ``games`` honest games of seeds
-    apart from the measured ones."""
+    """Each character's mean win share (pooled over the seats, the same for every seat), over
+    ``games`` honest games of seeds apart from the measured ones."""
     seeds = [derive_key(b"abort-edge/coalition-table", seed.encode(), str(i))
              for i in range(games)]
-    sums: dict[tuple[int, str], list[float]] = {}
+    sums: dict[str, list[float]] = {}
     for drawn, shares in pool.map(_table_task, [(s, players) for s in seeds]):
         for seat in range(players):
             character = drawn.get(f"{CHARACTER}{seat}")
             if character is not None:
-                sums.setdefault((seat, character), []).append(shares[seat])
-    return {key: sum(v) / len(v) for key, v in sums.items()}
+                sums.setdefault(character, []).append(shares[seat])
+    # (Pooled over the seats: a character's strength, four times the samples of a seat's.)
+    means = {character: sum(v) / len(v) for character, v in sums.items()}
+    return {(seat, character): m for character, m in means.items() for seat in range(players)}
 
 
 # ---------------------------------------------------------------------- on the protocol
