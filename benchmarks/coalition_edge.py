@@ -17,12 +17,10 @@ heuristic bot.  The edge is the coalition's summed win share when cheating minus
 summed share when honest, over the pairs, with a 95% paired-bootstrap interval
 (benchmarks/abort_edge.py's ``bootstrap``).
 
-**The best response** looks at the events that decide most and that the coalition learns first:
-the characters (``setup.character.k`` for seat k).  Knowing the character dealt, it compares
-its value with the mean over the characters a re-draw could give — for a coalition seat, the
-higher the better; for an honest seat, the lower (win shares sum to one) — and withholds when
-the re-draw is worth more than τ, up to three times an event in the model (on the mesh, once a
-match).  A
+**The best response** looks at the event that decides most and that the coalition learns
+first: each coalition seat's character (``setup.character.k`` for its seat k).  Knowing the
+character dealt, it compares that character's value to the seat with the mean over the
+characters a re-draw could give, and withholds when the re-draw is worth more than τ.  A
 character's value is its mean win share, over every seat that had it, in ``--table-games``
 honest games of other seeds (the coalition's prior knowledge of the game).  The cost before the
 rule: each replaced seat's zombie plays its next decision (the rejoin comes at the next step);
@@ -65,7 +63,6 @@ from protocol.mesh import Network, bot_decider
 from protocol.wire.messages import Kind, Message
 
 VARIANTS = ("both", "partner")
-VETOES = 3  # (re-draws of one event the model's coalition may force, one after the other)
 CHARACTER = "setup.character."
 Table = dict[tuple[int, str], float]
 
@@ -92,12 +89,15 @@ class Coalition:
         return Dealer(seed).choose(event)
 
     def withholds_now(self, event: Any, outcome: str) -> bool:
-        """At a character's draw: is a re-draw worth more than τ to the coalition?  (At most
-        :data:`VETOES` times an event; none once a seat of it forfeited.)"""
-        if (not self.variant or not event.id.startswith(CHARACTER) or self.forfeited
-                or self.redrawn.get(event.id, 0) >= VETOES):
+        """At a coalition seat's character: is a re-draw worth more than τ to the coalition?"""
+        if not self.variant or not event.id.startswith(CHARACTER):
             return False
-        return gain(self.table, self.seats, event.id, outcome, event.outcomes) > self.tau
+        seat = int(event.id[len(CHARACTER):])
+        if seat not in self.seats or self.redrawn.get(event.id, 0) or self.forfeited:
+            return False
+        here = self.table.get((seat, outcome), 0.0)
+        again = sum(self.table.get((seat, o), 0.0) for o in event.outcomes) / len(event.outcomes)
+        return again - here > self.tau
 
     def withhold(self, event: Any) -> None:
         self.withholds += 1
@@ -106,17 +106,6 @@ class Coalition:
         if self.rule == "after":
             self.forfeited |= withholders  # (its zombie plays on; it cannot win)
         self.zombie_next |= set(self.seats) - self.forfeited  # (replaced until it reclaims)
-
-
-def gain(table: Table, seats: Sequence[int], event: str, outcome: str,
-         outcomes: Sequence[str]) -> float:
-    """What a re-draw of character draw ``event`` (``outcome`` dealt) is worth to the coalition
-    ``seats``: a coalition seat's character's value gained, or an honest seat's lost (shares
-    of a win sum to one: what an honest seat loses, the others gain)."""
-    seat = int(event[len(CHARACTER):])
-    here = table.get((seat, outcome), 0.0)
-    again = sum(table.get((seat, o), 0.0) for o in outcomes) / len(outcomes)
-    return again - here if seat in seats else here - again
 
 
 def play(seed: bytes, players: int, table: Table, variant: str = "", tau: float = 0.0,
@@ -217,6 +206,7 @@ def protocol_coalition(args: tuple[int, str, int, int, str, float, Table]
         event = message.content.secrets[0][0]  # type: ignore[union-attr]
         if withheld:
             return False
+        target = int(event[len(CHARACTER):])
         w = core.state.waiting
         held = core.chance.secrets.get(event, {})
         committed = sorted(core.chance.commitments.get(event, {}))
@@ -225,7 +215,10 @@ def protocol_coalition(args: tuple[int, str, int, int, str, float, Table]
         secrets = [held[s] if s not in seats else net.seats[s].secrets.chance_secret(event)
                    for s in committed]
         outcome = chance_outcome(w.event, secrets)
-        if gain(table, seats, event, outcome, w.event.outcomes) > tau:
+        here = table.get((target, outcome), 0.0)
+        again = sum(table.get((target, o), 0.0) for o in w.event.outcomes) / len(
+            w.event.outcomes)
+        if again - here > tau:
             withheld.append(event)
             return True
         return False
@@ -254,7 +247,8 @@ def protocol_coalition(args: tuple[int, str, int, int, str, float, Table]
                     out.append(message)
                     continue
                 event = message.content.secrets[0][0]  # type: ignore[union-attr]
-                watched = event.startswith(CHARACTER) and "~" not in event
+                watched = (event.startswith(CHARACTER) and "~" not in event
+                           and int(event[len(CHARACTER):]) in seats)
                 if watched and event not in decided:
                     if not ready(seat, event):
                         buffers[seat] = messages[k:]  # (it waits for the honest secrets)
