@@ -593,10 +593,15 @@ class Decks:
 
     def _shares_sent(self, name: str, seat: int, void: Deck) -> list[int]:
         """The positions of ``void`` that ``seat``'s feed holds its shares of, before its first
-        body of another deal of the deck (or, replaced without one, before its replacement)."""
-        absence = self._seats.absent.get(seat)
+        body of a later deal of the deck (or, replaced and not in the deal now, before its last
+        replacement)."""
+        # (A seat replaced and not in the deal now — absent, or back by a reclaim since — is
+        # read up to its last replacement: what came after is stale for a void deal, and not
+        # taken everywhere.  A seat of the deal now is read up to its first body of it.)
         feed = self._feeds[seat].messages
-        end = len(feed) if absence is None else min(absence.count, len(feed))
+        end = len(feed)
+        if seat not in self.decks[name].spec.seats and seat in self._seats.replaced_at:
+            end = min(self._seats.replaced_at[seat], len(feed))
         ids = [deck_id_for(self._match_id, name, a) for a in range(self.attempts[name] + 1)]
         later = set(ids[ids.index(void.spec.deck_id) + 1:])
         positions: list[int] = []
