@@ -1,7 +1,10 @@
 """An in-memory mesh of N peers, for tests and benchmarks: every peer runs its own MatchCore
 and LocalSeat, and a bus delivers every sent message to every peer (its sender included), in
 order.  No sockets, no sleeps: each peer's clock is run by hand, to its core's next deadline.
-The game is a :class:`MeshGame` (a registered game's name and options).  Keys, nonces and seeds
+The game is a :class:`MeshGame` (a registered game's name and options).  By default every peer
+is handed the same :class:`Message` object, whose decoded body and checked signature are then
+cached for all; with ``own_bytes`` each peer decodes its own copy from the bytes, as over a real
+link (what a benchmark of the cost per peer needs).  Keys, nonces and seeds
 are derived from a tag, so a run is reproducible — which is exactly what
 a real match must never do: real peers draw them from the operating system's randomness.
 
