@@ -505,7 +505,8 @@ def main(argv: list[str]) -> int:
             table = coalition_edge.character_table(pool, args.players, args.seed,
                                                    args.table_games)
             report = coalition_edge.measure(pool, args.players, seeds, sweep, taus, table,
-                                            args.protocol_matches, args.seed)
+                                            args.protocol_matches, args.seed,
+                                            bootstrap=bootstrap, never=NEVER)
             crashes = _crashes(pool, args.players, args.seed, args.crash_games)
         print(json.dumps({"benchmark": "abort-edge", "players": args.players, **report,
                           **crashes, "seconds": round(time.monotonic() - began, 1)}))

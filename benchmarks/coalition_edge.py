@@ -297,12 +297,16 @@ def _sum(net: Network, seats: Sequence[int]) -> float:
     return sum(w.outcome.share(s) for s in seats)
 
 
+Bootstrap = Callable[[Sequence[float], str], tuple[float, float]]
+
+
 def measure(pool: ProcessPoolExecutor, players: int, seeds: Sequence[bytes],
             sweep: Sequence[bytes], taus: Sequence[float], table: Table,
-            protocol_matches: int, seed: str) -> dict[str, Any]:
+            protocol_matches: int, seed: str, *, bootstrap: Bootstrap,
+            never: float) -> dict[str, Any]:
     """The coalition's figures: the model's paired games before and after the rule, then the
-    best response before it on the protocol mesh under versions 2 and 3."""
-    from benchmarks.abort_edge import NEVER, bootstrap
+    best response before it on the protocol mesh under versions 2 and 3 (``bootstrap`` and
+    ``never``: abort_edge's interval and τ = ∞, handed in — abort_edge imports this module)."""
 
     def shares(variant: str, tau: float, games: Sequence[bytes],
                rule: str = "before") -> list[tuple[float, int]]:
@@ -313,16 +317,16 @@ def measure(pool: ProcessPoolExecutor, players: int, seeds: Sequence[bytes],
     for rule in ("before", "after"):
         runs: list[dict[str, Any]] = []
         for variant in VARIANTS:
-            for tau in [*taus, *([NEVER] if rule == "after" else [])]:
+            for tau in [*taus, *([never] if rule == "after" else [])]:
                 got = shares(variant, tau, sweep, rule)
                 diffs = [c - h for (c, _), h in zip(got, honest, strict=False)]
                 runs.append({"rule": rule, "variant": variant,
-                             "tau": "never" if tau == NEVER else tau, "games": len(got),
+                             "tau": "never" if tau == never else tau, "games": len(got),
                              "edge": sum(diffs) / len(diffs),
                              "withholds_per_game": sum(w for _, w in got) / len(got)})
                 print(json.dumps(runs[-1]), flush=True)
         best = max(runs, key=lambda r: (r["edge"], r["tau"] == "never"))
-        tau = NEVER if best["tau"] == "never" else float(best["tau"])
+        tau = never if best["tau"] == "never" else float(best["tau"])
         got = shares(best["variant"], tau, seeds, rule)
         diffs = [c - h for (c, _), h in zip(got, honest, strict=True)]
         result[rule] = {"sweep": runs, "variant": best["variant"], "tau": best["tau"],
@@ -331,7 +335,7 @@ def measure(pool: ProcessPoolExecutor, players: int, seeds: Sequence[bytes],
     before, after = result["before"], result["after"]
     # On the protocol: the best response before the rule, under version 2 and version 3.
     variant = before["variant"]
-    tau = NEVER if before["tau"] == "never" else float(before["tau"])
+    tau = never if before["tau"] == "never" else float(before["tau"])
     mesh: dict[int, list[tuple[float, float, int, int]]] = {
         version: list(pool.map(protocol_coalition, [
             (players, seed, i, version, variant, tau, table)

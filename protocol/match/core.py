@@ -146,7 +146,7 @@ class MatchCore:
         emit = self.events.append
         self.waiting = Waiting(self)
         self.clock = WaitClock(self.config, lambda seats: max(map(self.turn_timeout, seats)),
-                               lambda seats: self.waiting.grace(seats))
+                               self.waiting.grace)
         self.seats = Seats(self.n, emit, withholding_forfeits=self.version >= 2,
                            match_id=self.match_id, version=self.version)
         self.forks = Forks()
@@ -158,17 +158,15 @@ class MatchCore:
         self.knowledge = KnowledgeRounds(match_id=self.match_id, keys=self.keys,
                                          seats=self.seats, chance=self.chance, emit=emit,
                                          naming=self.naming)
-        self.chance.judge = Withholding(seats=self.seats, chance=self.chance,
-                                        knowledge=self.knowledge, feeds=self.feeds,
-                                        version=self.version).judge
+        self.chance.judge = Withholding(seats=self.seats, chance=self.chance, version=self.version,
+                                        knowledge=self.knowledge, feeds=self.feeds).judge
         self.sealed = Sealed(match_id=self.match_id, keys=self.keys, seats=self.seats,
                              ending=self.ending, state=lambda: self.state, emit=emit,
                              shortfalls=self.shortfalls)
         self.decks = Decks(match_id=self.match_id, keys=self.keys, seats=self.seats,
                            state=lambda: self.state, emit=emit, shortfalls=self.shortfalls,
                            base_heads=lambda: self.steps.anchor_heads, ending=self.ending,
-                           opening_held=lambda seat: seat in self.sealed.held,
-                           feeds=self.feeds, version=self.version)
+                           opening_held=lambda seat: seat in self.sealed.held, feeds=self.feeds)
         self.sealed.decks = self.decks
         self.steps = Steps(match_id=self.match_id, keys=self.keys, seats=self.seats,
                            chance=self.chance, knowledge=self.knowledge,

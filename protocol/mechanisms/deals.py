@@ -73,9 +73,9 @@ class Decks:
                  state: Callable[[], GameState[Any]], emit: Callable[[Event], None],
                  shortfalls: list[str], base_heads: Callable[[], tuple[bytes, ...]],
                  ending: Ending, opening_held: Callable[[int], bool],
-                 feeds: Sequence[Feed] = (), version: int = 2) -> None:
+                 feeds: Sequence[Feed] = ()) -> None:
         self._feeds = feeds
-        self._version = version
+        self._version = feeds[0].version if feeds else 2  # (the match's protocol version)
         # Version 3: void deals whose replaced seat is judged once the restarted deck's key
         # commitments close: deck name -> (the seat, the void deck) (protocol.md §7.13).
         self._vetoes: dict[str, list[tuple[int, Deck]]] = {}
