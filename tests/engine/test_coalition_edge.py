@@ -34,14 +34,12 @@ def test_under_version_3_every_withholder_forfeits(variant: str,
     assert before >= 1  # (before: nobody forfeits, so it may withhold again)
 
 
-@pytest.mark.parametrize(("variant", "forfeits"), [("both", 2), ("partner", 1)])
+@pytest.mark.parametrize(("variant", "version", "forfeits"), [
+    ("both", 2, 0), ("partner", 2, 0), ("both", 3, 2), ("partner", 3, 1)])
 def test_on_the_mesh_version_2_lets_the_coalition_escape_and_version_3_does_not(
-        variant: str, forfeits: int) -> None:
-    _, _, withheld, none = coalition_edge.protocol_coalition(
-        (4, "test", 0, 2, variant, ALWAYS, {}))
-    assert (withheld, none) == (1, 0)
+        variant: str, version: int, forfeits: int) -> None:
     _, _, withheld, caught = coalition_edge.protocol_coalition(
-        (4, "test", 0, 3, variant, ALWAYS, {}))
+        (4, "test", 0, version, variant, ALWAYS, {}))
     assert (withheld, caught) == (1, forfeits)
 
 
