@@ -114,3 +114,32 @@ def test_version_2_has_no_window() -> None:
     net, events, _ = _late_secret(past=90.0, version=2)
     assert any(isinstance(e, SeatTimedOut) and e.seat == LATE for e in events)
     assert net.cores[0].seats.withholders == {LATE}
+
+
+def test_the_last_secret_of_a_pool_slot_has_the_window_too() -> None:
+    """The dice toy (§7.12): seat 2 goes silent where it owes its secret of die d4.1, the
+    decider's in its ACT and seat 1's revealed: the wait for it runs the grace window too."""
+    from typing import Any
+
+    from protocol.mesh import MeshGame
+    from tests.protocol import dice_toy
+
+    net = Network(3, MeshGame(dice_toy.GAME, (("turns", 12), ("dice", "one"))),
+                  b"grace-pools")
+    local = net.seats[2]
+    original = local.messages_to_send
+
+    def silent() -> list[Any]:
+        w = local.core.state.waiting
+        if getattr(w, "event", None) is not None and w.event.id == "d4.1":
+            return []
+        return original()
+    local.messages_to_send = silent  # type: ignore[method-assign]
+    net.pump()
+    core = net.cores[0]
+    slot = core.chance.alias["d4.1"]
+    assert set(core.chance.secrets[slot]) == {0, 1}
+    overdue = core.get_timer()
+    assert overdue is not None
+    core.handle_timer(overdue + 0.5)
+    assert core.get_timer() == overdue + 60.0 + 60.0
