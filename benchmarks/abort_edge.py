@@ -40,11 +40,19 @@ now including "never" (τ = ∞): the best response, which knows that withholdin
 of its messages and restarts from its match file within the silence timeout (nobody votes it
 out); the cost is C's win share in the same match without the crash minus its share with it.
 No rule acts on such a crash (it is never replaced), so its figure is the same before and after.
-``honest_outage_cost_before``/``_after`` are the same on the protocol for a crash that lasts
-past both timeouts (C's peer stops after a random number of its messages; the others vote it
-out and its zombie plays; then it restarts from its file and reclaims), without and with the
-rule; ``outage_forfeits_after`` counts those that forfeited.  Every peer plays the heuristic
-bot here too; each game's cost is −1, 0 or +1 (or a shared part), so the means are noisy.
+``honest_outage_cost_before``/``_after`` are the same on the protocol for an honest outage at a
+chance point (issue 47): C's link fails as it sends a CHANCE_REVEAL (its k-th, k drawn per
+game; the message is in its file), the others' clocks run past the turn and silence timeouts
+and 1 s more — within the grace window — and then C comes back from its file; before: under
+protocol version 2 (the forfeit, no window: where its secret was the last, it was voted out and
+forfeited), after: version 3 (protocol.md §6.6).  ``outage_forfeits_*`` and
+``outage_forfeit_rate_*`` count those that forfeited (``outages_at_withholding_points``: how
+many fell where every other secret was out).  ``long_outage_cost_before``/``_after`` keep the
+earlier scenario: C's peer stops after a random number of its messages and stays away until the
+others vote it out (its zombie plays), then restarts and reclaims, without and with the
+withholding rule; ``long_outage_forfeits_after`` counts those that forfeited.  Every peer
+plays the heuristic bot here too; each game's cost is −1, 0 or +1 (or a shared part), so the
+means are noisy.
 ``honest_late_crash_cost_model`` is the model's cost of a crash past the timeout before the
 rule (its zombie plays one room, then it rejoins).  Last line: one JSON object.
 """
@@ -60,7 +68,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks.scenario import raiders_network
+from benchmarks.scenario import raiders, raiders_network
 from engine.core import Chance, GameState, Over, Simultaneous, Turn, Visibility
 from engine.games import get_game
 from engine.raiders.bots import HeuristicBot, make_bot
@@ -70,9 +78,11 @@ from protocol.match.core import LocalSeat, MatchCore
 from protocol.match.game import zombie_action
 from protocol.mechanisms.absence import Seats
 from protocol.mesh import Network, bot_decider
+from protocol.wire.messages import Kind, Message
 
 BOOTSTRAP = 2000
 TAUS = (0.0, 1.0, 2.0, 4.0)
+COALITION_TAUS = (0.0, 0.05, 0.1, 0.2)  # (--coalition: τ is a share of a win, not coins)
 NEVER = float("inf")  # τ past every value: the cheater never withholds
 MODES = ("silence", "leave")
 
@@ -312,6 +322,61 @@ def protocol_late_crash_cost(args: tuple[int, str, int, str]) -> tuple[float, bo
         Seats.withheld = saved  # type: ignore[method-assign]
 
 
+def protocol_outage(args: tuple[int, str, int, int]) -> tuple[float, bool, bool] | None:
+    """An honest outage at a chance point, on the protocol of ``version`` (2: the rules before
+    issue 47 — forfeit, no grace window; 3: with the window): C's link fails as it sends its
+    k-th CHANCE_REVEAL (k drawn from the tag; the message is in its file, never delivered);
+    the others' clocks run past the turn timeout and the silence timeout, and 1 s more —
+    within the grace window — then C's peer comes back from its file (sending again what it
+    had written) and plays on.  Returns C's share lost (the same match without the outage,
+    less with it), whether C forfeited, and whether the outage fell at a withholding point
+    (every other secret of the event held: the window applies there); None if C sent fewer
+    than k chance reveals in the match."""
+    players, seed, i, version = args
+    tag = f"abort-edge/outage/{seed}/{i}".encode()
+    seat = players - 1
+    k = 1 + HashStream(tag).below(12)
+    calm = Network(players, raiders(), tag, _heuristic(players), version=version)
+    calm.pump()
+    net = Network(players, raiders(), tag, _heuristic(players), version=version)
+    local = net.seats[seat]
+    original = local.messages_to_send
+    reveals: list[Message] = []
+
+    def send() -> list[Message]:
+        out = []
+        for message in original():
+            if message.kind is Kind.CHANCE_REVEAL:
+                reveals.append(message)
+                if len(reveals) == k:
+                    net.crash(seat)  # (written to its file, the link gone before it left)
+                    break
+            out.append(message)
+        return out
+    local.messages_to_send = send  # type: ignore[method-assign]
+    net.pump()
+    if len(reveals) < k:
+        return None
+    core = net.cores[0]
+    event = reveals[-1].content.secrets[0][0]  # type: ignore[union-attr]
+    committed = core.chance.commitments.get(event, {})
+    held = core.chance.secrets.get(event, {})
+    at_point = len(committed) > 1 and all(s in held for s in committed if s != seat)
+    silence = core.config.silence_timeout
+    others = [j for j in range(players) if j != seat]
+    for j in others:
+        overdue = net.cores[j].get_timer()
+        if overdue is not None:
+            net.events[j].extend(net.cores[j].handle_timer(overdue + 0.5))
+            net.pump()
+            net.events[j].extend(net.cores[j].handle_timer(overdue + silence + 1.0))
+    net.pump()
+    _restart(net, seat, tag)
+    net.run_with_timeouts(limit=12)
+    forfeited = seat in net.cores[0].seats.withholders
+    return _share(calm.cores[0], seat) - _share(net.cores[0], seat), forfeited, at_point
+
+
 def _heuristic(players: int) -> list[Callable[[GameState[Any], int], str]]:
     """Every seat's peer decides by the heuristic bot (the model's bot), keyed per seat."""
     return [bot_decider(b"bot%d" % s, "heuristic") for s in range(players)]
@@ -340,22 +405,47 @@ def _mean(xs: Sequence[float]) -> float:
 
 
 def _crashes(pool: ProcessPoolExecutor, players: int, seed: str, games: int) -> dict[str, Any]:
-    """The protocol's figures: crashes restarted within the silence timeout, and outages past
-    both timeouts without and with the rule."""
+    """The protocol's figures: crashes restarted within the silence timeout, outages past both
+    timeouts without and with the rule, and outages at chance points back within the grace
+    window, under version 2 (before issue 47) and version 3."""
     costs = list(pool.map(protocol_crash_cost, [(players, seed, i) for i in range(games)]))
     outages = {rule: list(pool.map(protocol_late_crash_cost, [
         (players, seed, i, rule) for i in range(games)])) for rule in ("before", "after")}
+    window = {version: [r for r in pool.map(protocol_outage, [
+        (players, seed, i, version) for i in range(games)]) if r is not None]
+        for version in (2, 3)}
+    at_points = {v: [r for r in rs if r[2]] for v, rs in window.items()}
+
+    def rate(rs: list[tuple[float, bool, bool]]) -> float:
+        return sum(f for _, f, _ in rs) / max(1, len(rs))
     return {
-        # A crash restarted within the silence timeout is never replaced: no rule acts on it.
         "honest_crash_cost": _mean(costs), "honest_crash_cost_before": _mean(costs),
         "honest_crash_cost_after": _mean(costs), "crash_games": len(costs),
-        "honest_outage_cost_before": _mean([c for c, _ in outages["before"]]),
-        "honest_outage_ci95_before": list(bootstrap([c for c, _ in outages["before"]],
+        # Outages at chance points, past both timeouts and back within the grace window
+        # (issue 47): under version 2 (no window: they forfeit where the secret was the last)
+        # and version 3 (the window).
+        "outage_games": len(window[3]),
+        "outages_at_withholding_points": len(at_points[3]),
+        "outage_forfeits_before": sum(f for _, f, _ in window[2]),
+        "outage_forfeit_rate_before": rate(window[2]),
+        "honest_outage_cost_before": _mean([c for c, _, _ in window[2]]),
+        "honest_outage_ci95_before": list(bootstrap([c for c, _, _ in window[2]],
                                                     "outage-before")),
-        "honest_outage_cost_after": _mean([c for c, _ in outages["after"]]),
-        "honest_outage_ci95_after": list(bootstrap([c for c, _ in outages["after"]],
+        "outage_forfeits_after": sum(f for _, f, _ in window[3]),
+        "outage_forfeit_rate_after": rate(window[3]),
+        "honest_outage_cost_after": _mean([c for c, _, _ in window[3]]),
+        "honest_outage_ci95_after": list(bootstrap([c for c, _, _ in window[3]],
                                                    "outage-after")),
-        "outage_forfeits_after": sum(f for _, f in outages["after"])}
+        # Outages at any point that last until the seat is voted out (past the window too),
+        # then reclaim: without the withholding rule and with it (what these keys measured
+        # before issue 47, as honest_outage_*).
+        "long_outage_cost_before": _mean([c for c, _ in outages["before"]]),
+        "long_outage_ci95_before": list(bootstrap([c for c, _ in outages["before"]],
+                                                  "long-outage-before")),
+        "long_outage_cost_after": _mean([c for c, _ in outages["after"]]),
+        "long_outage_ci95_after": list(bootstrap([c for c, _ in outages["after"]],
+                                                 "long-outage-after")),
+        "long_outage_forfeits_after": sum(f for _, f in outages["after"])}
 
 
 def bootstrap(diffs: Sequence[float], label: str) -> tuple[float, float]:
@@ -382,9 +472,20 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--crashes-only", action="store_true",
                         help="measure only the crashes and outages on the protocol (minutes, "
                         "not the model's paired games)")
+    parser.add_argument("--coalition", type=int, default=0, choices=(0, 2),
+                        help="2: a coalition of two seats that withhold together "
+                        "(benchmarks/coalition_edge.py) in place of the lone cheater")
+    parser.add_argument("--table-games", type=int, default=200,
+                        help="(--coalition) honest games of other seeds the coalition values "
+                        "characters from (default 200)")
+    parser.add_argument("--protocol-matches", type=int, default=40,
+                        help="(--coalition) paired matches on the protocol mesh, each side "
+                        "(default 40)")
     args = parser.parse_args(argv)
     if not 3 <= args.players <= 5 or args.games < 2:
         parser.error("--players is 3 to 5 and --games at least 2")
+    if args.coalition and args.taus == ",".join(str(t) for t in TAUS):
+        args.taus = ",".join(str(t) for t in COALITION_TAUS)  # (a share gained: 0 to 1)
     taus = [float(t) for t in args.taus.split(",")]
     began = time.monotonic()
     seeds = [derive_key(b"abort-edge/game", args.seed.encode(), str(i))
@@ -397,6 +498,18 @@ def main(argv: list[str]) -> int:
             report = _crashes(pool, args.players, args.seed, args.crash_games)
         print(json.dumps({"benchmark": "abort-edge", "players": args.players, **report,
                           "seconds": round(time.monotonic() - began, 1)}))
+        return 0
+    if args.coalition:
+        from benchmarks import coalition_edge
+        with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+            table = coalition_edge.character_table(pool, args.players, args.seed,
+                                                   args.table_games)
+            report = coalition_edge.measure(pool, args.players, seeds, sweep, taus, table,
+                                            args.protocol_matches, args.seed,
+                                            bootstrap=bootstrap, never=NEVER)
+            crashes = _crashes(pool, args.players, args.seed, args.crash_games)
+        print(json.dumps({"benchmark": "abort-edge", "players": args.players, **report,
+                          **crashes, "seconds": round(time.monotonic() - began, 1)}))
         return 0
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         def shares(mode: str, tau: float, games: Sequence[bytes], rule: str = "before",

@@ -1,7 +1,10 @@
 """An in-memory mesh of N peers, for tests and benchmarks: every peer runs its own MatchCore
 and LocalSeat, and a bus delivers every sent message to every peer (its sender included), in
 order.  No sockets, no sleeps: each peer's clock is run by hand, to its core's next deadline.
-The game is a :class:`MeshGame` (a registered game's name and options).  Keys, nonces and seeds
+The game is a :class:`MeshGame` (a registered game's name and options).  By default every peer
+is handed the same :class:`Message` object, whose decoded body and checked signature are then
+cached for all; with ``own_bytes`` each peer decodes its own copy from the bytes, as over a real
+link (what a benchmark of the cost per peer needs).  Keys, nonces and seeds
 are derived from a tag, so a run is reproducible — which is exactly what
 a real match must never do: real peers draw them from the operating system's randomness.
 
@@ -92,8 +95,14 @@ class Network:
 
     def __init__(self, n: int, game: MeshGame, tag: bytes = b"",
                  deciders: list[Callable[[GameState[Any], int], str]] | None = None, *,
-                 rebuild: bool = False, version: int = PROTOCOL_VERSION) -> None:
+                 rebuild: bool = False, version: int = PROTOCOL_VERSION,
+                 own_bytes: bool = False) -> None:
         self.rebuild = rebuild
+        # With ``own_bytes`` every peer is handed a message decoded from its bytes, its own
+        # object, as over a real link: none shares another's decoded body or checked signature
+        # (a benchmark of the cost per peer needs it; a shared object caches them after the
+        # first peer).
+        self.own_bytes = own_bytes
         self.rebuilds = 0
         self.crashed: set[int] = set()
         self.header, self.keys = make_header(n, game, tag, version=version)
@@ -167,6 +176,8 @@ class Network:
         """Peer ``i`` receives ``message`` (and rebuilds, with ``rebuild``, if it must)."""
         if i in self.crashed:
             return
+        if self.own_bytes:
+            message = Message.decode(message.encode(), self.header.header.protocol)
         self.events[i].extend(self.cores[i].receive(message))
         if self.rebuild and self.seats[i].behind():
             self.seats[i] = self.seats[i].rebuilt()

@@ -299,6 +299,11 @@ class Deck:
         """The positions dealt privately to ``seat``."""
         return tuple(p for p, owner in sorted(self._owner.items()) if owner == seat)
 
+    def shares_owed(self, seat: int) -> tuple[int, ...]:
+        """The dealt positions ``seat`` owes its decryption shares of (every one it does not
+        own, in every deal round dealt)."""
+        return tuple(p for r in range(len(self._rounds)) for p in self._owed_positions(r, seat))
+
     def learnt(self) -> dict[int, str]:
         """The local seat's dealt cards it has learnt, by position."""
         return {p: self.spec.cards[c] for p, c in self._learnt.items()}

@@ -145,7 +145,8 @@ class MatchCore:
         self.take_observers: list[Callable[[Message], None]] = []
         emit = self.events.append
         self.waiting = Waiting(self)
-        self.clock = WaitClock(self.config, lambda seats: max(map(self.turn_timeout, seats)))
+        self.clock = WaitClock(self.config, lambda seats: max(map(self.turn_timeout, seats)),
+                               self.waiting.grace)
         self.seats = Seats(self.n, emit, withholding_forfeits=self.version >= 2,
                            match_id=self.match_id, version=self.version)
         self.forks = Forks()
@@ -157,7 +158,7 @@ class MatchCore:
         self.knowledge = KnowledgeRounds(match_id=self.match_id, keys=self.keys,
                                          seats=self.seats, chance=self.chance, emit=emit,
                                          naming=self.naming)
-        self.chance.judge = Withholding(seats=self.seats, chance=self.chance,
+        self.chance.judge = Withholding(seats=self.seats, chance=self.chance, version=self.version,
                                         knowledge=self.knowledge, feeds=self.feeds).judge
         self.sealed = Sealed(match_id=self.match_id, keys=self.keys, seats=self.seats,
                              ending=self.ending, state=lambda: self.state, emit=emit,
@@ -165,7 +166,7 @@ class MatchCore:
         self.decks = Decks(match_id=self.match_id, keys=self.keys, seats=self.seats,
                            state=lambda: self.state, emit=emit, shortfalls=self.shortfalls,
                            base_heads=lambda: self.steps.anchor_heads, ending=self.ending,
-                           opening_held=lambda seat: seat in self.sealed.held)
+                           opening_held=lambda seat: seat in self.sealed.held, feeds=self.feeds)
         self.sealed.decks = self.decks
         self.steps = Steps(match_id=self.match_id, keys=self.keys, seats=self.seats,
                            chance=self.chance, knowledge=self.knowledge,

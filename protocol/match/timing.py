@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from engine.core import Chance as Pending
 from engine.core import TimeClass
 from protocol.match.events import Event, SeatsOverdue, SeatTimedOut
 from protocol.wire.messages import Kind
@@ -51,6 +52,15 @@ class MatchConfig:
     ``turn_timeout``)."""
     long_timeout: float | None = None
     """The turn timeout of a long decision (None: ``turn_timeout``)."""
+    grace_timeout: float | None = None
+    """(Version 3) The grace window: how much longer than the silence timeout a wait for a seat
+    at a withholding point runs before the seat is timed out (protocol.md §6.6; None:
+    ``silence_timeout``, the silence timeout again)."""
+
+    @property
+    def grace(self) -> float:
+        """The grace window in force."""
+        return self.silence_timeout if self.grace_timeout is None else self.grace_timeout
 
     @classmethod
     def from_timeouts(cls, timeouts: Sequence[float], *,
@@ -89,10 +99,13 @@ class WaitClock:
     """The current wait: since when, for whom, and what the clock found."""
 
     def __init__(self, config: MatchConfig,
-                 turn_of: Callable[[tuple[int, ...]], float] | None = None) -> None:
+                 turn_of: Callable[[tuple[int, ...]], float] | None = None,
+                 grace_of: Callable[[tuple[int, ...]], float] | None = None) -> None:
         self.config = config
         # The turn timeout of a wait for these seats (None: the config's turn timeout).
         self._turn_of = turn_of
+        # The grace a wait for these seats adds to the silence timeout (None: none).
+        self._grace_of = grace_of
         self._turn: tuple[tuple[int, ...], float] | None = None  # (seats, their turn timeout)
         self.now = 0.0
         self.key: tuple[object, ...] = ()  # names the match's point (see Waiting.state_key)
@@ -136,8 +149,14 @@ class WaitClock:
         if self.overdue_reported != self.key:
             return self.since + turn
         if self.timed_out_reported != self.key:
-            return self.since + turn + self.config.silence_timeout
+            return self.since + turn + self.silence(seats)
         return None
+
+    def silence(self, seats: tuple[int, ...]) -> float:
+        """The silence timeout of the current wait for ``seats``: with the grace window added
+        where one of them is at a withholding point (version 3)."""
+        grace = 0.0 if self._grace_of is None else self._grace_of(seats)
+        return self.config.silence_timeout + grace
 
     def hold_dead_end(self, key: tuple[object, ...]) -> bool:
         """A live peer holds a dead end of crossed votes at the match's point ``key`` until it
@@ -168,7 +187,7 @@ class WaitClock:
             for seat in seats:
                 self.overdue[seat] = cursor[seat]
             events.append(SeatsOverdue(tuple(seats), where, self.since))
-        if (now >= self.since + turn + self.config.silence_timeout
+        if (now >= self.since + turn + self.silence(seats)
                 and self.timed_out_reported != key):
             self.timed_out_reported = key
             for seat in seats:
@@ -274,6 +293,25 @@ class Waiting:
         deciding = (seat not in core.seats.blocked and core.next_message(seat) is None
                     and core.expects(seat, votes=False) in DECISIONS)
         return core.config.owed_under(core.state.time_class(seat) if deciding else None)
+
+    def grace(self, seats: tuple[int, ...]) -> float:
+        """The grace window a wait for ``seats`` adds to the silence timeout (protocol.md §6.6,
+        version 3): the whole window if one of them owes the reveal of a chance event whose
+        every other secret is held — replaced now, it would withhold it (§7.7) — else none.  A
+        seat whose link failed there has until both timeouts and the window have passed to
+        come back and reveal: its secret counts, the event stands, and nobody forfeits."""
+        core = self.core
+        if core.version < 3 or not isinstance(core.state.waiting, Pending):
+            return 0.0
+        chance = core.chance
+        event = chance.pending_id()
+        committed = chance.commitments.get(event, {})
+        held = chance.secrets.get(event, {})
+        for seat in seats:
+            if (chance.owes_reveal(seat) and len(committed) > 1
+                    and all(s in held for s in committed if s != seat)):
+                return core.config.grace
+        return 0.0
 
     def get_timer(self) -> float | None:
         """When the next timeout falls (None: the match waits for nobody)."""

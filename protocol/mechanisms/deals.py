@@ -13,7 +13,9 @@ is never drawn: its placeholder stays unknown.
 A deal that loses a seat before its shares are all in **restarts** among the live seats as a
 fresh deck (attempt + 1: new id, keys and shuffles); a body of the void deck that comes after is
 stale.  A deck deals once per match (a later deal would need the cards left, which only the
-departed seat's key could tell).
+departed seat's key could tell).  In version 3 a seat replaced while it withholds shares of the void
+deal after every other seat's shares of its own cards were sent — it had its cards — withholds
+(:meth:`Decks.judge_vetoes`), and forfeits at its first decision, as a withheld chance secret.
 
 An action that shows a dealt card (``GameState.private_claims``: keeping a power) makes its seat
 owe an **open** of that card right after the action: a DECK open that proves the card came from
@@ -26,7 +28,7 @@ opens owed; the match core applies the states it returns (it alone changes the s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -50,6 +52,7 @@ from protocol.errors import Fault, LocalProtocolError
 from protocol.match.events import CardDealt, CardShown, DeckRestarted, Event
 from protocol.mechanisms.absence import Seats
 from protocol.mechanisms.ending import Ending
+from protocol.wire.feed import Feed
 from protocol.wire.messages import Message
 
 
@@ -69,7 +72,13 @@ class Decks:
     def __init__(self, *, match_id: bytes, keys: tuple[bytes, ...], seats: Seats,
                  state: Callable[[], GameState[Any]], emit: Callable[[Event], None],
                  shortfalls: list[str], base_heads: Callable[[], tuple[bytes, ...]],
-                 ending: Ending, opening_held: Callable[[int], bool]) -> None:
+                 ending: Ending, opening_held: Callable[[int], bool],
+                 feeds: Sequence[Feed] = ()) -> None:
+        self._feeds = feeds
+        self._version = feeds[0].version if feeds else 2  # (the match's protocol version)
+        # Version 3: void deals whose replaced seat is judged once the restarted deck's key
+        # commitments close: deck name -> (the seat, the void deck) (protocol.md §7.13).
+        self._vetoes: dict[str, list[tuple[int, Deck]]] = {}
         self._match_id = match_id
         self._ending = ending
         self._opening_held = opening_held
@@ -354,6 +363,8 @@ class Decks:
             return False
         self._taken(name, seat, inner, message)
         self._learn(name, events)
+        if name in self._vetoes and deck.phase is not Phase.KEY_COMMITS:
+            self.judge_vetoes(name)
         self._deal_ready()
         if deck.stage != self._stage[name]:
             self._anchor_at(name)
@@ -543,6 +554,8 @@ class Decks:
                 continue
             self._void.add(deck.spec.deck_id)
             del self._names[deck.spec.deck_id]
+            if self._version >= 3:
+                self._vetoes.setdefault(name, []).append((seat, deck))
             attempt = self.attempts[name] + 1
             self._start(name, deck.spec.cards, live, attempt=attempt)
             self.deal = tuple(replace(d, position=None) if d.deck == name else d
@@ -556,3 +569,51 @@ class Decks:
                                     f"{', '.join(map(str, live))}")
         self._deal_ready()
 
+
+    # ------------------------------------------------------------------ vetoes (version 3)
+
+    def judge_vetoes(self, name: str) -> None:
+        """The key commitments of deck ``name``'s restarted deal are all in: each seat whose
+        replacement voided an earlier deal of it withheld its shares there if, by then, every
+        other seat of that deal had sent its shares of the seat's own cards (the seat could
+        learn them) and the seat had not sent all of its own.  Judged from the feeds alone: a
+        seat's messages before its first body of a later deal of the deck — or, replaced
+        without one, before its replacement — are the same on every peer whatever order the
+        feeds were taken in (protocol.md §7.13, *A deal withholder*)."""
+        for seat, void in self._vetoes.pop(name, []):
+            own = set(void.hand(seat))
+            if not own:
+                continue  # (nothing was dealt to it: it learnt nothing)
+            if set(self._shares_sent(name, seat, void)) >= set(void.shares_owed(seat)):
+                continue  # (it sent every share: not its silence that voided the deal)
+            if all(set(self._shares_sent(name, t, void)) >= own
+                   for t in void.spec.seats if t != seat):
+                self._seats.withheld(seat, f"its shares of deck {name} (its own cards were "
+                                     "delivered to it)")
+
+    def _shares_sent(self, name: str, seat: int, void: Deck) -> list[int]:
+        """The positions of ``void`` that ``seat``'s feed holds its shares of, before its first
+        body of a later deal of the deck (or, replaced and not in the deal now, before its last
+        replacement)."""
+        # (A seat replaced and not in the deal now — absent, or back by a reclaim since — is
+        # read up to its last replacement: what came after is stale for a void deal, and not
+        # taken everywhere.  A seat of the deal now is read up to its first body of it.)
+        feed = self._feeds[seat].messages
+        end = len(feed)
+        if seat not in self.decks[name].spec.seats and seat in self._seats.replaced_at:
+            end = min(self._seats.replaced_at[seat], len(feed))
+        ids = [deck_id_for(self._match_id, name, a) for a in range(self.attempts[name] + 1)]
+        later = set(ids[ids.index(void.spec.deck_id) + 1:])
+        positions: list[int] = []
+        for message in feed[:end]:
+            body = message.content
+            if not isinstance(body, DeckMessageBody):
+                continue
+            inner = body.body
+            if inner.deck_id != void.spec.deck_id:
+                if inner.deck_id in later:
+                    break  # (its first body of another deal: what follows comes after)
+                continue
+            if isinstance(inner, SharesBody):
+                positions.extend(inner.positions)
+        return positions

@@ -47,6 +47,17 @@ def test_a_crash_past_the_timeouts_at_a_withholding_point_forfeits_only_under_th
     assert not forfeited_before
 
 
+def test_an_outage_at_a_chance_point_back_within_the_window_forfeits_only_in_version_2(
+        ) -> None:
+    """Issue 47: outage 0 of seed "abort-edge" falls as seat 3 sends the last secret of an
+    event; it is back after both timeouts.  Version 2 had voted it out (it forfeited);
+    version 3's grace window still waits, its secret counts, and it costs it nothing."""
+    after = abort_edge.protocol_outage((4, "abort-edge", 0, 3))
+    assert after is not None and after == (0.0, False, True)
+    before = abort_edge.protocol_outage((4, "abort-edge", 0, 2))
+    assert before is not None and before[1:] == (True, True)
+
+
 def test_a_crash_restarted_within_the_silence_timeout_costs_nothing() -> None:
     assert abort_edge.protocol_crash_cost((4, "test", 0)) == 0.0
 
@@ -66,7 +77,9 @@ def test_the_report_carries_every_figure() -> None:
     last = json.loads(out.getvalue().splitlines()[-1])
     for key in ("edge_before", "edge_after", "ci95_before", "ci95_after", "honest_crash_cost",
                 "honest_crash_cost_before", "honest_crash_cost_after", "seconds", "best_mode",
-                "best_tau", "honest_outage_cost_before", "honest_outage_cost_after"):
+                "best_tau", "honest_outage_cost_before", "honest_outage_cost_after",
+                "honest_outage_ci95_after", "outage_forfeits_after", "outage_forfeit_rate_after",
+                "long_outage_cost_after"):
         assert key in last, key
     assert len(last["ci95_before"]) == 2 and last["honest_crash_cost"] == 0.0
     assert last["best_tau_after"] == "never" and last["edge_after"] == 0.0

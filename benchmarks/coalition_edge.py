@@ -1,0 +1,366 @@
+"""What does a coalition of withholders gain?  (issue 47; protocol.md §7.7, the coalition rule)
+
+    python -m benchmarks abort-edge --players 4 --coalition 2 --games 400 --sweep-games 100
+
+Two seats (the last two, C1 and C2) swap their chance secrets off the table: once the honest
+seats have revealed an event's secrets, the coalition knows its outcome before it reveals its
+own, and can force a re-draw by withholding.  Under the rules before issue 47 (protocol version
+2, its withholding forfeit included) neither forfeits if (a) both withhold — both replaced for
+silence, the event drawn again, neither committing to the re-draw — or (b) one withholds while
+its partner revealed and then went silent before committing to the re-draw.  Both are replaced
+for silence only: their zombies play until they reclaim.  Under version 3 every seat that
+withheld forfeits (in Raiders it plays on and cannot win: its share is 0).
+
+**Paired games.**  Each game is played twice from the same seed (characters, rooms, bot streams):
+once with the coalition honest, once with it playing its best response; every seat plays the
+heuristic bot.  The edge is the coalition's summed win share when cheating minus the same seats'
+summed share when honest, over the pairs, with a 95% paired-bootstrap interval
+(benchmarks/abort_edge.py's ``bootstrap``).
+
+**The best response** looks at the event that decides most and that the coalition learns
+first: each coalition seat's character (``setup.character.k`` for its seat k).  Knowing the
+character dealt, it compares that character's value to the seat with the mean over the
+characters a re-draw could give, and withholds when the re-draw is worth more than τ.  A
+character's value is its mean win share, over every seat that had it, in ``--table-games``
+honest games of other seeds (the coalition's prior knowledge of the game).  The cost before the
+rule: each replaced seat's zombie plays its next decision (the rejoin comes at the next step);
+after the rule the withholders forfeit.  τ and the variant (a: ``both``, b: ``partner``) are
+swept; the largest edge is reported; after the rule τ also takes "never" — the best response,
+which knows that withholding forfeits.
+
+**Not modelled** (each would let the coalition gain more before the rule: the edge before is a
+lower bound): withholding level cards and face-up rooms, and vetoing for each other more than
+once a game.  Under version 3 all of these forfeit alike.
+
+**On the protocol** (``protocol_matches`` each side, the in-memory mesh of protocol.mesh): the
+best response found before the rule is played by real coalition peers — they compute the
+outcome from the honest seats' revealed secrets and their own, and withhold by going silent at
+their CHANCE_REVEAL (variant a) or with the partner's reveal sent first (variant b); the others'
+clocks run past both timeouts and the grace window, vote them out and draw the character again;
+the coalition's peers then come back from their files and reclaim.  Under version 2 and version
+3 (``protocol_edge_before``, ``protocol_edge_after``; the same policy under both: the best
+response after the rule never withholds, so it plays its honest twin's games)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchmarks.scenario import raiders
+from engine.core import Chance, GameState, Over, Simultaneous, Turn
+from engine.games import get_game
+from engine.raiders.bots import make_bot
+from engine.sim import Dealer, _serve_knowledge
+from engine.stream import derive_key, stream_key
+from protocol.crypto import chance_outcome
+from protocol.match.core import LocalSeat, MatchCore
+from protocol.match.game import zombie_action
+from protocol.mesh import Network, bot_decider
+from protocol.wire.messages import Kind, Message
+
+VARIANTS = ("both", "partner")
+CHARACTER = "setup.character."
+Table = dict[tuple[int, str], float]
+
+
+@dataclass
+class Coalition:
+    """One game of the model: the coalition's seats, its policy, and what happened."""
+
+    seats: tuple[int, ...]
+    seed: bytes
+    table: Table
+    variant: str = ""  # "" honest
+    tau: float = 0.0
+    rule: str = "before"
+    redrawn: dict[str, int] = field(default_factory=dict)
+    drawn: dict[str, str] = field(default_factory=dict)
+    zombie_next: set[int] = field(default_factory=set)
+    forfeited: set[int] = field(default_factory=set)
+    withholds: int = 0
+
+    def outcome(self, event: Any) -> str:
+        times = self.redrawn.get(event.id, 0)
+        seed = self.seed if not times else derive_key(b"redraw", self.seed, str(times))
+        return Dealer(seed).choose(event)
+
+    def withholds_now(self, event: Any, outcome: str) -> bool:
+        """At a coalition seat's character: is a re-draw worth more than τ to the coalition?"""
+        if not self.variant or not event.id.startswith(CHARACTER):
+            return False
+        seat = int(event.id[len(CHARACTER):])
+        if seat not in self.seats or self.redrawn.get(event.id, 0) or self.forfeited:
+            return False
+        here = self.table.get((seat, outcome), 0.0)
+        again = sum(self.table.get((seat, o), 0.0) for o in event.outcomes) / len(event.outcomes)
+        return again - here > self.tau
+
+    def withhold(self, event: Any) -> None:
+        self.withholds += 1
+        self.redrawn[event.id] = self.redrawn.get(event.id, 0) + 1
+        withholders = set(self.seats) if self.variant == "both" else {self.seats[-1]}
+        if self.rule == "after":
+            self.forfeited |= withholders  # (its zombie plays on; it cannot win)
+        self.zombie_next |= set(self.seats) - self.forfeited  # (replaced until it reclaims)
+
+
+def play(seed: bytes, players: int, table: Table, variant: str = "", tau: float = 0.0,
+         rule: str = "before") -> tuple[float, int, dict[str, str], tuple[float, ...]]:
+    """One game of the model: the coalition's summed share, how often it withheld, the
+    characters dealt, and every seat's share (a forfeited seat's 0)."""
+    seats = tuple(range(players - 2, players))
+    ctx = Coalition(seats, seed, table, variant, tau, rule)
+    match_id = derive_key(b"abort-edge/match", seed)
+    state: GameState[Any] = get_game("raiders").new(players=players)
+    bots = [make_bot("heuristic") for _ in range(players)]
+    dealer = Dealer(seed)
+    prefixes = [stream_key(b"cryptcrawl/bot/v1", derive_key(b"cryptcrawl/bot-seed", seed, str(s)))
+                for s in range(players)]
+    free = get_game("raiders").free_action
+    while True:
+        w = state.waiting
+        if isinstance(w, Over):
+            shares = tuple(0.0 if s in ctx.forfeited else w.outcome.share(s)
+                           for s in range(players))
+            return sum(shares[s] for s in seats), ctx.withholds, ctx.drawn, shares
+        if isinstance(w, Chance):
+            outcome = ctx.outcome(w.event)
+            if ctx.withholds_now(w.event, outcome):
+                ctx.withhold(w.event)
+                continue
+            ctx.drawn[w.event.id] = outcome
+            state = state.apply_chance(w.event.id, outcome)
+            continue
+        assert isinstance(w, Simultaneous | Turn), w
+        step_key = stream_key(w.step)
+        for seat in sorted(w.pending):
+            attempt = 0
+            while True:
+                key = prefixes[seat] + step_key + bytes((seat, attempt & 0xFF))
+                if seat in ctx.forfeited or seat in ctx.zombie_next:
+                    ctx.zombie_next.discard(seat)
+                    action = zombie_action(state, seat, match_id, w.step)
+                else:
+                    action = bots[seat].choose(state.view(seat), key)
+                is_free = free(state, seat, action)
+                state = state.apply(seat, action)
+                if state.knowledge_requests():
+                    state = _serve_knowledge(state, dealer, None)
+                if not is_free:
+                    break
+                attempt += 1
+
+
+def _table_task(args: tuple[bytes, int]) -> tuple[dict[str, str], tuple[float, ...]]:
+    seed, players = args
+    _, _, drawn, shares = play(seed, players, {})
+    return drawn, shares
+
+
+def _pair_task(args: tuple[bytes, int, Table, str, float, str]) -> tuple[float, int]:
+    seed, players, table, variant, tau, rule = args
+    share, withholds, _, _ = play(seed, players, table, variant, tau, rule)
+    return share, withholds
+
+
+def character_table(pool: ProcessPoolExecutor, players: int, seed: str, games: int) -> Table:
+    """Each character's mean win share (pooled over the seats, the same for every seat), over
+    ``games`` honest games of seeds apart from the measured ones."""
+    seeds = [derive_key(b"abort-edge/coalition-table", seed.encode(), str(i))
+             for i in range(games)]
+    sums: dict[str, list[float]] = {}
+    for drawn, shares in pool.map(_table_task, [(s, players) for s in seeds]):
+        for seat in range(players):
+            character = drawn.get(f"{CHARACTER}{seat}")
+            if character is not None:
+                sums.setdefault(character, []).append(shares[seat])
+    # (Pooled over the seats: a character's strength, four times the samples of a seat's.)
+    means = {character: sum(v) / len(v) for character, v in sums.items()}
+    return {(seat, character): m for character, m in means.items() for seat in range(players)}
+
+
+# ---------------------------------------------------------------------- on the protocol
+
+
+def protocol_coalition(args: tuple[int, str, int, int, str, float, Table]
+                       ) -> tuple[float, float, int, int]:
+    """One paired match on the mesh, protocol ``version``: the coalition's summed share honest
+    and cheating, how many times it withheld, and how many of its seats forfeited."""
+    players, seed, i, version, variant, tau, table = args
+    tag = f"abort-edge/coalition/{seed}/{i}".encode()
+    seats = (players - 2, players - 1)
+    deciders = [bot_decider(b"bot%d" % s, "heuristic") for s in range(players)]
+    calm = Network(players, raiders(), tag, deciders, version=version)
+    calm.pump()
+    net = Network(players, raiders(), tag, deciders, version=version)
+    withheld: list[str] = []
+    gone: set[int] = set()
+
+    def policy(seat: int, message: Message) -> bool:
+        """Is ``message`` (a CHANCE_REVEAL of ``seat``) where the coalition withholds?"""
+        core = net.cores[seat]
+        event = message.content.secrets[0][0]  # type: ignore[union-attr]
+        if withheld:
+            return False
+        target = int(event[len(CHARACTER):])
+        w = core.state.waiting
+        held = core.chance.secrets.get(event, {})
+        committed = sorted(core.chance.commitments.get(event, {}))
+        if not isinstance(w, Chance) or w.event.id != event:
+            return False
+        secrets = [held[s] if s not in seats else net.seats[s].secrets.chance_secret(event)
+                   for s in committed]
+        outcome = chance_outcome(w.event, secrets)
+        here = table.get((target, outcome), 0.0)
+        again = sum(table.get((target, o), 0.0) for o in w.event.outcomes) / len(
+            w.event.outcomes)
+        if again - here > tau:
+            withheld.append(event)
+            return True
+        return False
+
+    decided: dict[str, bool] = {}
+    buffers: dict[int, list[Message]] = {seat: [] for seat in seats}
+
+    def ready(seat: int, event: str) -> bool:
+        """Every honest contributor's secret of ``event`` is held at ``seat``'s peer."""
+        core = net.cores[seat]
+        held = core.chance.secrets.get(event, {})
+        return all(s in held for s in core.chance.commitments.get(event, {}) if s not in seats)
+
+    for seat in seats:
+        local = net.seats[seat]
+
+        def send(original: Callable[[], list[Message]] = local.messages_to_send,
+                 seat: int = seat) -> list[Message]:
+            if seat in gone:
+                return []
+            messages = buffers[seat] + original()
+            buffers[seat] = []
+            out: list[Message] = []
+            for k, message in enumerate(messages):
+                if message.kind is not Kind.CHANCE_REVEAL:
+                    out.append(message)
+                    continue
+                event = message.content.secrets[0][0]  # type: ignore[union-attr]
+                watched = (event.startswith(CHARACTER) and "~" not in event
+                           and int(event[len(CHARACTER):]) in seats)
+                if watched and event not in decided:
+                    if not ready(seat, event):
+                        buffers[seat] = messages[k:]  # (it waits for the honest secrets)
+                        return out
+                    decided[event] = policy(seat, message)
+                if watched and decided[event]:
+                    if variant == "partner" and seat == seats[0]:
+                        out.append(message)  # (the partner reveals, then goes silent)
+                    gone.add(seat)
+                    net.crash(seat)
+                    return out
+                out.append(message)
+            return out
+        local.messages_to_send = send  # type: ignore[method-assign]
+    net.pump()
+    if withheld:
+        others = [j for j in range(players) if j not in seats]
+        for _ in range(6):
+            if all(set(seats) <= set(net.cores[j].absent) for j in others):
+                break
+            for j in others:
+                net.run_clock(j)
+            net.pump()
+        for seat in seats:
+            _restart(net, seat, tag)
+    net.run_with_timeouts(limit=20)
+    forfeits = len(set(seats) & net.cores[0].seats.withholders)
+    return _sum(calm, seats), _sum(net, seats), len(withheld), forfeits
+
+
+def _restart(net: Network, seat: int, tag: bytes) -> None:
+    old = net.seats[seat]
+    core = MatchCore(net.header)
+    for message in net.log:
+        core.receive(message)
+    local = LocalSeat(core, seat, old.key, hashlib.sha256(tag + b"seed%d" % seat).digest(),
+                      old.decide)
+    net.cores[seat], net.seats[seat] = core, local
+    net.crashed.discard(seat)
+    net.queue.extend(local.restore(list(old.sent)))
+
+
+def _sum(net: Network, seats: Sequence[int]) -> float:
+    w = net.cores[0].state.waiting
+    assert net.cores[0].signed and isinstance(w, Over)
+    return sum(w.outcome.share(s) for s in seats)
+
+
+Bootstrap = Callable[[Sequence[float], str], tuple[float, float]]
+
+
+def measure(pool: ProcessPoolExecutor, players: int, seeds: Sequence[bytes],
+            sweep: Sequence[bytes], taus: Sequence[float], table: Table,
+            protocol_matches: int, seed: str, *, bootstrap: Bootstrap,
+            never: float) -> dict[str, Any]:
+    """The coalition's figures: the model's paired games before and after the rule, then the
+    best response before it on the protocol mesh under versions 2 and 3 (``bootstrap`` and
+    ``never``: abort_edge's interval and τ = ∞, handed in — abort_edge imports this module)."""
+
+    def shares(variant: str, tau: float, games: Sequence[bytes],
+               rule: str = "before") -> list[tuple[float, int]]:
+        return list(pool.map(_pair_task, [(s, players, table, variant, tau, rule)
+                                          for s in games], chunksize=8))
+    honest = [share for share, _ in shares("", 0.0, seeds)]
+    result: dict[str, Any] = {}
+    for rule in ("before", "after"):
+        runs: list[dict[str, Any]] = []
+        for variant in VARIANTS:
+            for tau in [*taus, *([never] if rule == "after" else [])]:
+                got = shares(variant, tau, sweep, rule)
+                diffs = [c - h for (c, _), h in zip(got, honest, strict=False)]
+                runs.append({"rule": rule, "variant": variant,
+                             "tau": "never" if tau == never else tau, "games": len(got),
+                             "edge": sum(diffs) / len(diffs),
+                             "withholds_per_game": sum(w for _, w in got) / len(got)})
+                print(json.dumps(runs[-1]), flush=True)
+        best = max(runs, key=lambda r: (r["edge"], r["tau"] == "never"))
+        tau = never if best["tau"] == "never" else float(best["tau"])
+        got = shares(best["variant"], tau, seeds, rule)
+        diffs = [c - h for (c, _), h in zip(got, honest, strict=True)]
+        result[rule] = {"sweep": runs, "variant": best["variant"], "tau": best["tau"],
+                        "withholds_per_game": sum(w for _, w in got) / len(got),
+                        "edge": sum(diffs) / len(diffs), "ci95": list(bootstrap(diffs, rule))}
+    before, after = result["before"], result["after"]
+    # On the protocol: the best response before the rule, under version 2 and version 3.
+    variant = before["variant"]
+    tau = never if before["tau"] == "never" else float(before["tau"])
+    mesh: dict[int, list[tuple[float, float, int, int]]] = {
+        version: list(pool.map(protocol_coalition, [
+            (players, seed, i, version, variant, tau, table)
+            for i in range(protocol_matches)])) for version in (2, 3)}
+
+    def edge(rs: list[tuple[float, float, int, int]]) -> float:
+        return sum(c - h for h, c, _, _ in rs) / max(1, len(rs))
+    return {
+        "coalition": 2, "games": len(seeds), "sweep_games": len(sweep), "taus": list(taus),
+        "sweep": before["sweep"], "sweep_after": after["sweep"],
+        "best_variant": before["variant"], "best_tau": before["tau"],
+        "withholds_per_game": before["withholds_per_game"],
+        "best_variant_after": after["variant"], "best_tau_after": after["tau"],
+        "withholds_per_game_after": after["withholds_per_game"],
+        "honest_win_share": sum(honest) / len(honest),
+        "edge_before": before["edge"], "ci95_before": before["ci95"],
+        "edge_after": after["edge"], "ci95_after": after["ci95"],
+        "protocol_matches": min(len(mesh[2]), len(mesh[3])),
+        "protocol_edge_before": edge(mesh[2]),
+        "protocol_ci95_before": list(bootstrap([c - h for h, c, _, _ in mesh[2]],
+                                               "protocol-before")),
+        "protocol_withheld_before": sum(w for _, _, w, _ in mesh[2]),
+        "protocol_forfeits_before": sum(f for _, _, _, f in mesh[2]),
+        "protocol_edge_after": edge(mesh[3]),
+        "protocol_ci95_after": list(bootstrap([c - h for h, c, _, _ in mesh[3]],
+                                              "protocol-after")),
+        "protocol_withheld_after": sum(w for _, _, w, _ in mesh[3]),
+        "protocol_forfeits_after": sum(f for _, _, _, f in mesh[3])}
