@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import Any, ClassVar, Final, NamedTuple, Self, cast
+from typing import Any, ClassVar, Final, NamedTuple, cast
 
 from engine.core import (
     Chance,
     ChanceEvent,
-    GameState,
     IllegalActionError,
     InvalidChanceError,
     InvalidKnowledgeError,
@@ -40,6 +39,7 @@ from engine.core import (
     Visibility,
     Waiting,
 )
+from engine.plugin import PluginState
 from engine.raiders.actions import PEEK, PLAY, Action, format_action, parse_action
 from engine.raiders.cards import (
     BOSS_IDS,
@@ -202,7 +202,7 @@ _POWER_ACTIONS: Final = tuple(tuple(PLAY[str(v)] for v in range(1, 6) if not use
 Hands = tuple[list[int], list[tuple[int, int, int, int]]]  # power cards used, items; per seat
 
 
-class RaidersState(GameState[Action]):
+class RaidersState(PluginState[Action]):
     """An immutable Dungeon Raiders state.  Build one with :func:`new_game` or
     :meth:`from_position`; every transition returns a new state.
 
@@ -212,6 +212,8 @@ class RaidersState(GameState[Action]):
     docs/engine.md, "Speed".)"""
 
     game: ClassVar[str] = "raiders"
+    FIELDS: ClassVar[tuple[str, ...]] = _FIELDS
+    NO_KNOWLEDGE: ClassVar[Knowledge] = NO_KNOWLEDGE
 
     __slots__ = (*_FIELDS, "_waiting", "_legal")
 
@@ -241,14 +243,6 @@ class RaidersState(GameState[Action]):
 
     def _copy(self) -> RaidersState:
         return _copy_state(self)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RaidersState):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in _FIELDS)
-
-    def __hash__(self) -> int:
-        return hash(self.digest())
 
     def __repr__(self) -> str:
         return (f"<RaidersState {self.n}p {'tactical ' if self.tactical else ''}"
@@ -890,13 +884,6 @@ class RaidersState(GameState[Action]):
         new.knowledge = tuple(all_k)
         return new
 
-    def public(self) -> RaidersState:
-        if all(k == NO_KNOWLEDGE for k in self.knowledge):
-            return self
-        new = self._copy()
-        new.knowledge = (NO_KNOWLEDGE,) * self.n
-        return new
-
     # ------------------------------------------------------------------ endings
 
     def forfeit(self, seat: Seat) -> RaidersState:
@@ -913,32 +900,6 @@ class RaidersState(GameState[Action]):
         new = self._copy()
         new.forfeited = self.forfeited | 1 << seat
         return new
-
-    # ------------------------------------------------------------------ views and positions
-
-    def view(self, seat: Seat) -> Any:
-        from engine.raiders.view import make_view
-
-        return make_view(self, seat)
-
-    def spectator_view(self) -> Any:
-        """The public table only (no seat's hand, pending card or torch)."""
-        from engine.raiders.view import make_view
-
-        return make_view(self.public(), None)
-
-    def to_position(self, *, private: bool = True) -> Any:
-        from engine.raiders.position import to_position
-
-        return to_position(self, private=private)
-
-    @classmethod
-    def from_position(cls, data: Any) -> Self:
-        from engine.raiders.position import from_position
-
-        state = from_position(data)
-        assert isinstance(state, cls)
-        return state
 
 
 def _add(items: tuple[int, int, int, int], i: int, delta: int) -> tuple[int, int, int, int]:

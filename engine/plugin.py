@@ -1,0 +1,111 @@
+"""What a game plugs into: the glue every game's state shares, so that a game writes only its
+rules, views and notation.
+
+* :class:`PluginState` — a :class:`~engine.core.GameState` whose value is its ``FIELDS``
+  (equality, hashing by digest), whose private knowledge is a tuple with one ``NO_KNOWLEDGE``
+  entry per seat (:meth:`PluginState.public` blanks it), and whose views and positions come
+  from the functions its package binds.
+* :func:`bind` — a game's package (its ``__init__``) names its view and position functions,
+  so that the state module, the bottom of the package, imports neither.
+* :func:`make_bot` — a bot by name from a game's table of bot classes.
+
+Nothing here names a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, NamedTuple, Self, TypeVar
+
+from engine.core import JSON, GameState, Seat
+
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+class Formats(NamedTuple):
+    """A game's view and position functions (bound by its package, see :func:`bind`)."""
+
+    view: Callable[[Any, Seat | None], Any]  # (state, seat); None: a spectator's (public state)
+    to_position: Callable[..., JSON]  # (state, *, private)
+    from_position: Callable[[JSON], Any]
+
+
+_FORMATS: dict[str, Formats] = {}
+
+
+def bind(game: str, *, view: Callable[[Any, Seat | None], Any],
+         to_position: Callable[..., JSON], from_position: Callable[[JSON], Any]) -> None:
+    """Name the view and position functions of the game called ``game`` (its package does,
+    once it has imported them)."""
+    _FORMATS[game] = Formats(view, to_position, from_position)
+
+
+def formats(game: str) -> Formats:
+    """The functions bound for ``game``; LookupError if its package bound none."""
+    try:
+        return _FORMATS[game]
+    except KeyError:
+        raise LookupError(f"no views or positions are bound for the game {game!r}") from None
+
+
+class PluginState(GameState[A]):
+    """The shared part of a game state (see the module docstring).  A subclass declares
+    ``FIELDS`` (the attributes that make up its value, private knowledge included), a
+    ``knowledge`` tuple with one entry per seat, ``NO_KNOWLEDGE`` (a seat's entry when it knows
+    nothing) and ``_copy`` (a fresh copy to build the next state in)."""
+
+    FIELDS: ClassVar[tuple[str, ...]]
+    NO_KNOWLEDGE: ClassVar[Any]
+
+    knowledge: tuple[Any, ...]
+
+    def _copy(self) -> Self:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self.FIELDS)
+
+    def __hash__(self) -> int:
+        return hash(self.digest())
+
+    def public(self) -> Self:
+        blank = self.NO_KNOWLEDGE
+        knowledge = self.knowledge
+        if all(k == blank for k in knowledge):
+            return self
+        new = self._copy()
+        object.__setattr__(new, "knowledge", (blank,) * len(knowledge))
+        return new
+
+    def view(self, seat: Seat) -> Any:
+        if not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise ValueError(f"there is no seat {seat!r}")
+        return formats(self.game).view(self, seat)
+
+    def spectator_view(self) -> Any:
+        """The view of the public part alone (no seat's knowledge)."""
+        return formats(self.game).view(self.public(), None)
+
+    def to_position(self, *, private: bool = True) -> JSON:
+        return formats(self.game).to_position(self, private=private)
+
+    @classmethod
+    def from_position(cls, data: JSON) -> Self:
+        state = formats(cls.game).from_position(data)
+        assert isinstance(state, cls)
+        return state
+
+
+def make_bot(bots: Mapping[str, Callable[[], B]], name: str) -> B:
+    """A new bot of the kind called ``name`` in ``bots``; ValueError naming the known ones."""
+    try:
+        factory = bots[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(bots)})") from None
+    return factory()
+
+
+__all__ = ["Formats", "PluginState", "bind", "formats", "make_bot"]
