@@ -38,6 +38,7 @@ from engine.twister.data import (
     token_id,
     token_slot,
 )
+from engine.twister.phases import COMBAT, END_OPEN, OPEN, OVER, PHASES, PUT, REVEAL, TEAM
 from engine.twister.records import (
     GONE_WORDS,
     HIDDEN,
@@ -50,19 +51,7 @@ from engine.twister.records import (
     Tok,
 )
 from engine.twister.rooms import ROOMS
-from engine.twister.state import (
-    COMBAT,
-    END_OPEN,
-    OPEN,
-    OVER,
-    PHASES,
-    PUT,
-    REVEAL,
-    TEAM,
-    TURN_CAP,
-    TwisterState,
-    make_state,
-)
+from engine.twister.state import TURN_CAP, TwisterState, make_state
 
 FORMAT = 1
 _GONE = {word: code for code, word in GONE_WORDS.items()}

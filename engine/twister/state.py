@@ -30,7 +30,6 @@ from typing import Any, ClassVar, Final
 from engine.core import (
     Chance,
     ChanceEvent,
-    GameState,
     IllegalActionError,
     InvalidActionError,
     InvalidChanceError,
@@ -47,6 +46,8 @@ from engine.core import (
     Visibility,
     Waiting,
 )
+from engine.plugin import PluginState
+from engine.twister import checks, flow, movegen
 from engine.twister.actions import (
     KINDS_OF_ACTION,
     Action,
@@ -67,6 +68,23 @@ from engine.twister.data import (
     start_slot,
     token_slot,
 )
+from engine.twister.phases import (
+    ACTION,
+    CARD,
+    COMBAT,
+    END_OPEN,
+    FIRST,
+    OPEN,
+    OPENING_PHASES,
+    OVER,
+    PHASES,
+    PLACE,
+    PLACER,
+    PUT,
+    REVEAL,
+    TEAM,
+    TEAM_OPEN,
+)
 from engine.twister.records import (
     NO_ENDING,
     NO_KNOWLEDGE,
@@ -76,26 +94,10 @@ from engine.twister.records import (
     Player,
     Reveal,
     Tok,
+    _with,
 )
 from engine.twister.rooms import ROOM_IDS
 from engine.twister.table import occupancy
-
-TEAM: Final = "team"
-PLACER: Final = "placer"
-PLACE: Final = "place"
-TEAM_OPEN: Final = "team_open"
-FIRST: Final = "first"
-CARD: Final = "card"
-ACTION: Final = "action"
-REVEAL: Final = "reveal"
-OPEN: Final = "open"
-PUT: Final = "put"
-COMBAT: Final = "combat"
-END_OPEN: Final = "end_open"
-OVER: Final = "over"
-PHASES: Final = (TEAM, PLACER, PLACE, TEAM_OPEN, FIRST, CARD, ACTION, REVEAL, OPEN, PUT, COMBAT,
-                 END_OPEN, OVER)
-OPENING_PHASES: Final = (TEAM_OPEN, OPEN, END_OPEN)
 
 _BOTH: Final = frozenset((0, 1))
 _NOBODY: Final[frozenset[int]] = frozenset()
@@ -117,12 +119,14 @@ def ceiling(highest: int) -> int:
     return max(2, highest + 1)
 
 
-class TwisterState(GameState[Action]):
+class TwisterState(PluginState[Action]):
     """An immutable Dungeon Twister state.  Build one with :func:`new_game` or
     :func:`engine.twister.position.from_position`; every transition returns a new state (this
     module writes only to fresh copies)."""
 
     game: ClassVar[str] = "twister"
+    FIELDS: ClassVar[tuple[str, ...]] = _FIELDS
+    NO_KNOWLEDGE: ClassVar[Know] = NO_KNOWLEDGE
 
     __slots__ = (*_FIELDS, "_board", "_legal", "_occ", "_waiting")
 
@@ -171,14 +175,6 @@ class TwisterState(GameState[Action]):
             self._occ = None
         self._legal = None
         self._waiting = None
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TwisterState):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in _FIELDS)
-
-    def __hash__(self) -> int:
-        return hash(self.digest())
 
     def __repr__(self) -> str:
         return f"<TwisterState {self.phase} turn {self.turn} seat {self.active}>"
@@ -364,8 +360,6 @@ class TwisterState(GameState[Action]):
         return legal
 
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
-        from engine.twister import movegen
-
         phase = self.phase
         if phase == ACTION:
             return movegen.turn_actions(self, seat)
@@ -397,8 +391,6 @@ class TwisterState(GameState[Action]):
             raise IllegalActionError(f"illegal '{_shown(action)}': {reason}")
 
     def _illegal_reason(self, seat: int, action: Action) -> str:
-        from engine.twister import checks
-
         return checks.illegal_reason(self, seat, action)
 
     def parse_action(self, seat: object, text: object) -> Action:
@@ -466,8 +458,6 @@ class TwisterState(GameState[Action]):
         return state
 
     def _apply_unchecked(self, seat: int, action: Action) -> TwisterState:
-        from engine.twister import flow
-
         new = self._copy()
         if is_private(action):
             flow.apply_public(new, seat, public_part(action))
@@ -480,8 +470,6 @@ class TwisterState(GameState[Action]):
     # ------------------------------------------------------------------ chance
 
     def apply_chance(self, event_id: str, outcome: str) -> TwisterState:
-        from engine.twister import flow
-
         w = self.waiting
         if not isinstance(w, Chance):
             raise InvalidChanceError("no chance event is pending")
@@ -541,8 +529,6 @@ class TwisterState(GameState[Action]):
         """``seat`` opens the sealed values the state waits for.  IllegalActionError (that
         seat's misbehaviour) for other slots, a value that is no token of the seat, a non-
         character on a starting square, or a token opened twice (R32)."""
-        from engine.twister import flow
-
         w = self.waiting
         if not isinstance(w, Openings):
             raise NotYourDecisionError("no sealed values are due now")
@@ -610,47 +596,9 @@ class TwisterState(GameState[Action]):
             raise IllegalActionError("the game is over")
 
     def _ending(self, ending: Ending) -> TwisterState:
-        from engine.twister import flow
-
         new = self._copy()
         flow.begin_end(new, ending)
         return new
-
-    # ------------------------------------------------------------------ views and positions
-
-    def public(self) -> TwisterState:
-        if self.knowledge == (NO_KNOWLEDGE, NO_KNOWLEDGE):
-            return self
-        new = self._copy()
-        new._set(knowledge=(NO_KNOWLEDGE, NO_KNOWLEDGE))
-        return new
-
-    def view(self, seat: Seat) -> Any:
-        from engine.twister.view import make_view
-
-        return make_view(self, seat)
-
-    def spectator_view(self) -> Any:
-        from engine.twister.view import make_view
-
-        return make_view(self.public(), None)
-
-    def to_position(self, *, private: bool = True) -> Any:
-        from engine.twister.position import to_position
-
-        return to_position(self, private=private)
-
-    @classmethod
-    def from_position(cls, data: Any) -> TwisterState:
-        from engine.twister.position import from_position
-
-        return from_position(data)
-
-
-def _with(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    out = list(items)
-    out[i] = value
-    return tuple(out)
 
 
 def _well_formed(action: Action) -> bool:
