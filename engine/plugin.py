@@ -8,6 +8,9 @@ rules, views and notation.
 * :func:`bind` — a game's package (its ``__init__``) names its view and position functions,
   so that the state module, the bottom of the package, imports neither.
 * :func:`make_bot` — a bot by name from a game's table of bot classes.
+* The checks every game makes the same way: a joint decision by exactly the pending seats
+  (:func:`joint_mismatch`), knowledge owed to a seat (:func:`owed_requests`,
+  :func:`check_owed`), and an integer field of a JSON position (:func:`get_int`).
 
 Nothing here names a game.
 """
@@ -17,7 +20,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, NamedTuple, Self, TypeVar
 
-from engine.core import JSON, GameState, Seat
+from engine.core import (
+    JSON,
+    GameState,
+    InvalidKnowledgeError,
+    InvalidPositionError,
+    KnowledgeRequest,
+    NotYourDecisionError,
+    Seat,
+)
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -108,4 +119,65 @@ def make_bot(bots: Mapping[str, Callable[[], B]], name: str) -> B:
     return factory()
 
 
-__all__ = ["Formats", "PluginState", "bind", "formats", "make_bot"]
+def joint_mismatch(pending: frozenset[Seat], actions: Mapping[Seat, Any]) -> NotYourDecisionError:
+    """The error for a joint decision whose seats are not exactly the ``pending`` ones."""
+    missing = sorted(pending - set(actions))
+    extra = sorted(set(actions) - pending)
+    return NotYourDecisionError(
+        "a joint decision needs exactly the pending seats"
+        + (f"; missing {missing}" if missing else "")
+        + (f"; not deciding {extra}" if extra else ""))
+
+
+def owed_requests(knowledge: tuple[Any, ...]) -> tuple[KnowledgeRequest, ...]:
+    """The knowledge requests of seats whose knowledge entry has events ``owed``."""
+    return tuple(KnowledgeRequest(s, k.owed) for s, k in enumerate(knowledge) if k.owed)
+
+
+def check_owed(knowledge: tuple[Any, ...], seat: object, given: Mapping[str, str]) -> int:
+    """``seat``, checked to be a seat (one ``knowledge`` entry each) owed exactly the events
+    ``given`` names (its entry's ``owed``); InvalidKnowledgeError otherwise."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(knowledge):
+        raise InvalidKnowledgeError(f"there is no seat {seat!r:.20}")
+    owed = knowledge[seat].owed
+    if not owed:
+        raise InvalidKnowledgeError(f"seat {seat} is owed no private knowledge")
+    if set(given) != set(owed):
+        raise InvalidKnowledgeError(
+            f"seat {seat} is owed {', '.join(owed)}, not "
+            f"{', '.join(sorted(map(str, given))) or 'nothing'}")
+    return seat
+
+
+def invalid(msg: str) -> InvalidPositionError:
+    return InvalidPositionError(f"invalid position: {msg}")
+
+
+def get_int(d: Mapping[str, Any], key: str, default: int | None = None, *, lo: int = 0,
+             hi: int | None = None) -> int:
+    """The integer ``d[key]`` in ``lo..hi`` (``default`` if absent or null; required if the
+    default is None); InvalidPositionError otherwise."""
+    if key not in d or d[key] is None:
+        if default is None:
+            raise invalid(f"missing '{key}'")
+        return default
+    v = d[key]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise invalid(f"'{key}' must be an integer, not {v!r:.40}")
+    if v < lo or (hi is not None and v > hi):
+        raise invalid(f"'{key}' = {v} is out of range {lo}..{hi if hi is not None else ''}")
+    return v
+
+
+__all__ = [
+    "Formats",
+    "PluginState",
+    "bind",
+    "check_owed",
+    "formats",
+    "get_int",
+    "invalid",
+    "joint_mismatch",
+    "make_bot",
+    "owed_requests",
+]

@@ -48,7 +48,7 @@ from engine.kards.decks import Orange
 from engine.kards.flow import chance_event, decider, peek_target, resolve_chance, settle
 from engine.kards.legal import decide, frame_legal, normalize, why_illegal
 from engine.kards.records import NO_KNOWLEDGE, Char, Knowledge, Monster
-from engine.plugin import PluginState
+from engine.plugin import PluginState, check_owed, owed_requests
 
 MODES: Final = ("arena", "coop", "solo")
 HELPS: Final = ("none", "random", "programmed")
@@ -394,18 +394,11 @@ class KardsState(PluginState[Action]):
     # ------------------------------------------------------------------ private knowledge
 
     def knowledge_requests(self) -> tuple[KnowledgeRequest, ...]:
-        return tuple(KnowledgeRequest(s, k.owed) for s, k in enumerate(self.knowledge) if k.owed)
+        return owed_requests(self.knowledge)
 
     def learn(self, seat: object, knowledge: Mapping[str, str]) -> KardsState:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            raise InvalidKnowledgeError(f"there is no seat {seat!r:.20}")
+        seat = check_owed(self.knowledge, seat, knowledge)
         k = self.knowledge[seat]
-        if not k.owed:
-            raise InvalidKnowledgeError(f"seat {seat} is owed no private knowledge")
-        if set(knowledge) != set(k.owed):
-            raise InvalidKnowledgeError(
-                f"seat {seat} is owed {', '.join(k.owed)}, not "
-                f"{', '.join(sorted(map(str, knowledge))) or 'nothing'}")
         top = self.orange.top_event
         for event, card in knowledge.items():
             if top is None or event != top[0] or card not in top[1]:

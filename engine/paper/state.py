@@ -87,7 +87,7 @@ from engine.paper.rounds import (
 )
 from engine.paper.score import outcome
 from engine.paper.sheet import BOARDS, NEW_SHEET, Board, Sheet
-from engine.plugin import PluginState
+from engine.plugin import PluginState, joint_mismatch
 
 _PUBLIC: Final = Visibility.PUBLIC
 
@@ -493,12 +493,7 @@ class PaperState(PluginState[PaperAction]):
             raise self._no_decision(next(iter(actions), -1))
         pending = w.pending
         if actions.keys() != pending:
-            missing = sorted(pending - set(actions))
-            extra = sorted(set(actions) - pending)
-            raise NotYourDecisionError(
-                "a joint decision needs exactly the pending seats"
-                + (f"; missing {missing}" if missing else "")
-                + (f"; not deciding {extra}" if extra else ""))
+            raise joint_mismatch(pending, actions)
         knowledge = list(self.knowledge)
         for seat in sorted(actions):
             action = actions[seat]

@@ -39,7 +39,7 @@ from engine.core import (
     Visibility,
     Waiting,
 )
-from engine.plugin import PluginState
+from engine.plugin import PluginState, check_owed, joint_mismatch, owed_requests
 from engine.raiders.actions import PEEK, PLAY, Action, format_action, parse_action
 from engine.raiders.cards import (
     BOSS_IDS,
@@ -517,12 +517,7 @@ class RaidersState(PluginState[Action]):
             raise self._no_decision(next(iter(actions), -1))
         pending = w[1] - w[2]  # seats - committed
         if actions.keys() != pending:
-            missing = sorted(pending - set(actions))
-            extra = sorted(set(actions) - pending)
-            raise NotYourDecisionError(
-                "a joint decision needs exactly the pending seats"
-                + (f"; missing {missing}" if missing else "")
-                + (f"; not deciding {extra}" if extra else ""))
+            raise joint_mismatch(pending, actions)
         cards = {s: self.knowledge[s][_PENDING] for s in w[2]} if w[2] else {}
         for seat in sorted(actions):
             action = actions[seat]
@@ -856,17 +851,11 @@ class RaidersState(PluginState[Action]):
     # ------------------------------------------------------------------ private knowledge
 
     def knowledge_requests(self) -> tuple[KnowledgeRequest, ...]:
-        return tuple(KnowledgeRequest(s, k.owed) for s, k in enumerate(self.knowledge) if k.owed)
+        return owed_requests(self.knowledge)
 
     def learn(self, seat: object, knowledge: Mapping[str, str]) -> RaidersState:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            raise InvalidKnowledgeError(f"there is no seat {seat}")
+        seat = check_owed(self.knowledge, seat, knowledge)
         k = self.knowledge[seat]
-        if not k.owed:
-            raise InvalidKnowledgeError(f"seat {seat} is owed no private knowledge")
-        if set(knowledge) != set(k.owed):
-            raise InvalidKnowledgeError(
-                f"seat {seat} is owed {', '.join(k.owed)}, not {', '.join(sorted(knowledge))}")
         # The cards must be distinct and possible: undrawn rooms, or a boss for the boss slot.
         rooms = set(self.rooms)
         seen_cards: set[str] = set()

@@ -46,7 +46,7 @@ from engine.core import (
     Visibility,
     Waiting,
 )
-from engine.plugin import PluginState
+from engine.plugin import PluginState, joint_mismatch
 from engine.twister import checks, flow, movegen
 from engine.twister.actions import (
     KINDS_OF_ACTION,
@@ -443,13 +443,8 @@ class TwisterState(PluginState[Action]):
         if not isinstance(w, Simultaneous):
             raise self._no_decision(next(iter(actions), -1))
         pending = w.pending
-        if set(actions) != pending:
-            missing = sorted(pending - set(actions))
-            extra = sorted(set(actions) - pending)
-            raise NotYourDecisionError(
-                "a joint decision needs exactly the pending seats"
-                + (f"; missing {missing}" if missing else "")
-                + (f"; not deciding {extra}" if extra else ""))
+        if actions.keys() != pending:
+            raise joint_mismatch(pending, actions)
         for seat in sorted(actions):
             self.check(seat, actions[seat])
         state = self
