@@ -6,7 +6,8 @@ from engine.raiders.actions import PEEK, PLAY, Action, format_action, is_free, p
 from engine.raiders.bots import BOTS, zombie_bot
 from engine.raiders.levels import LEVELS, easy_bot
 from engine.raiders.position import from_position, to_position
-from engine.raiders.state import Phase, RaidersState, new_game
+from engine.raiders.records import Phase
+from engine.raiders.state import RaidersState, new_game
 from engine.raiders.strong import strong_bot
 from engine.raiders.view import RaidersView, make_view
 

@@ -38,17 +38,10 @@ from engine.raiders.cards import (
     ROOM_IDS,
     ROOMS_PER_LEVEL,
 )
+from engine.raiders.records import NO_KNOWLEDGE, VARIANTS, Knowledge, Phase, Player
 from engine.raiders.resolve import NO_CARD, Resolution
 from engine.raiders.scoring import score
-from engine.raiders.state import (
-    NO_KNOWLEDGE,
-    VARIANTS,
-    Knowledge,
-    Phase,
-    Player,
-    RaidersState,
-    make_state,
-)
+from engine.raiders.state import RaidersState, make_state
 
 FORMAT = 1
 DOWN = "down"
