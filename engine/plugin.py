@@ -8,7 +8,8 @@ rules, views and notation.
 * :func:`bind` — a game's package (its ``__init__``) names its view and position functions,
   so that the state module, the bottom of the package, imports neither.
 * :func:`make_bot` — a bot by name from a game's table of bot classes.
-* The checks every game makes the same way: a joint decision by exactly the pending seats
+* The checks every game makes the same way: the pending chance event and its outcomes
+  (:func:`pending_event`, :func:`check_outcome`), a joint decision by exactly the pending seats
   (:func:`joint_mismatch`), knowledge owed to a seat (:func:`owed_requests`,
   :func:`check_owed`), and an integer field of a JSON position (:func:`get_int`).
 
@@ -22,12 +23,19 @@ from typing import Any, ClassVar, NamedTuple, Self, TypeVar
 
 from engine.core import (
     JSON,
+    Chance,
+    ChanceEvent,
     GameState,
+    InvalidChanceError,
     InvalidKnowledgeError,
     InvalidPositionError,
     KnowledgeRequest,
     NotYourDecisionError,
+    Outcome,
     Seat,
+    Simultaneous,
+    Turn,
+    Waiting,
 )
 
 A = TypeVar("A")
@@ -64,15 +72,52 @@ class PluginState(GameState[A]):
     """The shared part of a game state (see the module docstring).  A subclass declares
     ``FIELDS`` (the attributes that make up its value, private knowledge included), a
     ``knowledge`` tuple with one entry per seat, ``NO_KNOWLEDGE`` (a seat's entry when it knows
-    nothing) and ``_copy`` (a fresh copy to build the next state in)."""
+    nothing), ``_copy`` (a fresh copy to build the next state in, its ``_waiting`` None),
+    ``_compute_waiting`` (what it waits for, computed once per state), ``_no_decision`` and,
+    with simultaneous steps, ``_apply_simultaneous``."""
 
     FIELDS: ClassVar[tuple[str, ...]]
     NO_KNOWLEDGE: ClassVar[Any]
 
     knowledge: tuple[Any, ...]
+    outcome: Outcome | None
+    _waiting: Waiting | None
 
     def _copy(self) -> Self:
         raise NotImplementedError
+
+    def _compute_waiting(self) -> Waiting:
+        raise NotImplementedError
+
+    def _no_decision(self, seat: object) -> NotYourDecisionError:
+        """The error for ``seat``, which has no decision now (the game says why)."""
+        raise NotImplementedError
+
+    def _apply_simultaneous(self, step: Simultaneous, actions: Mapping[Seat, A]) -> Self:
+        """:meth:`apply_joint` for a simultaneous ``step``, ``actions`` by exactly its pending
+        seats (checked): check each and apply them together."""
+        raise self._no_decision(next(iter(actions), -1))
+
+    def apply_joint(self, actions: Mapping[Seat, A]) -> Self:
+        w = self.waiting
+        if isinstance(w, Turn):
+            if set(actions) != {w.seat}:
+                raise NotYourDecisionError(f"it is seat {w.seat}'s decision alone")
+            return self.apply(w.seat, actions[w.seat])
+        if not isinstance(w, Simultaneous):
+            raise self._no_decision(next(iter(actions), -1))
+        if actions.keys() != w.pending:
+            raise joint_mismatch(w.pending, actions)
+        return self._apply_simultaneous(w, actions)
+
+    @property
+    def waiting(self) -> Waiting:
+        # States are immutable, so what one waits for is computed once.  (Transitions build a
+        # fresh copy, whose caches start empty, and never read them before they finish.)
+        w = self._waiting
+        if w is None:
+            w = self._waiting = self._compute_waiting()
+        return w
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, type(self)):
@@ -117,6 +162,25 @@ def make_bot(bots: Mapping[str, Callable[[], B]], name: str) -> B:
     except KeyError:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(bots)})") from None
     return factory()
+
+
+def pending_event(waiting: Waiting, event_id: object) -> ChanceEvent:
+    """The chance event a state ``waiting`` so waits for, checked to be ``event_id``;
+    InvalidChanceError otherwise."""
+    if not isinstance(waiting, Chance):
+        raise InvalidChanceError(f"no chance event is pending (got {event_id!r:.40})")
+    event = waiting.event
+    if event_id != event.id:
+        raise InvalidChanceError(f"the pending chance event is {event.id}, not {event_id!r:.40}")
+    return event
+
+
+def check_outcome(event: ChanceEvent, outcome: object) -> str:
+    """``outcome``, checked to be one of ``event``'s; InvalidChanceError otherwise."""
+    if outcome not in event.outcomes:
+        raise InvalidChanceError(f"{outcome!r:.40} is not a possible outcome of {event.id}")
+    assert isinstance(outcome, str)
+    return outcome
 
 
 def joint_mismatch(pending: frozenset[Seat], actions: Mapping[Seat, Any]) -> NotYourDecisionError:
@@ -170,14 +234,6 @@ def get_int(d: Mapping[str, Any], key: str, default: int | None = None, *, lo: i
 
 
 __all__ = [
-    "Formats",
-    "PluginState",
-    "bind",
-    "check_owed",
-    "formats",
-    "get_int",
-    "invalid",
-    "joint_mismatch",
-    "make_bot",
-    "owed_requests",
+    "Formats", "PluginState", "bind", "check_outcome", "check_owed", "formats", "get_int",
+    "invalid", "joint_mismatch", "make_bot", "owed_requests", "pending_event",
 ]

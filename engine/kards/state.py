@@ -15,23 +15,19 @@ Transitions copy the state (``_copy``) and change only the fresh copy; the rule 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Final, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from engine.core import (
     Chance,
     ChanceEvent,
     IllegalActionError,
-    InvalidChanceError,
     InvalidKnowledgeError,
     KnowledgeRequest,
     NotYourDecisionError,
-    Outcome,
     Over,
-    Seat,
     TimeClass,
     Turn,
     Visibility,
-    Waiting,
 )
 from engine.kards.actions import Action, format_action, parse_action
 from engine.kards.cards import (
@@ -48,7 +44,16 @@ from engine.kards.decks import Orange
 from engine.kards.flow import chance_event, decider, peek_target, resolve_chance, settle
 from engine.kards.legal import decide, frame_legal, normalize, why_illegal
 from engine.kards.records import NO_KNOWLEDGE, Char, Knowledge, Monster
-from engine.plugin import PluginState, check_owed, owed_requests
+from engine.plugin import (
+    PluginState,
+    check_outcome,
+    check_owed,
+    owed_requests,
+    pending_event,
+)
+
+if TYPE_CHECKING:
+    from engine.core import Seat, Waiting
 
 MODES: Final = ("arena", "coop", "solo")
 HELPS: Final = ("none", "random", "programmed")
@@ -113,7 +118,6 @@ class KardsState(PluginState[Action]):
     resigned: tuple[bool, ...]  # per seat
     stack: tuple[Frame, ...]
     log: tuple[str, ...]
-    outcome: Outcome | None
     knowledge: tuple[Knowledge, ...]  # private, per seat
     _waiting: Waiting | None
     _legal: tuple[Action, ...] | None
@@ -260,13 +264,6 @@ class KardsState(PluginState[Action]):
 
     # ------------------------------------------------------------------ waiting
 
-    @property
-    def waiting(self) -> Waiting:
-        w = self._waiting
-        if w is None:
-            w = self._waiting = self._compute_waiting()
-        return w
-
     def _compute_waiting(self) -> Waiting:
         if self.outcome is not None:
             return Over(self.outcome)
@@ -333,14 +330,6 @@ class KardsState(PluginState[Action]):
         settle(new)
         return new
 
-    def apply_joint(self, actions: Mapping[Seat, Action]) -> KardsState:
-        w = self.waiting
-        if not isinstance(w, Turn):
-            raise self._no_decision(next(iter(actions), -1))
-        if set(actions) != {w.seat}:
-            raise NotYourDecisionError(f"it is seat {w.seat}'s decision alone")
-        return self.apply(w.seat, actions[w.seat])
-
     def parse_action(self, seat: object, text: object) -> Action:
         action = parse_action(text)
         if isinstance(seat, int) and not isinstance(seat, bool):
@@ -356,15 +345,7 @@ class KardsState(PluginState[Action]):
     # ------------------------------------------------------------------ chance
 
     def apply_chance(self, event_id: object, outcome: object) -> KardsState:
-        w = self.waiting
-        if not isinstance(w, Chance):
-            raise InvalidChanceError(f"no chance event is pending (got {event_id!r:.40})")
-        event = w.event
-        if event_id != event.id:
-            raise InvalidChanceError(
-                f"the pending chance event is {event.id}, not {event_id!r:.40}")
-        if outcome not in event.outcomes:
-            raise InvalidChanceError(f"{outcome!r:.40} is not a possible outcome of {event.id}")
+        outcome = check_outcome(pending_event(self.waiting, event_id), outcome)
         new = self._copy()
         resolve_chance(new, self.stack[-1], outcome)
         settle(new)
@@ -386,10 +367,7 @@ class KardsState(PluginState[Action]):
         if top is None:
             return {}
         event = ChanceEvent(top[0], top[1], Visibility.HIDDEN)
-        card = choose(event)
-        if card not in event.outcomes:
-            raise InvalidChanceError(f"{card!r:.40} is not a possible outcome of {event.id}")
-        return {event.id: card}
+        return {event.id: check_outcome(event, choose(event))}
 
     # ------------------------------------------------------------------ private knowledge
 

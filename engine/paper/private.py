@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from engine.core import IllegalActionError, InvalidKnowledgeError
+from engine.core import IllegalActionError, InvalidKnowledgeError, OpeningRequest, Openings
 from engine.paper.actions import SetupChoice
 from engine.paper.data import OBJECTIVE_IDS, OBJECTIVES, POWER_IDS
 from engine.paper.records import (
@@ -184,6 +184,12 @@ def _check_styles(state: PaperState, seat: int, card: str) -> None:
             f"seat {seat}'s objective {card} marks the styles "
             f"{'/'.join(OBJECTIVES[card].styles)}, but its sheet trains "
             f"{'/'.join(styles) or 'nothing'}: the setup choice did not match the objective")
+
+
+def openings(state: PaperState) -> Openings:
+    """What the state waits for in the OPEN phase: each seat still to open opens its kept
+    objective."""
+    return Openings(tuple(OpeningRequest(s, (objective_slot(s),)) for s in state._to_open()))
 
 
 def open_sealed(state: PaperState, seat: object, values: Mapping[str, str]) -> PaperState:

@@ -20,7 +20,7 @@ on that seat's public sheet: :meth:`PaperState.check` never enumerates plans, an
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from engine.core import (
     Chance,
@@ -29,16 +29,12 @@ from engine.core import (
     InvalidActionError,
     InvalidChanceError,
     NotYourDecisionError,
-    OpeningRequest,
     Openings,
-    Outcome,
     Over,
-    Seat,
     Simultaneous,
     TimeClass,
     Turn,
     Visibility,
-    Waiting,
 )
 from engine.paper import private
 from engine.paper.actions import (
@@ -87,7 +83,10 @@ from engine.paper.rounds import (
 )
 from engine.paper.score import outcome
 from engine.paper.sheet import BOARDS, NEW_SHEET, Board, Sheet
-from engine.plugin import PluginState, joint_mismatch
+from engine.plugin import PluginState, check_outcome, pending_event
+
+if TYPE_CHECKING:
+    from engine.core import Seat, Waiting
 
 _PUBLIC: Final = Visibility.PUBLIC
 
@@ -127,7 +126,6 @@ class PaperState(PluginState[PaperAction]):
     shown: tuple[tuple[int, str], ...]  # per seat: its objective deal shown (index, card)
     kept: tuple[int, ...]  # per seat: its opened objective index (-1: not opened)
     void: tuple[bool, ...]  # per seat: its sealed objective can never be opened
-    outcome: Outcome | None
     knowledge: tuple[Knowledge, ...]
     _waiting: Waiting | None
     _memo: dict[tuple[int, Plan], Sheet] | None
@@ -189,13 +187,6 @@ class PaperState(PluginState[PaperAction]):
 
     # ------------------------------------------------------------------ waiting
 
-    @property
-    def waiting(self) -> Waiting:
-        w = self._waiting
-        if w is None:
-            w = self._waiting = self._compute_waiting()
-        return w
-
     def _compute_waiting(self) -> Waiting:
         phase = self.phase
         if phase is Phase.CHOOSE or phase is Phase.PLAN:
@@ -205,8 +196,7 @@ class PaperState(PluginState[PaperAction]):
         if phase is Phase.REWARD:
             return Turn(self.step, self.reward)
         if phase is Phase.OPEN:
-            return Openings(tuple(OpeningRequest(s, (objective_slot(s),))
-                                  for s in self._to_open()))
+            return private.openings(self)
         if phase is Phase.OVER:
             assert self.outcome is not None
             return Over(self.outcome)
@@ -251,12 +241,7 @@ class PaperState(PluginState[PaperAction]):
     # ------------------------------------------------------------------ chance
 
     def apply_chance(self, event_id: object, outcome: object) -> PaperState:
-        w = self.waiting
-        if not isinstance(w, Chance):
-            raise InvalidChanceError(f"no chance event is pending (got {event_id!r})")
-        event = w.event
-        if event_id != event.id:
-            raise InvalidChanceError(f"the pending chance event is {event.id}, not {event_id!r}")
+        event = pending_event(self.waiting, event_id)
         if event.visibility is Visibility.PRIVATE:
             raise InvalidChanceError(f"{event.id} is a private deal: apply_private, then the "
                                      "owner learns its card")
@@ -278,8 +263,7 @@ class PaperState(PluginState[PaperAction]):
                                for s in self.sheets)
             new.phase = Phase.PLAN
             return new
-        if outcome not in event.outcomes:
-            raise InvalidChanceError(f"{outcome!r:.40} is not a possible outcome of {event.id}")
+        outcome = check_outcome(event, outcome)
         if event.id == "setup.dungeon":
             new.dungeon = outcome
         else:
@@ -483,17 +467,8 @@ class PaperState(PluginState[PaperAction]):
         new._memo = self._memo
         return new
 
-    def apply_joint(self, actions: Mapping[Seat, PaperAction]) -> PaperState:
-        w = self.waiting
-        if isinstance(w, Turn):
-            if set(actions) != {w.seat}:
-                raise NotYourDecisionError(f"it is seat {w.seat}'s turn alone")
-            return self.apply(w.seat, actions[w.seat])
-        if not isinstance(w, Simultaneous):
-            raise self._no_decision(next(iter(actions), -1))
-        pending = w.pending
-        if actions.keys() != pending:
-            raise joint_mismatch(pending, actions)
+    def _apply_simultaneous(self, w: Simultaneous,
+                            actions: Mapping[Seat, PaperAction]) -> PaperState:
         knowledge = list(self.knowledge)
         for seat in sorted(actions):
             action = actions[seat]

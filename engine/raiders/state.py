@@ -25,24 +25,27 @@ the next room or level) is in ``flow.py``; a room's resolution in ``resolve.py``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Final, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from engine.core import (
     Chance,
     ChanceEvent,
     IllegalActionError,
-    InvalidChanceError,
     InvalidKnowledgeError,
     KnowledgeRequest,
     NotYourDecisionError,
     Outcome,
     Over,
-    Seat,
     Simultaneous,
     Turn,
-    Waiting,
 )
-from engine.plugin import PluginState, check_owed, joint_mismatch, owed_requests
+from engine.plugin import (
+    PluginState,
+    check_outcome,
+    check_owed,
+    owed_requests,
+    pending_event,
+)
 from engine.raiders import flow
 from engine.raiders.actions import PEEK, PLAY, Action, format_action, parse_action
 from engine.raiders.cards import (
@@ -87,6 +90,9 @@ from engine.raiders.records import (
     _new_simultaneous,
 )
 from engine.raiders.resolve import NO_CARD, Resolution
+
+if TYPE_CHECKING:
+    from engine.core import Seat, Waiting
 
 _ALL_SEATS: Final = {n: frozenset(range(n)) for n in PLAYER_COUNTS}
 
@@ -287,7 +293,7 @@ class RaidersState(PluginState[Action]):
 
     # ------------------------------------------------------------------ legality
 
-    def _no_decision(self, seat: Seat) -> NotYourDecisionError:
+    def _no_decision(self, seat: object) -> NotYourDecisionError:
         w = self.waiting
         if isinstance(w, Over):
             return NotYourDecisionError("the game is over")
@@ -435,17 +441,8 @@ class RaidersState(PluginState[Action]):
         new.knowledge = tuple(knowledge)
         return new
 
-    def apply_joint(self, actions: Mapping[Seat, Action]) -> RaidersState:
-        w = self.waiting
-        if isinstance(w, Turn):
-            if set(actions) != {w.seat}:
-                raise NotYourDecisionError(f"it is seat {w.seat}'s turn alone")
-            return self.apply(w.seat, actions[w.seat])
-        if not isinstance(w, Simultaneous):
-            raise self._no_decision(next(iter(actions), -1))
-        pending = w[1] - w[2]  # seats - committed
-        if actions.keys() != pending:
-            raise joint_mismatch(pending, actions)
+    def _apply_simultaneous(self, w: Simultaneous,
+                            actions: Mapping[Seat, Action]) -> RaidersState:
         cards = {s: self.knowledge[s][_PENDING] for s in w[2]} if w[2] else {}
         for seat in sorted(actions):
             action = actions[seat]
@@ -462,15 +459,8 @@ class RaidersState(PluginState[Action]):
     # ------------------------------------------------------------------ chance
 
     def apply_chance(self, event_id: object, outcome: object) -> RaidersState:
-        w = self.waiting
-        if not isinstance(w, Chance):
-            raise InvalidChanceError(f"no chance event is pending (got {event_id!r})")
-        event = w.event
-        if event_id != event.id:
-            raise InvalidChanceError(f"the pending chance event is {event.id}, not {event_id!r}")
-        if outcome not in event.outcomes:
-            raise InvalidChanceError(f"{outcome!r:.40} is not a possible outcome of {event.id}")
-        return flow.apply_chance(self, outcome)
+        return flow.apply_chance(self, check_outcome(pending_event(self.waiting, event_id),
+                                                     outcome))
 
     def upcoming_events(self) -> tuple[str, ...]:
         """At setup, every setup draw; before a level, its level card and all five room events
@@ -514,9 +504,7 @@ class RaidersState(PluginState[Action]):
         for p in self.hidden_positions():
             outcomes = self._pool(p) if self._is_boss_slot(p) else pool
             event = ChanceEvent(self.event_id(p), outcomes, _HIDDEN)
-            card = choose(event)
-            if card not in outcomes:
-                raise InvalidChanceError(f"{card!r} is not a possible outcome of {event.id}")
+            card = check_outcome(event, choose(event))
             if not self._is_boss_slot(p):
                 i = pool.index(card)
                 pool = pool[:i] + pool[i + 1:]

@@ -25,28 +25,24 @@ the rules open it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from engine.core import (
     Chance,
     ChanceEvent,
     IllegalActionError,
     InvalidActionError,
-    InvalidChanceError,
     InvalidKnowledgeError,
     NotYourDecisionError,
     OpeningRequest,
     Openings,
-    Outcome,
     Over,
-    Seat,
     Simultaneous,
     TimeClass,
     Turn,
     Visibility,
-    Waiting,
 )
-from engine.plugin import PluginState, joint_mismatch
+from engine.plugin import PluginState, check_outcome, pending_event
 from engine.twister import checks, flow, movegen
 from engine.twister.actions import (
     KINDS_OF_ACTION,
@@ -99,6 +95,9 @@ from engine.twister.records import (
 from engine.twister.rooms import ROOM_IDS
 from engine.twister.table import occupancy
 
+if TYPE_CHECKING:
+    from engine.core import Seat, Waiting
+
 _BOTH: Final = frozenset((0, 1))
 _NOBODY: Final[frozenset[int]] = frozenset()
 _SEAT_EVENTS: Final = ("0", "1")
@@ -147,7 +146,6 @@ class TwisterState(PluginState[Action]):
     reveal: Reveal | None
     fight: Fight | None
     ending: Ending
-    outcome: Outcome | None
     last: tuple[str, ...]  # what the latest action did, in words
     knowledge: tuple[Know, ...]  # private, per seat
     _board: Board | None
@@ -243,13 +241,6 @@ class TwisterState(PluginState[Action]):
         return w.step if isinstance(w, Simultaneous | Turn) else ""
 
     # ------------------------------------------------------------------ waiting
-
-    @property
-    def waiting(self) -> Waiting:
-        w = self._waiting
-        if w is None:
-            w = self._waiting = self._compute_waiting()
-        return w
 
     def _compute_waiting(self) -> Waiting:
         phase = self.phase
@@ -434,17 +425,8 @@ class TwisterState(PluginState[Action]):
         assert isinstance(seat, int) and isinstance(action, Action)
         return self._apply_unchecked(seat, action)
 
-    def apply_joint(self, actions: Mapping[Seat, Action]) -> TwisterState:
-        w = self.waiting
-        if isinstance(w, Turn):
-            if set(actions) != {w.seat}:
-                raise NotYourDecisionError(f"it is seat {w.seat}'s decision alone")
-            return self.apply(w.seat, actions[w.seat])
-        if not isinstance(w, Simultaneous):
-            raise self._no_decision(next(iter(actions), -1))
-        pending = w.pending
-        if actions.keys() != pending:
-            raise joint_mismatch(pending, actions)
+    def _apply_simultaneous(self, w: Simultaneous,
+                            actions: Mapping[Seat, Action]) -> TwisterState:
         for seat in sorted(actions):
             self.check(seat, actions[seat])
         state = self
@@ -465,13 +447,7 @@ class TwisterState(PluginState[Action]):
     # ------------------------------------------------------------------ chance
 
     def apply_chance(self, event_id: str, outcome: str) -> TwisterState:
-        w = self.waiting
-        if not isinstance(w, Chance):
-            raise InvalidChanceError("no chance event is pending")
-        if event_id != w.event.id:
-            raise InvalidChanceError(f"the pending chance event is {w.event.id}, not {event_id}")
-        if outcome not in w.event.outcomes:
-            raise InvalidChanceError(f"{outcome!r} is not a possible outcome of {event_id}")
+        outcome = check_outcome(pending_event(self.waiting, event_id), outcome)
         new = self._copy()
         flow.resolve_chance(new, outcome)
         return new
