@@ -241,16 +241,6 @@ class RaidersState(PluginState[Action]):
 
     # ------------------------------------------------------------------ waiting
 
-    @property
-    def waiting(self) -> Waiting:
-        # States are immutable, so what one waits for is computed once.  (Transitions build a
-        # fresh copy, whose caches start empty, and never read them before they finish.)
-        w = self._waiting
-        if w is None:
-            w = self._compute_waiting()
-            self._waiting = w
-        return w
-
     def _compute_waiting(self) -> Waiting:
         phase = self.phase
         if phase is _PLAY or phase is _FOLLOWUP:
