@@ -165,7 +165,7 @@ def make_bot(bots: Mapping[str, Callable[[], B]], name: str) -> B:
 
 
 def pending_event(waiting: Waiting, event_id: object) -> ChanceEvent:
-    """The chance event a state ``waiting`` so waits for, checked to be ``event_id``;
+    """The chance event ``waiting`` (a state's) names, checked to be ``event_id``;
     InvalidChanceError otherwise."""
     if not isinstance(waiting, Chance):
         raise InvalidChanceError(f"no chance event is pending (got {event_id!r:.40})")
@@ -214,11 +214,12 @@ def check_owed(knowledge: tuple[Any, ...], seat: object, given: Mapping[str, str
 
 
 def invalid(msg: str) -> InvalidPositionError:
+    """The error for a position that ``msg`` says is invalid."""
     return InvalidPositionError(f"invalid position: {msg}")
 
 
 def get_int(d: Mapping[str, Any], key: str, default: int | None = None, *, lo: int = 0,
-             hi: int | None = None) -> int:
+            hi: int | None = None) -> int:
     """The integer ``d[key]`` in ``lo..hi`` (``default`` if absent or null; required if the
     default is None); InvalidPositionError otherwise."""
     if key not in d or d[key] is None:
