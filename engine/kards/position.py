@@ -24,6 +24,7 @@ from engine.kards.cards import (
     kind_of,
 )
 from engine.kards.decks import Orange
+from engine.kards.flow import CHANCES, DECISIONS, settle
 from engine.kards.records import (
     NO_KNOWLEDGE,
     Char,
@@ -38,6 +39,7 @@ from engine.kards.state import (
     HELPS,
     KardsState,
     make_state,
+    new_game,
     resolve_options,
 )
 from engine.plugin import get_int, invalid
@@ -231,8 +233,6 @@ def from_position(data: Any) -> KardsState:
     board = [""] * (size * size)
     raw_map = data.get("map")
     if raw_map is None:
-        from engine.kards.state import new_game
-
         template = new_game(n, r.mode, r.copies, r.team_size, solo_help=solo_help)
         board = list(template.board)
     else:
@@ -463,8 +463,6 @@ def from_position(data: Any) -> KardsState:
         raise invalid("the active character is not on the map")
     if outcome is None:
         _check_stack(state)
-        from engine.kards.flow import settle
-
         settle(state)
     return state
 
@@ -514,8 +512,6 @@ def _frame(r: _Reader, raw: Any) -> tuple[Any, ...]:
 def _check_stack(s: KardsState) -> None:
     """The frames must make sense for the state (a decision frame names its character's
     cards, a strike its figures)."""
-    from engine.kards.flow import CHANCES, DECISIONS
-
     top = s.stack[-1][0]
     if s.turn == 0:
         if top not in ("first", "pick", "gate", "begin"):

@@ -401,8 +401,6 @@ class KardsState(PluginState[Action]):
             raise IllegalActionError("the game is over")
         if self.resigned[seat]:
             raise IllegalActionError(f"seat {seat} has already resigned")
-        from engine.kards.flow import settle
-
         new = self._copy()
         remove_seat(new, seat)
         settle(new)

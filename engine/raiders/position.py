@@ -26,6 +26,7 @@ from typing import Any
 
 from engine.core import InvalidPositionError
 from engine.plugin import get_int, invalid
+from engine.raiders.actions import PLAY
 from engine.raiders.cards import (
     BOSS_IDS,
     CARDS,
@@ -483,6 +484,4 @@ def from_position(data: Any) -> RaidersState:
 
 
 def _play(card: str) -> Any:
-    from engine.raiders.actions import PLAY
-
     return PLAY[card]
