@@ -16,6 +16,8 @@ NATIVE_MODULES = [
     "engine/stream.py",
     "engine/sim.py",
     "engine/raiders/resolve.py",
+    "engine/raiders/records.py",
+    "engine/raiders/flow.py",
     "engine/raiders/state.py",
     "engine/raiders/bots.py",
     "engine/raiders/cards.py",

@@ -14,6 +14,9 @@ from engine.kards.position import from_position, to_position
 from engine.kards.state import KardsState, new_game
 from engine.kards.strong import strong_bot
 from engine.kards.view import KardsView, make_view
+from engine.plugin import bind
+
+bind("kards", view=make_view, to_position=to_position, from_position=from_position)
 
 
 class RoundCapOption(OptionSpec):

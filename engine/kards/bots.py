@@ -15,9 +15,10 @@ a dict it did not order, so every peer computes an absent seat's stand-in identi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
+from engine import plugin
 from engine.kards.actions import Action
 from engine.kards.board import connected, distances, portal, sides
 from engine.kards.cards import (
@@ -494,11 +495,9 @@ def zombie_bot() -> HeuristicBot:
 
 
 def make_bot(name: str) -> RandomBot | HeuristicBot:
-    try:
-        factory: type[RandomBot] | type[HeuristicBot] = BOTS[name]
-        return factory()
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
+    """A new bot of the kind called ``name`` in :data:`BOTS`; ValueError naming the known ones."""
+    bots: Mapping[str, Callable[[], RandomBot | HeuristicBot]] = BOTS
+    return plugin.make_bot(bots, name)
 
 
 __all__ = ["BOTS", "HeuristicBot", "RandomBot", "make_bot", "p_hit", "zombie_bot"]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Final
 
 from engine.core import Outcome, Standing
 from engine.kards.cards import ITEM_BY_KIND, category, display, kind_of
+from engine.kards.edits import pop, push, say, set_char, set_monster
 from engine.kards.records import (
     Char,
     Item,
@@ -31,8 +32,6 @@ _DEF: Final = {k: i.defence > 0 for k, i in ITEM_BY_KIND.items()}
 
 def lose_life(s: KardsState, i: int, amount: int, why: str) -> None:
     """Character ``i`` loses ``amount`` life (down to 0); a defeat is then resolved."""
-    from engine.kards.flow import push, say, set_char
-
     c = s.chars[i]
     life = max(0, c.life - amount)
     set_char(s, i, c.replace(life=life))
@@ -42,8 +41,6 @@ def lose_life(s: KardsState, i: int, amount: int, why: str) -> None:
 
 
 def gain_life(s: KardsState, i: int, amount: int, why: str) -> None:
-    from engine.kards.flow import say, set_char
-
     c = s.chars[i]
     life = min(max_life(c.card), c.life + amount)
     set_char(s, i, c.replace(life=life))
@@ -58,8 +55,6 @@ def strike_void(s: KardsState, frame: Frame) -> bool:
     roller, target = s.figure(str(frame[1])), s.figure(str(frame[2]))
     if (roller is None or target is None or roller.cell < 0 or roller.cell != target.cell
             or roller.life <= 0 or target.life <= 0):
-        from engine.kards.flow import pop
-
         pop(s)
         return True
     return False
@@ -89,8 +84,6 @@ def _spend(fig: Char | Monster, as_roller: bool) -> tuple[Char | Monster, list[s
 
 
 def _store(s: KardsState, fig: Char | Monster) -> None:
-    from engine.kards.flow import set_char, set_monster
-
     if isinstance(fig, Char):
         set_char(s, s.char_index(fig.card), fig)
     else:
@@ -101,8 +94,6 @@ def resolve_strike(s: KardsState, frame: Frame, outcome: str) -> None:
     """One attack or counter-attack roll (§4.8 steps 2–5, rulings 1–4, A-01, A-02, A-09).  A
     hit deals the roller's DMG as it stands (the rulebook: weaken lowers it, down to 0; the
     reference's floor of 1, ruling 5 and A-13, is set aside: docs/rules/kards.md §7)."""
-    from engine.kards.flow import pop, push, say
-
     counter = bool(frame[3])
     roller = s.figure(str(frame[1]))
     target = s.figure(str(frame[2]))
@@ -151,8 +142,6 @@ def can_counter(s: KardsState, fig: Char | Monster) -> bool:
 def monster_defeated(s: KardsState, m: Monster, by: Char | Monster) -> None:
     """§4.10: a monster goes to the back of the lair (treasure roll at its first defeat); the
     Boss's defeat ends the game."""
-    from engine.kards.flow import push, say, set_monster
-
     set_monster(s, s.monster_index(m.card), None)
     say(s, f"{display(m.card)} is defeated")
     if category(m.card) == "boss":
@@ -173,8 +162,6 @@ def resolve_defeats(s: KardsState, frame: Frame) -> None:
     chance to save itself (ruling 18, A-05); then the monster that defeated a character leaves
     the map (the rulebook: shuffled back on its first appearance, else as if defeated; the
     Boss stays), and the end conditions are checked once."""
-    from engine.kards.flow import pop, push, say
-
     zeros = [i for i, c in enumerate(s.chars) if c.cell >= 0 and c.life <= 0]
     killer = str(frame[1])
     if not zeros:
@@ -191,8 +178,6 @@ def resolve_defeats(s: KardsState, frame: Frame) -> None:
     if k >= 0:
         m = s.monsters[k]
         if category(m.card) != "boss":
-            from engine.kards.flow import set_monster
-
             set_monster(s, k, None)
             if m.first:
                 s.orange = s.orange.shuffle_back(m.card)
@@ -214,8 +199,6 @@ def defeat(s: KardsState, i: int, killer: str) -> None:
     """Character ``i`` leaves the map (§4.10, rulings 21, 23, A-04): an opponent character
     that defeated it takes its items and gold; otherwise its items are shuffled back into the
     orange deck and its gold leaves the game."""
-    from engine.kards.flow import say, set_char
-
     c = s.chars[i]
     held = [x for x in (c.weapon, c.pet) if x is not None] + list(c.carried)
     k = s.char_index(killer)
@@ -256,8 +239,6 @@ def restore(c: Char, *, keep: bool) -> Char:
 def remove_seat(s: KardsState, seat: int) -> None:
     """A resignation: the seat's characters leave for good (their items are shuffled back and
     their gold leaves the game); the end conditions are checked."""
-    from engine.kards.flow import say, set_char
-
     resigned = list(s.resigned)
     resigned[seat] = True
     s.resigned = tuple(resigned)
@@ -341,8 +322,6 @@ def draw_result(s: KardsState, why: str) -> None:
 
 def finish(s: KardsState, winners: frozenset[int], reason: str, others: str, *,
            shared: str = "winner") -> None:
-    from engine.kards.flow import say
-
     standings = []
     for seat in range(s.n):
         mine = [c for c in s.chars if c.seat == seat and c.card]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from engine.kards import combat
 from engine.kards.cards import EVENTS, display
-from engine.kards.flow import push, say, set_char
+from engine.kards.edits import push, say, set_char
 from engine.kards.records import Knowledge
 
 if TYPE_CHECKING:

@@ -1,6 +1,7 @@
 """The flow of play as frames (see ``state.py``): set-up, turns, exploration, movement, orange
 draws, monster fetching, thresholds and events.  Combat and defeats are in ``combat.py``, the
-decisions and their legal actions in ``legal.py``.
+decisions and their legal actions in ``legal.py``, the small edits all of them make (log, frame
+stack, figures, placed cards) in ``edits.py``.
 
 Every function here receives a fresh state copy (the one a transition is building) and changes
 only it.  :func:`settle` runs automatic frames until the top frame waits for chance or for a
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from engine.core import ChanceEvent, Visibility
 from engine.kards import combat
 from engine.kards.actions import format_action
-from engine.kards.board import event_cells, explore_placements, neighbour
+from engine.kards.board import any_available_exit, event_cells, explore_placements
 from engine.kards.cards import (
     CHARACTER_BY_KIND,
     EVENT_LEVELS,
@@ -30,52 +31,28 @@ from engine.kards.cards import (
     kind_of,
 )
 from engine.kards.decks import new_orange, orange_event
-from engine.kards.records import DICE2, DIE, Char, Item, Knowledge, Monster, ap_of, max_life
+from engine.kards.edits import (
+    appear,
+    join,
+    pop,
+    push,
+    replace,
+    say,
+    set_char,
+)
+from engine.kards.events import apply_event
+from engine.kards.legal import decide, frame_legal, skip, stone_uses
+from engine.kards.records import DICE2, DIE, Item, Knowledge, ap_of
 
 if TYPE_CHECKING:
     from engine.kards.state import Frame, KardsState
 
 _PUBLIC: Final = Visibility.PUBLIC
-LOG_LINES: Final = 40
 
 DECISIONS: Final = frozenset({"pick", "gate", "equip", "main", "end", "place", "keep", "mist",
                               "attacks", "save", "choose", "cell", "recruit"})
 CHANCES: Final = frozenset({"first", "explore", "draw", "appear", "fetch", "strike",
                             "treasure", "yellow", "event", "subroll", "open", "escort"})
-
-
-def say(s: KardsState, line: str) -> None:
-    """Add a line to the public log (the last LOG_LINES are kept)."""
-    log = (*s.log, line)
-    s.log = log[-LOG_LINES:]
-
-
-def pop(s: KardsState) -> None:
-    s.stack = s.stack[:-1]
-
-
-def push(s: KardsState, *frames: Frame) -> None:
-    """Push frames; the last one given runs first."""
-    s.stack = (*s.stack, *frames)
-
-
-def replace(s: KardsState, *frames: Frame) -> None:
-    s.stack = (*s.stack[:-1], *frames)
-
-
-def set_char(s: KardsState, i: int, c: Char) -> None:
-    chars = list(s.chars)
-    chars[i] = c
-    s.chars = tuple(chars)
-
-
-def set_monster(s: KardsState, i: int, m: Monster | None) -> None:
-    monsters = list(s.monsters)
-    if m is None:
-        del monsters[i]
-    else:
-        monsters[i] = m
-    s.monsters = tuple(monsters)
 
 
 def die_id(s: KardsState, kind: str) -> str:
@@ -87,8 +64,6 @@ def die_id(s: KardsState, kind: str) -> str:
 
 def settle(s: KardsState) -> None:
     """Run automatic frames until the state waits (or the game is over)."""
-    from engine.kards.legal import decide, frame_legal, skip
-
     while s.outcome is None:
         frame = s.stack[-1]
         kind = frame[0]
@@ -314,8 +289,6 @@ def _pre_grey(s: KardsState, frame: Frame) -> bool:
 
 
 def _any_exit(s: KardsState) -> bool:
-    from engine.kards.board import any_available_exit
-
     return any_available_exit(s.board, s.size)
 
 
@@ -341,24 +314,6 @@ def _paradox(s: KardsState, card: str) -> None:
         combat.lose_life(s, s.active, 1, f"a paradox: {card} fits nowhere")
     else:
         say(s, f"a paradox: {card} fits nowhere")
-
-
-def place_card(s: KardsState, card: str, cell: int) -> None:
-    board = list(s.board)
-    board[cell] = card
-    s.board = tuple(board)
-    s.revealed += 1
-
-
-def explore_to(s: KardsState, card: str, d: int) -> None:
-    """The exploration's placement (decided): place, move onto the card, draw (§4.4)."""
-    c = s.chars[s.active]
-    cell = neighbour(c.cell, d, s.size)
-    place_card(s, card, cell)
-    set_char(s, s.active, c.replace(cell=cell))
-    say(s, f"{card} placed at {cell % s.size},{cell // s.size}; {display(c.card)} moves there "
-        f"(revealed: {s.revealed})")
-    replace(s, ("threshold",), ("draw", "explore"))
 
 
 def _opened(s: KardsState, frame: Frame, card: str) -> None:
@@ -406,26 +361,6 @@ def _pre_orange(s: KardsState, frame: Frame) -> bool:
     return True
 
 
-def appear(s: KardsState, card: str, cell: int) -> None:
-    """A monster appears at full life, with no effects (§4.7 step 4)."""
-    first = card not in s.appeared
-    if first:
-        s.appeared = (*s.appeared, card)
-    s.monsters = (*s.monsters, Monster(card, cell, max_life(card), first, (), ap_of(card)))
-    say(s, f"{display(card)} appears at {cell % s.size},{cell // s.size}"
-        + (" (its first appearance)" if first else ""))
-
-
-def join(s: KardsState, card: str, cell: int) -> None:
-    """A solo helper joins as an ally: full life, charged, no items; it resurrects on the
-    Black Gate (ruling 39)."""
-    data = CHARACTER_BY_KIND[kind_of(card)]
-    d05 = s.cell_of_card(s.pack.dungeon[4])
-    s.chars = (*s.chars, Char(card, 0, 0, data.life, cell, d05 if d05 >= 0 else cell, 0, True,
-                              None, None, (), (), (), False, data.ap, False))
-    say(s, f"{display(card)} joins as an ally")
-
-
 def _found(s: KardsState, frame: Frame, card: str) -> None:
     """An orange card drawn by exploration or search, resolved on the drawer's card (§4.6)."""
     pop(s)
@@ -442,8 +377,6 @@ def _found(s: KardsState, frame: Frame, card: str) -> None:
         set_char(s, i, c.replace(carried=(*c.carried, Item(card, ITEM_USES, s.turn))))
     elif cat == "stone":
         set_char(s, i, c.replace(stones=(*c.stones, card)))
-        from engine.kards.legal import stone_uses
-
         if stone_uses(s, card, window=True):
             push(s, ("keep", card))
     elif cat == "character":
@@ -500,8 +433,6 @@ def _treasure_roll(s: KardsState, frame: Frame, face: int) -> None:
 
 
 def _event_roll(s: KardsState, frame: Frame, face: int) -> None:
-    from engine.kards.events import apply_event
-
     pop(s)
     apply_event(s, int(frame[1]), face)
 

@@ -33,7 +33,7 @@ from engine.kards.cards import (
     display,
     kind_of,
 )
-from engine.kards.flow import (
+from engine.kards.edits import (
     explore_to,
     join,
     place_card,

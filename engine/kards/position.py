@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from engine.core import InvalidPositionError, Outcome, Standing
+from engine.core import Outcome, Standing
 from engine.kards.cards import (
     ITEM_BY_KIND,
     PACKS,
@@ -24,6 +24,7 @@ from engine.kards.cards import (
     kind_of,
 )
 from engine.kards.decks import Orange
+from engine.kards.flow import CHANCES, DECISIONS, settle
 from engine.kards.records import (
     NO_KNOWLEDGE,
     Char,
@@ -38,8 +39,10 @@ from engine.kards.state import (
     HELPS,
     KardsState,
     make_state,
+    new_game,
     resolve_options,
 )
+from engine.plugin import get_int, invalid
 
 FORMAT: Final = 1
 _FRAME_ARGS: Final = {
@@ -123,28 +126,10 @@ def to_position(s: KardsState, *, private: bool = True) -> dict[str, Any]:
 # ---------------------------------------------------------------------- reading
 
 
-def _fail(msg: str) -> InvalidPositionError:
-    return InvalidPositionError(f"invalid position: {msg}")
-
-
-def _int(d: Mapping[str, Any], key: str, default: int | None = None, *, lo: int = 0,
-         hi: int | None = None) -> int:
-    if key not in d or d[key] is None:
-        if default is None:
-            raise _fail(f"missing '{key}'")
-        return default
-    v = d[key]
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise _fail(f"'{key}' must be an integer, not {v!r:.40}")
-    if v < lo or (hi is not None and v > hi):
-        raise _fail(f"'{key}' = {v} is out of range {lo}..{hi if hi is not None else ''}")
-    return v
-
-
 def _bool(d: Mapping[str, Any], key: str, default: bool) -> bool:
     v = d.get(key, default)
     if not isinstance(v, bool):
-        raise _fail(f"'{key}' is true or false, not {v!r:.40}")
+        raise invalid(f"'{key}' is true or false, not {v!r:.40}")
     return v
 
 
@@ -152,32 +137,32 @@ def _list(d: Mapping[str, Any], key: str, default: list[Any] | None = None) -> l
     v = d.get(key)
     if v is None:
         if default is None:
-            raise _fail(f"missing '{key}'")
+            raise invalid(f"missing '{key}'")
         return default
     if not isinstance(v, list):
-        raise _fail(f"'{key}' must be a list")
+        raise invalid(f"'{key}' must be a list")
     return v
 
 
 def _obj(v: Any, what: str) -> Mapping[str, Any]:
     if not isinstance(v, Mapping):
-        raise _fail(f"{what} must be an object")
+        raise invalid(f"{what} must be an object")
     return v
 
 
 class _Reader:
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.data = data
-        n = _int(data, "players", lo=1, hi=8)
+        n = get_int(data, "players", lo=1, hi=8)
         mode = data.get("mode", "auto")
         if not isinstance(mode, str):
-            raise _fail("'mode' is text")
+            raise invalid("'mode' is text")
         try:
             self.mode, self.copies, self.team_size, self.cap = resolve_options(
                 n, mode, data.get("copies", "auto"), data.get("team_size", 1),
                 data.get("round_cap", 40))
         except ValueError as exc:
-            raise _fail(str(exc)) from None
+            raise invalid(str(exc)) from None
         self.n = n
         self.pack = PACKS[self.copies]
         self.size = self.pack.size
@@ -187,9 +172,9 @@ class _Reader:
 
     def card(self, v: Any, what: str, *cats: str) -> str:
         if not isinstance(v, str) or v not in self.cards:
-            raise _fail(f"{what}: {v!r:.40} is no card of this game")
+            raise invalid(f"{what}: {v!r:.40} is no card of this game")
         if cats and category(v) not in cats:
-            raise _fail(f"{what}: {v} is not a {' or '.join(cats)} card")
+            raise invalid(f"{what}: {v} is not a {' or '.join(cats)} card")
         return v
 
     def cell(self, v: Any, what: str) -> int:
@@ -197,10 +182,10 @@ class _Reader:
             return -1
         if (not isinstance(v, list) or len(v) != 2 or any(
                 isinstance(x, bool) or not isinstance(x, int) for x in v)):
-            raise _fail(f"{what}: a cell is [x, y]")
+            raise invalid(f"{what}: a cell is [x, y]")
         x, y = v
         if not (0 <= x < self.size and 0 <= y < self.size):
-            raise _fail(f"{what}: cell [{x}, {y}] is off the {self.size}×{self.size} map")
+            raise invalid(f"{what}: cell [{x}, {y}] is off the {self.size}×{self.size} map")
         return int(y * self.size + x)
 
     def item(self, v: Any, what: str) -> Item | None:
@@ -208,64 +193,62 @@ class _Reader:
             return None
         d = _obj(v, what)
         card = self.card(d.get("card"), what, "item")
-        return Item(card, _int(d, "uses", 10, lo=1, hi=10), _int(d, "since", 0))
+        return Item(card, get_int(d, "uses", 10, lo=1, hi=10), get_int(d, "since", 0))
 
     def effects(self, v: Any, what: str) -> tuple[Effect, ...]:
         if v is None:
             return ()
         if not isinstance(v, list):
-            raise _fail(f"{what}: 'effects' is a list")
+            raise invalid(f"{what}: 'effects' is a list")
         out = []
         for e in v:
             d = _obj(e, what)
             kind = d.get("kind")
             if kind not in ("stun", "weaken", "empower"):
-                raise _fail(f"{what}: unknown effect {kind!r:.20}")
-            out.append(Effect(kind, _int(d, "x", lo=1), _int(d, "timer", lo=1),
-                              _int(d, "turn", 0)))
+                raise invalid(f"{what}: unknown effect {kind!r:.20}")
+            out.append(Effect(kind, get_int(d, "x", lo=1), get_int(d, "timer", lo=1),
+                              get_int(d, "turn", 0)))
         if len({e.kind for e in out}) != len(out):
-            raise _fail(f"{what}: two effects of one kind")
+            raise invalid(f"{what}: two effects of one kind")
         return tuple(out)
 
 
 def from_position(data: Any) -> KardsState:
     if not isinstance(data, Mapping):
-        raise _fail("a position is a JSON object")
+        raise invalid("a position is a JSON object")
     if data.get("game", "kards") != "kards":
-        raise _fail(f"game {data.get('game')!r:.20} is not kards")
+        raise invalid(f"game {data.get('game')!r:.20} is not kards")
     if data.get("format", FORMAT) != FORMAT:
-        raise _fail(f"unsupported position format {data.get('format')!r:.20} (this engine "
+        raise invalid(f"unsupported position format {data.get('format')!r:.20} (this engine "
                     f"reads {FORMAT})")
     r = _Reader(data)
     n, size, pack = r.n, r.size, r.pack
     solo_help = data.get("solo_help", "none")
     if solo_help not in HELPS or (solo_help != "none" and r.mode != "solo"):
-        raise _fail(f"solo_help {solo_help!r:.20}")
+        raise invalid(f"solo_help {solo_help!r:.20}")
     setup = data.get("turn", 1) == 0
-    first = _int(data, "first", 0, hi=n - 1)
+    first = get_int(data, "first", 0, hi=n - 1)
 
     # ---- the map
     board = [""] * (size * size)
     raw_map = data.get("map")
     if raw_map is None:
-        from engine.kards.state import new_game
-
         template = new_game(n, r.mode, r.copies, r.team_size, solo_help=solo_help)
         board = list(template.board)
     else:
         if not isinstance(raw_map, list):
-            raise _fail("'map' lists [card, x, y]")
+            raise invalid("'map' lists [card, x, y]")
         for entry in raw_map:
             if not isinstance(entry, list) or len(entry) != 3:
-                raise _fail("'map' lists [card, x, y]")
+                raise invalid("'map' lists [card, x, y]")
             card = r.card(entry[0], "map", "dungeon")
             cell = r.cell(entry[1:], f"map {card}")
             if board[cell]:
-                raise _fail(f"two cards on cell {entry[1]},{entry[2]}")
+                raise invalid(f"two cards on cell {entry[1]},{entry[2]}")
             board[cell] = card
     placed = [c for c in board if c]
     if len(set(placed)) != len(placed):
-        raise _fail("a dungeon card is on the map twice")
+        raise invalid("a dungeon card is on the map twice")
 
     # ---- characters
     raw_chars = _list(data, "characters")
@@ -277,42 +260,42 @@ def from_position(data: Any) -> KardsState:
         d = _obj(v, what)
         raw_card = d.get("card")
         card = "" if raw_card is None and setup else r.card(raw_card, what, "character")
-        seat = _int(d, "seat", i if r.mode != "solo" else 0, hi=n - 1)
+        seat = get_int(d, "seat", i if r.mode != "solo" else 0, hi=n - 1)
         cell = r.cell(d.get("at"), what) if "at" in d else (-1 if setup else d05)
         start = r.cell(d.get("start"), what) if "start" in d else (
             d05 if r.mode != "arena" and d05 >= 0 else cell)
-        life = _int(d, "life", max_life(card) if card and cell >= 0 else 0,
+        life = get_int(d, "life", max_life(card) if card and cell >= 0 else 0,
                     hi=max_life(card) if card else 0)
         if card and cell >= 0 and not setup and life == 0 and not any(
                 isinstance(f, list) and f[:1] == ["defeats"] for f in data.get("stack") or []):
-            raise _fail(f"{what} is on the map with 0 life (only while a defeat is resolved)")
+            raise invalid(f"{what} is on the map with 0 life (only while a defeat is resolved)")
         if cell >= 0 and not board[cell]:
-            raise _fail(f"{what} stands on an empty cell")
+            raise invalid(f"{what} stands on an empty cell")
         if card and not setup and (start < 0 or not board[start]):
-            raise _fail(f"{what} needs a starting point on a placed card (its gate, or the "
+            raise invalid(f"{what} needs a starting point on a placed card (its gate, or the "
                         "Black Gate in the campaign)")
         raw_carried = d.get("carried") or []
         if not isinstance(raw_carried, list):
-            raise _fail(f"{what}: 'carried' is a list")
+            raise invalid(f"{what}: 'carried' is a list")
         carried = [r.item(x, what) for x in raw_carried]
         stones = tuple(r.card(x, what, "stone") for x in d.get("stones") or [])
         weapon, pet = r.item(d.get("weapon"), what), r.item(d.get("pet"), what)
         if weapon and ITEM_BY_KIND[kind_of(weapon.card)].slot != "weapon":
-            raise _fail(f"{what}: {weapon.card} is not a weapon")
+            raise invalid(f"{what}: {weapon.card} is not a weapon")
         if pet and ITEM_BY_KIND[kind_of(pet.card)].slot != "pet":
-            raise _fail(f"{what}: {pet.card} is not a pet")
+            raise invalid(f"{what}: {pet.card} is not a pet")
         chars.append(Char(
-            card, seat, _int(d, "team", seat % teams, hi=teams - 1), life, cell, start,
-            _int(d, "gold", 0), _bool(d, "charged", True), weapon, pet,
+            card, seat, get_int(d, "team", seat % teams, hi=teams - 1), life, cell, start,
+            get_int(d, "gold", 0), _bool(d, "charged", True), weapon, pet,
             tuple(x for x in carried if x is not None), stones,
             r.effects(d.get("effects"), what), _bool(d, "mist", False),
-            _int(d, "budget", ap_of(card) if card else 0), _bool(d, "out", False)))
+            get_int(d, "budget", ap_of(card) if card else 0), _bool(d, "out", False)))
     if r.mode != "solo" and len(chars) != n:
-        raise _fail(f"'characters' must list {n} characters, one per seat")
+        raise invalid(f"'characters' must list {n} characters, one per seat")
     if r.mode == "solo" and not chars:
-        raise _fail("'characters' must list the solo character first")
+        raise invalid("'characters' must list the solo character first")
     if r.mode != "solo" and any(c.seat != i for i, c in enumerate(chars)):
-        raise _fail("character i belongs to seat i")
+        raise invalid("character i belongs to seat i")
 
     # ---- monsters
     monsters: list[Monster] = []
@@ -322,11 +305,11 @@ def from_position(data: Any) -> KardsState:
         card = r.card(d.get("card"), what, "monster", "boss")
         cell = r.cell(d.get("at"), what)
         if cell < 0 or not board[cell]:
-            raise _fail(f"{what} must stand on a placed card")
-        monsters.append(Monster(card, cell, _int(d, "life", max_life(card), lo=1,
+            raise invalid(f"{what} must stand on a placed card")
+        monsters.append(Monster(card, cell, get_int(d, "life", max_life(card), lo=1,
                                                   hi=max_life(card)),
                                 _bool(d, "first", True), r.effects(d.get("effects"), what),
-                                _int(d, "budget", ap_of(card))))
+                                get_int(d, "budget", ap_of(card))))
 
     # ---- the flow (frames may hold cards in transit)
     raw_stack = _list(data, "stack", [["first"]] if setup else [["end"], ["main"]])
@@ -376,7 +359,7 @@ def from_position(data: Any) -> KardsState:
         pool = tuple(c for c in orange_cards if c not in {*outside, *bottom_known})
     order = {c: i for i, c in enumerate(orange_cards)}
     if any(c not in order for c in pool):
-        raise _fail("the orange pool holds a card that is no original orange card")
+        raise invalid("the orange pool holds a card that is no original orange card")
     pool = tuple(sorted(pool, key=order.__getitem__))
     if not setup:
         orange_all = [*pool, *bottom_known, *outside]
@@ -386,8 +369,8 @@ def from_position(data: Any) -> KardsState:
                                  *(c.card for c in chars if c.card), *unused], (),
               complete=False)
         if pack.boss not in on_map_monsters and any(c == pack.boss for c in orange_all):
-            raise _fail("the Boss is never in the orange deck (ruling 6)")
-    top_unknown = _int(orange_d, "top_unknown", len(pool) // 2, hi=len(pool))
+            raise invalid("the Boss is never in the orange deck (ruling 6)")
+    top_unknown = get_int(orange_d, "top_unknown", len(pool) // 2, hi=len(pool))
     top_event = None
     raw_top = orange_d.get("top_event")
     if raw_top is not None:
@@ -395,12 +378,12 @@ def from_position(data: Any) -> KardsState:
         tid = td.get("id")
         outcomes = tuple(r.card(c, "top_event") for c in _list(td, "outcomes"))
         if not isinstance(tid, str) or not outcomes:
-            raise _fail("'top_event' has an id and outcomes")
+            raise invalid("'top_event' has an id and outcomes")
         top_event = (tid, outcomes)
     orange = Orange(pool, top_unknown, top_known, bottom_known, o_tail, top_event)
     if top_event is not None and (not orange.hidden or any(
             c not in (*pool, *top_known, *bottom_known) for c in top_event[1])):
-        raise _fail("'top_event' names cards that are not in the hidden segments")
+        raise invalid("'top_event' names cards that are not in the hidden segments")
     yellow_d = _obj(data.get("yellow") or {}, "'yellow'")
     yellow = tuple(r.card(c, "yellow", "treasure") for c in _list(
         yellow_d, "left", list(pack.treasures)))
@@ -408,52 +391,52 @@ def from_position(data: Any) -> KardsState:
     yellow = tuple(c for c in pack.treasures if c in set(yellow))
 
     # ---- counters and the flow
-    revealed = _int(data, "revealed", len(placed))
+    revealed = get_int(data, "revealed", len(placed))
     if not setup and revealed != len(placed):
-        raise _fail(f"'revealed' is {revealed} but {len(placed)} cards are on the map")
+        raise invalid(f"'revealed' is {revealed} but {len(placed)} cards are on the map")
     step = 5 * r.copies
     events = _bool(data, "events", True)
-    events_done = _int(data, "events_done", min(4, revealed // step) if events else 0, hi=4)
-    help_done = _int(data, "help_done", revealed // step if solo_help == "programmed" else 0)
+    events_done = get_int(data, "events_done", min(4, revealed // step) if events else 0, hi=4)
+    help_done = get_int(data, "help_done", revealed // step if solo_help == "programmed" else 0)
     active: int | None = None
     if data.get("active") is not None:
-        active = _int(data, "active", hi=len(chars) - 1)
+        active = get_int(data, "active", hi=len(chars) - 1)
     elif not setup:
         active = first if r.mode != "solo" else 0
     raw_resigned = _list(data, "resigned", [False] * n)
     if len(raw_resigned) != n or any(not isinstance(x, bool) for x in raw_resigned):
-        raise _fail(f"'resigned' lists {n} booleans")
+        raise invalid(f"'resigned' lists {n} booleans")
     outcome = _outcome(data.get("outcome"), n)
     if outcome is None and not stack:
-        raise _fail("an empty 'stack' belongs to a finished game (give 'outcome')")
+        raise invalid("an empty 'stack' belongs to a finished game (give 'outcome')")
     if outcome is not None and stack:
-        raise _fail("a finished game has an empty 'stack'")
+        raise invalid("a finished game has an empty 'stack'")
     knowledge = [NO_KNOWLEDGE] * n
     raw_private = data.get("private") or {}
     if not isinstance(raw_private, Mapping):
-        raise _fail("'private' maps seats to knowledge")
+        raise invalid("'private' maps seats to knowledge")
     for key, k in raw_private.items():
         try:
             seat = int(key)
         except ValueError:
-            raise _fail(f"'private' key {key!r:.20} is not a seat") from None
+            raise invalid(f"'private' key {key!r:.20} is not a seat") from None
         if not 0 <= seat < n:
-            raise _fail(f"'private' seat {key}")
+            raise invalid(f"'private' seat {key}")
         kd = _obj(k, f"'private' seat {key}")
         owed = _list(kd, "owed", [])
         seen_k = _obj(kd.get("seen") or {}, "'seen'")
         for e in [*owed, *seen_k]:
             if top_event is None or e != top_event[0]:
-                raise _fail(f"seat {seat}: {e!r:.20} is not the peeked orange draw")
+                raise invalid(f"seat {seat}: {e!r:.20} is not the peeked orange draw")
         for card in seen_k.values():
             assert top_event is not None
             if card not in top_event[1]:
-                raise _fail(f"seat {seat}: {card!r:.20} cannot be the top orange card")
+                raise invalid(f"seat {seat}: {card!r:.20} cannot be the top orange card")
         knowledge[seat] = Knowledge(tuple(map(str, owed)),
                                     tuple(sorted((str(e), str(c)) for e, c in seen_k.items())))
     log = _list(data, "log", [])
     if any(not isinstance(x, str) for x in log):
-        raise _fail("'log' lists lines of text")
+        raise invalid("'log' lists lines of text")
     state = make_state(
         n=n, mode=r.mode, copies=r.copies, team_size=r.team_size, events=events,
         abilities=_bool(data, "abilities", True), solo_help=solo_help,
@@ -467,20 +450,19 @@ def from_position(data: Any) -> KardsState:
         treasured=tuple(r.card(c, "treasured", "monster") for c in _list(data, "treasured",
                                                                          [])),
         unused=unused, revealed=revealed, events_done=events_done, help_done=help_done,
-        rounds=_int(data, "round", 0), turn=_int(data, "turn", 1), dice=_int(data, "dice", 0),
-        acts=_int(data, "acts", 0), grey_draws=_int(grey_d, "draws", 0),
-        orange_draws=_int(orange_d, "draws", 0), yellow_draws=_int(yellow_d, "draws", 0),
+        rounds=get_int(data, "round", 0), turn=get_int(data, "turn", 1),
+        dice=get_int(data, "dice", 0),
+        acts=get_int(data, "acts", 0), grey_draws=get_int(grey_d, "draws", 0),
+        orange_draws=get_int(orange_d, "draws", 0), yellow_draws=get_int(yellow_d, "draws", 0),
         active=-1 if active is None else active, turn_over=_bool(data, "turn_over", False),
         resigned=tuple(raw_resigned), stack=stack, log=tuple(log), outcome=outcome,
         knowledge=tuple(knowledge),
     )
     if state.active >= 0 and not setup and chars[state.active].cell < 0 and outcome is None \
             and not state.turn_over:
-        raise _fail("the active character is not on the map")
+        raise invalid("the active character is not on the map")
     if outcome is None:
         _check_stack(state)
-        from engine.kards.flow import settle
-
         settle(state)
     return state
 
@@ -492,37 +474,37 @@ def _once(what: str, found: list[str] | tuple[str, ...],
     seen: set[str] = set()
     for c in found:
         if c in seen:
-            raise _fail(f"{what} {c} is in two places at once")
+            raise invalid(f"{what} {c} is in two places at once")
         seen.add(c)
     if complete:
         for c in expected:
             if c not in seen:
-                raise _fail(f"{what} {c} is nowhere (every card of the pack is somewhere)")
+                raise invalid(f"{what} {c} is nowhere (every card of the pack is somewhere)")
         extra = seen - set(expected)
         if extra:
-            raise _fail(f"{what} {sorted(extra)[0]} does not belong there")
+            raise invalid(f"{what} {sorted(extra)[0]} does not belong there")
 
 
 def _frame(r: _Reader, raw: Any) -> tuple[Any, ...]:
     if not isinstance(raw, list) or not raw or raw[0] not in _FRAME_ARGS:
-        raise _fail(f"unknown frame {raw!r:.60}")
+        raise invalid(f"unknown frame {raw!r:.60}")
     kinds = _FRAME_ARGS[raw[0]]
     args = raw[1:]
     if len(args) != len(kinds):
-        raise _fail(f"frame {raw[0]!r} takes {len(kinds)} arguments")
+        raise invalid(f"frame {raw[0]!r} takes {len(kinds)} arguments")
     out: list[Any] = [raw[0]]
     for kind, v in zip(kinds, args, strict=True):
         if kind == "i":
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise _fail(f"frame {raw!r:.60}: {v!r:.20} is not a count")
+                raise invalid(f"frame {raw!r:.60}: {v!r:.20} is not a count")
             out.append(v)
         elif kind == "s":
             if not isinstance(v, str):
-                raise _fail(f"frame {raw!r:.60}: {v!r:.20} is not text")
+                raise invalid(f"frame {raw!r:.60}: {v!r:.20} is not text")
             out.append(v)
         else:
             if not isinstance(v, list):
-                raise _fail(f"frame {raw!r:.60}: {v!r:.20} is not a list of cards")
+                raise invalid(f"frame {raw!r:.60}: {v!r:.20} is not a list of cards")
             out.append(tuple(r.card(c, "frame") for c in v))
     return tuple(out)
 
@@ -530,40 +512,38 @@ def _frame(r: _Reader, raw: Any) -> tuple[Any, ...]:
 def _check_stack(s: KardsState) -> None:
     """The frames must make sense for the state (a decision frame names its character's
     cards, a strike its figures)."""
-    from engine.kards.flow import CHANCES, DECISIONS
-
     top = s.stack[-1][0]
     if s.turn == 0:
         if top not in ("first", "pick", "gate", "begin"):
-            raise _fail(f"set-up (turn 0) cannot stop at {top!r}")
+            raise invalid(f"set-up (turn 0) cannot stop at {top!r}")
     elif s.active < 0:
-        raise _fail("a turn needs an 'active' character")
+        raise invalid("a turn needs an 'active' character")
     for frame in s.stack:
         kind = frame[0]
         if kind == "strike":
             for card in frame[1:3]:
                 if s.figure(card) is None:
-                    raise _fail(f"frame {frame}: {card} is not on the map")
+                    raise invalid(f"frame {frame}: {card} is not on the map")
         if kind in ("place", "cell") and frame[1] in s.board:
-            raise _fail(f"frame {frame}: {frame[1]} is already on the map")
+            raise invalid(f"frame {frame}: {frame[1]} is already on the map")
         if kind in ("keep",) and frame[1] not in s.chars[s.active].stones:
-            raise _fail(f"frame {frame}: the active character holds no {frame[1]}")
+            raise invalid(f"frame {frame}: the active character holds no {frame[1]}")
         if kind == "keep" and STONE_BY_KIND.get(kind_of(frame[1])) is None:
-            raise _fail(f"frame {frame}: {frame[1]} is no stone")
+            raise invalid(f"frame {frame}: {frame[1]} is no stone")
         if kind == "choose" and frame[1] >= len(s.chars):
-            raise _fail(f"frame {frame}: no character {frame[1]}")
+            raise invalid(f"frame {frame}: no character {frame[1]}")
         if kind in ("pick", "gate") and frame[1] >= s.n:
-            raise _fail(f"frame {frame}: no seat {frame[1]}")
+            raise invalid(f"frame {frame}: no seat {frame[1]}")
         if kind in ("appear", "escort") and frame[1] >= len(s.board):
-            raise _fail(f"frame {frame}: no cell {frame[1]}")
+            raise invalid(f"frame {frame}: no cell {frame[1]}")
         if kind == "fetch" and (frame[1] not in (1, 2) or frame[2] >= len(s.board)):
-            raise _fail(f"frame {frame}: a fetch needs level 1 or 2 and a cell")
+            raise invalid(f"frame {frame}: a fetch needs level 1 or 2 and a cell")
         if kind == "event" and not 1 <= frame[1] <= 4:
-            raise _fail(f"frame {frame}: events have levels 1 to 4")
+            raise invalid(f"frame {frame}: events have levels 1 to 4")
     if top in DECISIONS | CHANCES:
         return
     if top not in ("begin", "turn", "next", "threshold", "defeats", "to_tail"):
-        raise _fail(f"cannot stop at frame {top!r}")
+        raise invalid(f"cannot stop at frame {top!r}")
 
 
 def _outcome(v: Any, n: int) -> Outcome | None:
@@ -576,12 +556,12 @@ def _outcome(v: Any, n: int) -> Outcome | None:
     if (not isinstance(winners, list) or any(not isinstance(w, int) or not 0 <= w < n
                                              for w in winners) or not isinstance(reason, str)
             or not isinstance(standings, list) or len(standings) != n):
-        raise _fail("'outcome' has winners, a reason and one standing per seat")
+        raise invalid("'outcome' has winners, a reason and one standing per seat")
     out = []
     for st in standings:
         if (not isinstance(st, list) or len(st) != 5 or not isinstance(st[1], str)
                 or not isinstance(st[4], str)):
-            raise _fail("a standing is [seat, status, score, tiebreak, detail]")
+            raise invalid("a standing is [seat, status, score, tiebreak, detail]")
         out.append(Standing(int(st[0]), st[1], int(st[2]), int(st[3]), st[4]))
     return Outcome(frozenset(winners), tuple(out), reason)
 

@@ -15,24 +15,19 @@ Transitions copy the state (``_copy``) and change only the fresh copy; the rule 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Final, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from engine.core import (
     Chance,
     ChanceEvent,
-    GameState,
     IllegalActionError,
-    InvalidChanceError,
     InvalidKnowledgeError,
     KnowledgeRequest,
     NotYourDecisionError,
-    Outcome,
     Over,
-    Seat,
     TimeClass,
     Turn,
     Visibility,
-    Waiting,
 )
 from engine.kards.actions import Action, format_action, parse_action
 from engine.kards.cards import (
@@ -44,8 +39,21 @@ from engine.kards.cards import (
     PACKS,
     Pack,
 )
+from engine.kards.combat import draw_result, last_standing, remove_seat
 from engine.kards.decks import Orange
+from engine.kards.flow import chance_event, decider, peek_target, resolve_chance, settle
+from engine.kards.legal import decide, frame_legal, normalize, why_illegal
 from engine.kards.records import NO_KNOWLEDGE, Char, Knowledge, Monster
+from engine.plugin import (
+    PluginState,
+    check_outcome,
+    check_owed,
+    owed_requests,
+    pending_event,
+)
+
+if TYPE_CHECKING:
+    from engine.core import Seat, Waiting
 
 MODES: Final = ("arena", "coop", "solo")
 HELPS: Final = ("none", "random", "programmed")
@@ -63,11 +71,13 @@ QUICK_FRAMES: Final = frozenset({"mist", "save", "keep", "choose", "recruit", "p
                                  "attacks"})
 
 
-class KardsState(GameState[Action]):
+class KardsState(PluginState[Action]):
     """An immutable Dungeons of Kards state.  Build one with :func:`new_game` or
     :func:`engine.kards.position.from_position`."""
 
     game: ClassVar[str] = "kards"
+    FIELDS: ClassVar[tuple[str, ...]] = _FIELDS
+    NO_KNOWLEDGE: ClassVar[Knowledge] = NO_KNOWLEDGE
 
     __slots__ = (*_FIELDS, "_waiting", "_legal", "auto")
 
@@ -108,7 +118,6 @@ class KardsState(GameState[Action]):
     resigned: tuple[bool, ...]  # per seat
     stack: tuple[Frame, ...]
     log: tuple[str, ...]
-    outcome: Outcome | None
     knowledge: tuple[Knowledge, ...]  # private, per seat
     _waiting: Waiting | None
     _legal: tuple[Action, ...] | None
@@ -165,14 +174,6 @@ class KardsState(GameState[Action]):
         new._legal = None
         new.auto = ()
         return new
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, KardsState):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in _FIELDS)
-
-    def __hash__(self) -> int:
-        return hash(self.digest())
 
     def __repr__(self) -> str:
         top = self.stack[-1][0] if self.stack else "over"
@@ -263,18 +264,9 @@ class KardsState(GameState[Action]):
 
     # ------------------------------------------------------------------ waiting
 
-    @property
-    def waiting(self) -> Waiting:
-        w = self._waiting
-        if w is None:
-            w = self._waiting = self._compute_waiting()
-        return w
-
     def _compute_waiting(self) -> Waiting:
         if self.outcome is not None:
             return Over(self.outcome)
-        from engine.kards.flow import chance_event, decider
-
         frame = self.stack[-1]
         event = chance_event(self, frame)
         if event is not None:
@@ -288,8 +280,6 @@ class KardsState(GameState[Action]):
         frame = self.stack[-1] if self.stack else ("over",)
         kind = frame[0]
         if self.turn == 0:
-            from engine.kards.flow import decider
-
             return f"setup.{kind}.{decider(self, frame)}"
         return f"T{self.turn}.{self.acts + 1}.{kind}"
 
@@ -307,8 +297,6 @@ class KardsState(GameState[Action]):
             return ()
         legal = self._legal
         if legal is None:
-            from engine.kards.legal import frame_legal
-
             legal = self._legal = frame_legal(self, self.stack[-1])
         return legal
 
@@ -330,15 +318,11 @@ class KardsState(GameState[Action]):
         if not isinstance(w, Turn) or w.seat != seat:
             raise self._no_decision(seat)
         if action not in self.legal_actions(seat):
-            from engine.kards.legal import why_illegal
-
             raise IllegalActionError(f"illegal '{format_action(action)}': "
                                      f"{why_illegal(self, self.stack[-1], action)}")
 
     def apply(self, seat: object, action: object) -> KardsState:
         self.check(seat, action)
-        from engine.kards.flow import settle
-        from engine.kards.legal import decide
 
         new = self._copy()
         decide(new, self.stack[-1], cast(Action, action))
@@ -346,21 +330,11 @@ class KardsState(GameState[Action]):
         settle(new)
         return new
 
-    def apply_joint(self, actions: Mapping[Seat, Action]) -> KardsState:
-        w = self.waiting
-        if not isinstance(w, Turn):
-            raise self._no_decision(next(iter(actions), -1))
-        if set(actions) != {w.seat}:
-            raise NotYourDecisionError(f"it is seat {w.seat}'s decision alone")
-        return self.apply(w.seat, actions[w.seat])
-
     def parse_action(self, seat: object, text: object) -> Action:
         action = parse_action(text)
         if isinstance(seat, int) and not isinstance(seat, bool):
             w = self.waiting
             if isinstance(w, Turn) and w.seat == seat and action not in self.legal_actions(seat):
-                from engine.kards.legal import normalize
-
                 action = normalize(self, action)
         self.check(seat, action)
         return action
@@ -371,17 +345,7 @@ class KardsState(GameState[Action]):
     # ------------------------------------------------------------------ chance
 
     def apply_chance(self, event_id: object, outcome: object) -> KardsState:
-        w = self.waiting
-        if not isinstance(w, Chance):
-            raise InvalidChanceError(f"no chance event is pending (got {event_id!r:.40})")
-        event = w.event
-        if event_id != event.id:
-            raise InvalidChanceError(
-                f"the pending chance event is {event.id}, not {event_id!r:.40}")
-        if outcome not in event.outcomes:
-            raise InvalidChanceError(f"{outcome!r:.40} is not a possible outcome of {event.id}")
-        from engine.kards.flow import resolve_chance, settle
-
+        outcome = check_outcome(pending_event(self.waiting, event_id), outcome)
         new = self._copy()
         resolve_chance(new, self.stack[-1], outcome)
         settle(new)
@@ -394,8 +358,6 @@ class KardsState(GameState[Action]):
         w = self.waiting
         if not isinstance(w, Chance):
             return ()
-        from engine.kards.flow import peek_target
-
         target = peek_target(self)
         return (w.event.id, target) if target else (w.event.id,)
 
@@ -405,26 +367,16 @@ class KardsState(GameState[Action]):
         if top is None:
             return {}
         event = ChanceEvent(top[0], top[1], Visibility.HIDDEN)
-        card = choose(event)
-        if card not in event.outcomes:
-            raise InvalidChanceError(f"{card!r:.40} is not a possible outcome of {event.id}")
-        return {event.id: card}
+        return {event.id: check_outcome(event, choose(event))}
 
     # ------------------------------------------------------------------ private knowledge
 
     def knowledge_requests(self) -> tuple[KnowledgeRequest, ...]:
-        return tuple(KnowledgeRequest(s, k.owed) for s, k in enumerate(self.knowledge) if k.owed)
+        return owed_requests(self.knowledge)
 
     def learn(self, seat: object, knowledge: Mapping[str, str]) -> KardsState:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            raise InvalidKnowledgeError(f"there is no seat {seat!r:.20}")
+        seat = check_owed(self.knowledge, seat, knowledge)
         k = self.knowledge[seat]
-        if not k.owed:
-            raise InvalidKnowledgeError(f"seat {seat} is owed no private knowledge")
-        if set(knowledge) != set(k.owed):
-            raise InvalidKnowledgeError(
-                f"seat {seat} is owed {', '.join(k.owed)}, not "
-                f"{', '.join(sorted(map(str, knowledge))) or 'nothing'}")
         top = self.orange.top_event
         for event, card in knowledge.items():
             if top is None or event != top[0] or card not in top[1]:
@@ -435,13 +387,6 @@ class KardsState(GameState[Action]):
         all_k = list(self.knowledge)
         all_k[seat] = Knowledge((), tuple(sorted(seen.items())))
         new.knowledge = tuple(all_k)
-        return new
-
-    def public(self) -> KardsState:
-        if all(k == NO_KNOWLEDGE for k in self.knowledge):
-            return self
-        new = self._copy()
-        new.knowledge = (NO_KNOWLEDGE,) * self.n
         return new
 
     # ------------------------------------------------------------------ endings
@@ -456,9 +401,6 @@ class KardsState(GameState[Action]):
             raise IllegalActionError("the game is over")
         if self.resigned[seat]:
             raise IllegalActionError(f"seat {seat} has already resigned")
-        from engine.kards.combat import remove_seat
-        from engine.kards.flow import settle
-
         new = self._copy()
         remove_seat(new, seat)
         settle(new)
@@ -473,8 +415,6 @@ class KardsState(GameState[Action]):
         if new.outcome is None and new.mode == "arena":
             teams = {c.team for c in new.chars if not new.resigned[c.seat]}
             if len(teams) == 1:
-                from engine.kards.combat import last_standing
-
                 last_standing(new, teams.pop())
         return new
 
@@ -485,38 +425,9 @@ class KardsState(GameState[Action]):
             raise IllegalActionError("the game is over")
         if self.mode != "arena":
             raise IllegalActionError("the campaign has no draw: the party wins or loses")
-        from engine.kards.combat import draw_result
-
         new = self._copy()
         draw_result(new, "drawn by agreement")
         return new
-
-    def spectator_view(self) -> Any:
-        from engine.kards.view import make_view
-
-        return make_view(self, -1)
-
-    # ------------------------------------------------------------------ views and positions
-
-    def view(self, seat: Seat) -> Any:
-        from engine.kards.view import make_view
-
-        if not 0 <= seat < self.n:
-            raise ValueError(f"there is no seat {seat}")
-        return make_view(self, seat)
-
-    def to_position(self, *, private: bool = True) -> Any:
-        from engine.kards.position import to_position
-
-        return to_position(self, private=private)
-
-    @classmethod
-    def from_position(cls, data: Any) -> Self:
-        from engine.kards.position import from_position
-
-        state = from_position(data)
-        assert isinstance(state, cls)
-        return state
 
 
 def make_state(**fields: Any) -> KardsState:
@@ -648,8 +559,6 @@ def new_game(players: int = 2, mode: str = "auto", copies: object = "auto",
                              False, 0, False) for s in range(players))
     if players == 1:
         state.first = 0
-    from engine.kards.flow import settle
-
     settle(state)
     return state
 

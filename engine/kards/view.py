@@ -239,7 +239,11 @@ def _only(s: KardsState, seat: int) -> KardsState:
     return new
 
 
-def make_view(s: KardsState, seat: int) -> KardsView:
+def make_view(s: KardsState, seat: int | None) -> KardsView:
+    """What ``seat`` may know; ``None``: what a spectator may (pass the public state), shown
+    as seat -1."""
+    if seat is None:
+        seat = -1
     w = s.waiting
     o = s.orange
     mine = s.knowledge[seat] if seat >= 0 else None

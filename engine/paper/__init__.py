@@ -16,9 +16,13 @@ from engine.paper.bots import BOTS, zombie_bot
 from engine.paper.data import STORIES
 from engine.paper.levels import LEVELS, easy_bot
 from engine.paper.position import from_position, to_position
-from engine.paper.state import VARIANTS, PaperState, Phase, new_game
+from engine.paper.records import Phase
+from engine.paper.state import VARIANTS, PaperState, new_game
 from engine.paper.strong import StrongBot
 from engine.paper.view import PaperView, make_view
+from engine.plugin import bind
+
+bind("paper", view=make_view, to_position=to_position, from_position=from_position)
 
 OPTIONS = (
     OptionSpec("missions", True, "play with 3 missions (off: the 'no missions' variant for "

@@ -35,9 +35,10 @@ from engine.paper.data import (
     SKULL,
     VILLAINS,
 )
+from engine.paper.records import Phase, parse_deal
 from engine.paper.resolve import play_plan
 from engine.paper.sheet import Sheet, gems, hp, rooms_of, track
-from engine.paper.state import PaperState, Phase, parse_deal
+from engine.paper.state import PaperState
 
 SEASONS = ("I", "II", "III")
 

@@ -37,18 +37,11 @@ from engine.paper.data import (
     STORIES,
     STYLE_PATTERNS,
 )
+from engine.paper.records import NO_KNOWLEDGE, Knowledge, Options, Phase, parse_deal
 from engine.paper.rounds import parse_roll
 from engine.paper.score import outcome
 from engine.paper.sheet import BOARDS, NEW_SHEET, Sheet, gems, hp, lairs_reached, track
-from engine.paper.state import (
-    NO_KNOWLEDGE,
-    Knowledge,
-    Options,
-    PaperState,
-    Phase,
-    make_state,
-    parse_deal,
-)
+from engine.paper.state import PaperState, make_state
 
 FORMAT: Final = 1
 

@@ -26,18 +26,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from engine.core import IllegalActionError, InvalidKnowledgeError
+from engine.core import IllegalActionError, InvalidKnowledgeError, OpeningRequest, Openings
 from engine.paper.actions import SetupChoice
 from engine.paper.data import OBJECTIVE_IDS, OBJECTIVES, POWER_IDS
+from engine.paper.records import (
+    OBJECTIVES_DECK,
+    POWERS_DECK,
+    Knowledge,
+    Phase,
+    objective_slot,
+    parse_deal,
+)
 from engine.paper.rounds import setup_answers
 
 if TYPE_CHECKING:
-    from engine.paper.state import Knowledge, PaperState
+    from engine.paper.state import PaperState
 
 
 def learn(state: PaperState, seat: object, knowledge: Mapping[str, str]) -> PaperState:
-    from engine.paper.state import Knowledge, objective_slot, parse_deal
-
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.n:
         raise InvalidKnowledgeError(f"there is no seat {seat!r}")
     k = state.knowledge[seat]
@@ -88,8 +94,6 @@ def _learn_objective(state: PaperState, seat: int, k: Knowledge, cards: Mapping[
 def setup_choices(state: PaperState, seat: int) -> tuple[SetupChoice, ...]:
     """Every setup choice of ``seat`` (with its objective index), if ``state`` knows its four
     cards; else none."""
-    from engine.paper.state import OBJECTIVES_DECK, POWERS_DECK
-
     powers = [state.card(seat, POWERS_DECK, k) for k in (0, 1)]
     objectives = [state.card(seat, OBJECTIVES_DECK, k) for k in (0, 1)]
     if not all(powers) or not all(objectives):
@@ -104,8 +108,6 @@ def setup_choices(state: PaperState, seat: int) -> tuple[SetupChoice, ...]:
 
 def check_dealt(state: PaperState, seat: int, c: SetupChoice) -> None:
     """A setup choice against the cards ``state`` knows were dealt to ``seat``."""
-    from engine.paper.state import OBJECTIVES_DECK, POWERS_DECK
-
     power = state.card(seat, POWERS_DECK, c.deal)
     if power and power != c.power:
         raise IllegalActionError(f"your deal {c.deal} is the {power}, not the {c.power}")
@@ -120,8 +122,6 @@ def check_dealt(state: PaperState, seat: int, c: SetupChoice) -> None:
 
 
 def open_private(state: PaperState, seat: object, event_id: str, card: str) -> PaperState:
-    from engine.paper.state import OBJECTIVES_DECK, Phase, parse_deal
-
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.n:
         raise InvalidKnowledgeError(f"there is no seat {seat!r}")
     deal = parse_deal(event_id) if isinstance(event_id, str) else None
@@ -186,9 +186,13 @@ def _check_styles(state: PaperState, seat: int, card: str) -> None:
             f"{'/'.join(styles) or 'nothing'}: the setup choice did not match the objective")
 
 
-def open_sealed(state: PaperState, seat: object, values: Mapping[str, str]) -> PaperState:
-    from engine.paper.state import OBJECTIVES_DECK, Phase, objective_slot
+def openings(state: PaperState) -> Openings:
+    """What the state waits for in the OPEN phase: each seat still to open opens its kept
+    objective."""
+    return Openings(tuple(OpeningRequest(s, (objective_slot(s),)) for s in state._to_open()))
 
+
+def open_sealed(state: PaperState, seat: object, values: Mapping[str, str]) -> PaperState:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.n:
         raise IllegalActionError(f"there is no seat {seat!r}")
     if state.phase is not Phase.OPEN or seat not in state._to_open():

@@ -20,28 +20,23 @@ on that seat's public sheet: :meth:`PaperState.check` never enumerates plans, an
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import Enum
-from typing import Any, ClassVar, Final, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from engine.core import (
     Chance,
     ChanceEvent,
-    GameState,
     IllegalActionError,
     InvalidActionError,
     InvalidChanceError,
     NotYourDecisionError,
-    OpeningRequest,
     Openings,
-    Outcome,
     Over,
-    Seat,
     Simultaneous,
     TimeClass,
     Turn,
     Visibility,
-    Waiting,
 )
+from engine.paper import private
 from engine.paper.actions import (
     PaperAction,
     Plan,
@@ -56,11 +51,19 @@ from engine.paper.data import (
     DUNGEON_LETTERS,
     MISSION_IDS,
     MISSIONS_IN_PLAY,
-    OBJECTIVE_IDS,
-    POWER_IDS,
     ROUNDS,
     SEASON_END,
     STORIES,
+)
+from engine.paper.records import (
+    NO_KNOWLEDGE,
+    POWERS_DECK,
+    SETUP_STEP,
+    Knowledge,
+    Options,
+    Phase,
+    deal_event,
+    objective_slot,
 )
 from engine.paper.resolve import play_plan
 from engine.paper.rounds import (
@@ -80,45 +83,11 @@ from engine.paper.rounds import (
 )
 from engine.paper.score import outcome
 from engine.paper.sheet import BOARDS, NEW_SHEET, Board, Sheet
+from engine.plugin import PluginState, check_outcome, pending_event
 
+if TYPE_CHECKING:
+    from engine.core import Seat, Waiting
 
-class Phase(Enum):
-    SETUP = "setup"
-    CHOOSE = "choose"
-    ROLL = "roll"
-    PLAN = "plan"
-    REWARD = "reward"
-    OPEN = "open"
-    OVER = "over"
-
-
-class Options(NamedTuple):
-    """The table's options (beyond the number of players)."""
-
-    missions: bool = True  # False: the "no missions" variant
-    missing_gems: bool = False  # the missing-gems variant (always on in solo play)
-    story: str = "off"  # a story of §3.16, or "off"
-    chapter: int = 1  # the story's chapter, 1..3
-
-    @property
-    def dungeon(self) -> str:
-        """The dungeon card the story fixes ("" when it is drawn)."""
-        return STORIES[self.story][self.chapter - 1] if self.story != "off" else ""
-
-
-class Knowledge(NamedTuple):
-    """One seat's private knowledge: the cards dealt to it, the index of its kept objective
-    (its sealed value; -1 unknown), and its committed but unrevealed decision."""
-
-    cards: tuple[tuple[str, str], ...] = ()  # (event id, card), sorted
-    objective: int = -1
-    pending: Plan | SetupChoice | None = None
-
-
-NO_KNOWLEDGE: Final = Knowledge()
-POWERS_DECK: Final = "powers"
-OBJECTIVES_DECK: Final = "objectives"
-SETUP_STEP: Final = "setup"
 _PUBLIC: Final = Visibility.PUBLIC
 
 FIELDS: Final = (
@@ -128,37 +97,14 @@ FIELDS: Final = (
 )
 
 
-def deal_event(n: int, i: int) -> ChanceEvent:
-    """The ``i``-th private deal of a game of ``n`` seats: every seat's two powers, then every
-    seat's two objectives."""
-    if i < 2 * n:
-        seat, k = divmod(i, 2)
-        return ChanceEvent(f"setup.power.{seat}.{k}", POWER_IDS, Visibility.PRIVATE, seat,
-                           POWERS_DECK)
-    seat, k = divmod(i - 2 * n, 2)
-    return ChanceEvent(f"setup.objective.{seat}.{k}", OBJECTIVE_IDS, Visibility.PRIVATE, seat,
-                       OBJECTIVES_DECK)
-
-
-def parse_deal(event_id: str) -> tuple[str, int, int] | None:
-    """("power" or "objective", seat, k) for a deal event id, else None."""
-    parts = event_id.split(".")
-    if (len(parts) != 4 or parts[0] != "setup" or parts[1] not in ("power", "objective")
-            or not parts[2].isdigit() or parts[3] not in ("0", "1")):
-        return None
-    return parts[1], int(parts[2]), int(parts[3])
-
-
-def objective_slot(seat: int) -> str:
-    return f"objective.{seat}"
-
-
-class PaperState(GameState[PaperAction]):
+class PaperState(PluginState[PaperAction]):
     """An immutable Paper Dungeons state.  Build one with :func:`new_game` or
     :func:`engine.paper.position.from_position`; every transition returns a new state (this
     module writes only to fresh copies)."""
 
     game: ClassVar[str] = "paper"
+    FIELDS: ClassVar[tuple[str, ...]] = FIELDS
+    NO_KNOWLEDGE: ClassVar[Knowledge] = NO_KNOWLEDGE
 
     __slots__ = (*FIELDS, "_memo", "_waiting")
 
@@ -180,7 +126,6 @@ class PaperState(GameState[PaperAction]):
     shown: tuple[tuple[int, str], ...]  # per seat: its objective deal shown (index, card)
     kept: tuple[int, ...]  # per seat: its opened objective index (-1: not opened)
     void: tuple[bool, ...]  # per seat: its sealed objective can never be opened
-    outcome: Outcome | None
     knowledge: tuple[Knowledge, ...]
     _waiting: Waiting | None
     _memo: dict[tuple[int, Plan], Sheet] | None
@@ -194,14 +139,6 @@ class PaperState(GameState[PaperAction]):
         new._waiting = None
         new._memo = None
         return new
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PaperState):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in FIELDS)
-
-    def __hash__(self) -> int:
-        return hash(self.digest())
 
     def __repr__(self) -> str:
         return f"<PaperState {self.n}p {self.phase.value} round {self.round}>"
@@ -250,13 +187,6 @@ class PaperState(GameState[PaperAction]):
 
     # ------------------------------------------------------------------ waiting
 
-    @property
-    def waiting(self) -> Waiting:
-        w = self._waiting
-        if w is None:
-            w = self._waiting = self._compute_waiting()
-        return w
-
     def _compute_waiting(self) -> Waiting:
         phase = self.phase
         if phase is Phase.CHOOSE or phase is Phase.PLAN:
@@ -266,8 +196,7 @@ class PaperState(GameState[PaperAction]):
         if phase is Phase.REWARD:
             return Turn(self.step, self.reward)
         if phase is Phase.OPEN:
-            return Openings(tuple(OpeningRequest(s, (objective_slot(s),))
-                                  for s in self._to_open()))
+            return private.openings(self)
         if phase is Phase.OVER:
             assert self.outcome is not None
             return Over(self.outcome)
@@ -312,12 +241,7 @@ class PaperState(GameState[PaperAction]):
     # ------------------------------------------------------------------ chance
 
     def apply_chance(self, event_id: object, outcome: object) -> PaperState:
-        w = self.waiting
-        if not isinstance(w, Chance):
-            raise InvalidChanceError(f"no chance event is pending (got {event_id!r})")
-        event = w.event
-        if event_id != event.id:
-            raise InvalidChanceError(f"the pending chance event is {event.id}, not {event_id!r}")
+        event = pending_event(self.waiting, event_id)
         if event.visibility is Visibility.PRIVATE:
             raise InvalidChanceError(f"{event.id} is a private deal: apply_private, then the "
                                      "owner learns its card")
@@ -339,8 +263,7 @@ class PaperState(GameState[PaperAction]):
                                for s in self.sheets)
             new.phase = Phase.PLAN
             return new
-        if outcome not in event.outcomes:
-            raise InvalidChanceError(f"{outcome!r:.40} is not a possible outcome of {event.id}")
+        outcome = check_outcome(event, outcome)
         if event.id == "setup.dungeon":
             new.dungeon = outcome
         else:
@@ -365,16 +288,7 @@ class PaperState(GameState[PaperAction]):
     def learn(self, seat: object, knowledge: Mapping[str, str]) -> PaperState:
         """A seat learns the cards dealt to it (``{"setup.power.2.0": "healer"}``) or its
         own sealed value (``{"objective.2": "1"}``)."""
-        from engine.paper.private import learn
-
-        return learn(self, seat, knowledge)
-
-    def public(self) -> PaperState:
-        if all(k == NO_KNOWLEDGE for k in self.knowledge):
-            return self
-        new = self._copy()
-        new.knowledge = (NO_KNOWLEDGE,) * self.n
-        return new
+        return private.learn(self, seat, knowledge)
 
     def split_private(self, seat: Seat, text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
         """A setup choice with its objective index: the public choice, and the sealed value
@@ -411,14 +325,10 @@ class PaperState(GameState[PaperAction]):
         """``seat`` shows the card of one of its deals (with the deck's proof): its kept power
         once the setup is revealed (no change: the card is public already, and must agree),
         its kept objective at final scoring, and any deal at the end (the audit)."""
-        from engine.paper.private import open_private
-
-        return open_private(self, seat, event_id, outcome)
+        return private.open_private(self, seat, event_id, outcome)
 
     def open_sealed(self, seat: Seat, values: Mapping[str, str]) -> PaperState:
-        from engine.paper.private import open_sealed
-
-        return open_sealed(self, seat, values)
+        return private.open_sealed(self, seat, values)
 
     def void_sealed(self, seat: Seat) -> PaperState:
         """A replaced seat can never open its objective: it scores 0 (issue 32)."""
@@ -466,9 +376,7 @@ class PaperState(GameState[PaperAction]):
             villain = villain_of(self.dungeon, SEASON_END[self.round])
             return tuple(reward_choices(self.sheets[seat], self.board, villain))
         if self.phase is Phase.CHOOSE:
-            from engine.paper.private import setup_choices
-
-            return setup_choices(self, seat)
+            return private.setup_choices(self, seat)
         return ()
 
     def lists_actions(self, seat: Seat) -> bool:
@@ -487,9 +395,7 @@ class PaperState(GameState[PaperAction]):
                 raise IllegalActionError(f"{action!r:.40} is not a setup choice")
             try:
                 check_setup(action)
-                from engine.paper.private import check_dealt
-
-                check_dealt(self, seat, action)
+                private.check_dealt(self, seat, action)
             except IllegalActionError as exc:
                 try:
                     text = f"'{format_action(action)}'"
@@ -561,22 +467,8 @@ class PaperState(GameState[PaperAction]):
         new._memo = self._memo
         return new
 
-    def apply_joint(self, actions: Mapping[Seat, PaperAction]) -> PaperState:
-        w = self.waiting
-        if isinstance(w, Turn):
-            if set(actions) != {w.seat}:
-                raise NotYourDecisionError(f"it is seat {w.seat}'s turn alone")
-            return self.apply(w.seat, actions[w.seat])
-        if not isinstance(w, Simultaneous):
-            raise self._no_decision(next(iter(actions), -1))
-        pending = w.pending
-        if actions.keys() != pending:
-            missing = sorted(pending - set(actions))
-            extra = sorted(set(actions) - pending)
-            raise NotYourDecisionError(
-                "a joint decision needs exactly the pending seats"
-                + (f"; missing {missing}" if missing else "")
-                + (f"; not deciding {extra}" if extra else ""))
+    def _apply_simultaneous(self, w: Simultaneous,
+                            actions: Mapping[Seat, PaperAction]) -> PaperState:
         knowledge = list(self.knowledge)
         for seat in sorted(actions):
             action = actions[seat]
@@ -728,34 +620,6 @@ class PaperState(GameState[PaperAction]):
         elif self.phase is Phase.OPEN and not new._to_open():
             return new._finish()
         return new
-
-    def spectator_view(self) -> Any:
-        """The view of the public part alone (no seat's knowledge, not even who committed)."""
-        from engine.paper.view import make_view
-
-        return make_view(self.public(), None)
-
-    # ------------------------------------------------------------------ views and positions
-
-    def view(self, seat: Seat) -> Any:
-        from engine.paper.view import make_view
-
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise ValueError(f"there is no seat {seat!r}")
-        return make_view(self, seat)
-
-    def to_position(self, *, private: bool = True) -> Any:
-        from engine.paper.position import to_position
-
-        return to_position(self, private=private)
-
-    @classmethod
-    def from_position(cls, data: Any) -> Self:
-        from engine.paper.position import from_position
-
-        state = from_position(data)
-        assert isinstance(state, cls)
-        return state
 
 
 def make_state(**fields: Any) -> PaperState:

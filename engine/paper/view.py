@@ -14,10 +14,11 @@ from engine.core import Chance, Openings, Over, Simultaneous, Turn
 from engine.paper.actions import PaperAction, format_action
 from engine.paper.data import ROOM_NAMES
 from engine.paper.position import sheet_to_json
+from engine.paper.records import OBJECTIVES_DECK, POWERS_DECK
 from engine.paper.rounds import villain_of
 from engine.paper.score import Score, score_sheet
 from engine.paper.sheet import BOARDS, Sheet, explored_count, gems, hp, lairs_reached, track
-from engine.paper.state import OBJECTIVES_DECK, POWERS_DECK, PaperState
+from engine.paper.state import PaperState
 
 
 @dataclass(frozen=True, slots=True)

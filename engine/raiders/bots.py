@@ -12,8 +12,9 @@ identically.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
+from engine import plugin
 from engine.raiders.actions import PEEK, PLAY, Action
 from engine.raiders.cards import CARDS, ROOMS_PER_LEVEL, Boss, Category
 from engine.raiders.resolve import resolve_room
@@ -222,11 +223,9 @@ def zombie_bot() -> HeuristicBot:
 
 
 def make_bot(name: str) -> RandomBot | HeuristicBot:
-    try:
-        factory: type[RandomBot] | type[HeuristicBot] = BOTS[name]
-        return factory()
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
+    """A new bot of the kind called ``name`` in :data:`BOTS`; ValueError naming the known ones."""
+    bots: Mapping[str, Callable[[], RandomBot | HeuristicBot]] = BOTS
+    return plugin.make_bot(bots, name)
 
 
 __all__ = ["BOTS", "PLAY", "HeuristicBot", "RandomBot", "make_bot", "zombie_bot"]

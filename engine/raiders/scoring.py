@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from engine.core import Outcome, Standing
 
 if TYPE_CHECKING:
-    from engine.raiders.state import Player
+    from engine.raiders.records import Player
 
 
 def score(n: int, players: Sequence[Player], forfeited: int = 0) -> Outcome:

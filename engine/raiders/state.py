@@ -15,36 +15,42 @@ drawn; six are never drawn, which removes them unseen.  The boss is the last roo
 (level 5, position 5).  A face-down position is a hidden event: it is set up with the level but
 resolved only when the room is entered, among the cards still undrawn then — which gives the same
 distribution as a shuffled deck, because nothing else is drawn in between.
+
+This module holds the state class: what it waits for, which actions are legal, the checked entry
+points, the chance events it poses and the knowledge it owes.  The pieces a state is made of are
+in ``records.py``; what the entry points do to a fresh copy (cards put down, a room resolved,
+the next room or level) is in ``flow.py``; a room's resolution in ``resolve.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from enum import Enum
-from typing import Any, ClassVar, Final, NamedTuple, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from engine.core import (
     Chance,
     ChanceEvent,
-    GameState,
     IllegalActionError,
-    InvalidChanceError,
     InvalidKnowledgeError,
     KnowledgeRequest,
     NotYourDecisionError,
     Outcome,
     Over,
-    Seat,
     Simultaneous,
     Turn,
-    Visibility,
-    Waiting,
 )
+from engine.plugin import (
+    PluginState,
+    check_outcome,
+    check_owed,
+    owed_requests,
+    pending_event,
+)
+from engine.raiders import flow
 from engine.raiders.actions import PEEK, PLAY, Action, format_action, parse_action
 from engine.raiders.cards import (
     BOSS_IDS,
     CARDS,
-    CHARACTER_BY_KIND,
     CHARACTERS,
     CRYSTAL,
     ITEM_COPIES,
@@ -60,106 +66,37 @@ from engine.raiders.cards import (
     Boss,
     Category,
 )
-from engine.raiders.resolve import NO_CARD, Resolution, _resolve_room, map_value
-from engine.raiders.scoring import score
-
-VARIANTS: Final = ("basic", "tactical")
-
-
-class Phase(Enum):
-    SETUP = "setup"
-    LEVEL = "level"
-    DEAL = "deal"
-    ENTER = "enter"
-    PLAY = "play"
-    FOLLOWUP = "followup"
-    OVER = "over"
-
-
-# Module-level constants (Final): the compiled build reads them without a lookup.
-_SETUP: Final = Phase.SETUP
-_LEVEL: Final = Phase.LEVEL
-_DEAL: Final = Phase.DEAL
-_ENTER: Final = Phase.ENTER
-_PLAY: Final = Phase.PLAY
-_FOLLOWUP: Final = Phase.FOLLOWUP
-_OVER: Final = Phase.OVER
-_PUBLIC: Final = Visibility.PUBLIC
-# Field indexes of the hot named tuples (index access skips the attribute lookup on the type).
-_CHAR: Final = 0
-_COINS: Final = 1
-_WOUNDS: Final = 2
-_ITEMS: Final = 3
-_USED: Final = 4
-_ELIM: Final = 5
-_PENDING: Final = 0
-_HIDDEN: Final = Visibility.HIDDEN
-
-
-class Player(NamedTuple):
-    """One seat's public state.  ``used`` is a bitmask of the power cards played this level
-    (bit n-1 for card n); they lie face up, so everyone sees them."""
-
-    character: str
-    coins: int
-    wounds: int
-    items: tuple[int, int, int, int]
-    used: int = 0
-    eliminated: bool = False
-
-    def replace(self, **changes: Any) -> Player:
-        return self._replace(**changes)
-
-    def hand(self) -> tuple[str, ...]:
-        """The cards in hand: unplayed power cards, then items (one entry per card)."""
-        power = tuple(str(v) for v in range(1, 6) if not self.used >> (v - 1) & 1)
-        items: list[str] = []
-        for i, name in enumerate(("torch", "crystal", "key", "sword")):
-            items.extend([name] * self.items[i])
-        return power + tuple(items)
-
-    @property
-    def hand_size(self) -> int:
-        return 5 - self.used.bit_count() + sum(self.items)
-
-
-class Knowledge(NamedTuple):
-    """One seat's private knowledge: its committed but unrevealed card, the hidden events its
-    torch is owed, and what its torch showed (event id -> room card) for rooms still face down."""
-
-    pending: str = NO_CARD
-    owed: tuple[str, ...] = ()
-    seen: tuple[tuple[str, str], ...] = ()
-
-
-NO_KNOWLEDGE = Knowledge()
-
-
-def _new_player(fields: tuple[str, int, int, tuple[int, int, int, int], int, bool]) -> Player:
-    """``Player(*fields)`` through tuple.__new__: a named tuple's own __new__ is interpreted
-    Python even in the compiled build, and this is the hot path."""
-    return tuple.__new__(Player, fields)
-
-
-def _event(event_id: str, outcomes: tuple[str, ...], visibility: Visibility) -> ChanceEvent:
-    """A public or hidden ChanceEvent for the hot path (valid by construction: the pools a
-    draw is made from are never empty), without the interpreted validating __new__."""
-    return tuple.__new__(ChanceEvent, (event_id, outcomes, visibility, None, None))
-
-
-def _new_simultaneous(fields: tuple[str, frozenset[int], frozenset[int]]) -> Simultaneous:
-    return tuple.__new__(Simultaneous, fields)
-
-
-def _new_chance(fields: tuple[ChanceEvent]) -> Chance:
-    return tuple.__new__(Chance, fields)
-
-_FIELDS: Final = (
-    "n", "tactical", "phase", "players", "supply", "level", "level_cards", "layout", "row",
-    "room", "rooms", "plays", "followups", "map", "turn", "peeks", "last", "outcome",
-    "knowledge", "forfeited",
+from engine.raiders.records import (
+    _DEAL,
+    _ENTER,
+    _FIELDS,
+    _FOLLOWUP,
+    _HIDDEN,
+    _ITEMS,
+    _LEVEL,
+    _OVER,
+    _PENDING,
+    _PLAY,
+    _PUBLIC,
+    _SETUP,
+    _USED,
+    NO_KNOWLEDGE,
+    VARIANTS,
+    Knowledge,
+    Phase,
+    Player,
+    _event,
+    _new_chance,
+    _new_simultaneous,
 )
+from engine.raiders.resolve import NO_CARD, Resolution
+
+if TYPE_CHECKING:
+    from engine.core import Seat, Waiting
+
 _ALL_SEATS: Final = {n: frozenset(range(n)) for n in PLAYER_COUNTS}
+
+
 def _legal_for(key: int) -> tuple[Action, ...]:
     """The legal actions for a legal_actions() key (see there)."""
     used = key & 0b11111
@@ -193,16 +130,13 @@ _NOBODY: Final[frozenset[int]] = frozenset()
 _KEY_OK: Final = {card: int(_key_ok(card)) for card in CARDS}
 _SWORD_OK: Final = {card: int(CARDS[card].category in (Category.MONSTER, Category.BOSS))
              for card in CARDS}
-_POWER_BIT: Final = {str(v): 1 << (v - 1) for v in range(1, 6)}
-_EMPTY_PLAYS: Final = {n: (NO_CARD,) * n for n in PLAYER_COUNTS}
 _POWER_ACTIONS: Final = tuple(tuple(PLAY[str(v)] for v in range(1, 6) if not used >> (v - 1) & 1)
                        for used in range(32))
 
 
-Hands = tuple[list[int], list[tuple[int, int, int, int]]]  # power cards used, items; per seat
 
 
-class RaidersState(GameState[Action]):
+class RaidersState(PluginState[Action]):
     """An immutable Dungeon Raiders state.  Build one with :func:`new_game` or
     :meth:`from_position`; every transition returns a new state.
 
@@ -212,6 +146,8 @@ class RaidersState(GameState[Action]):
     docs/engine.md, "Speed".)"""
 
     game: ClassVar[str] = "raiders"
+    FIELDS: ClassVar[tuple[str, ...]] = _FIELDS
+    NO_KNOWLEDGE: ClassVar[Knowledge] = NO_KNOWLEDGE
 
     __slots__ = (*_FIELDS, "_waiting", "_legal")
 
@@ -241,14 +177,6 @@ class RaidersState(GameState[Action]):
 
     def _copy(self) -> RaidersState:
         return _copy_state(self)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RaidersState):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in _FIELDS)
-
-    def __hash__(self) -> int:
-        return hash(self.digest())
 
     def __repr__(self) -> str:
         return (f"<RaidersState {self.n}p {'tactical ' if self.tactical else ''}"
@@ -313,16 +241,6 @@ class RaidersState(GameState[Action]):
 
     # ------------------------------------------------------------------ waiting
 
-    @property
-    def waiting(self) -> Waiting:
-        # States are immutable, so what one waits for is computed once.  (Transitions build a
-        # fresh copy, whose caches start empty, and never read them before they finish.)
-        w = self._waiting
-        if w is None:
-            w = self._compute_waiting()
-            self._waiting = w
-        return w
-
     def _compute_waiting(self) -> Waiting:
         phase = self.phase
         if phase is _PLAY or phase is _FOLLOWUP:
@@ -365,7 +283,7 @@ class RaidersState(GameState[Action]):
 
     # ------------------------------------------------------------------ legality
 
-    def _no_decision(self, seat: Seat) -> NotYourDecisionError:
+    def _no_decision(self, seat: object) -> NotYourDecisionError:
         w = self.waiting
         if isinstance(w, Over):
             return NotYourDecisionError("the game is over")
@@ -499,36 +417,22 @@ class RaidersState(GameState[Action]):
 
     def _apply_unchecked(self, seat: Seat, action: Action) -> RaidersState:
         if action.kind == "peek":
-            return self._peek(seat)
+            return flow.peek(self, seat)
         card = action.card
         if self.tactical:
-            return self._play_in_turn(seat, card)
+            return flow.play_in_turn(self, seat, card)
         seats = self._decision_seats()
         knowledge = list(self.knowledge)
         knowledge[seat] = Knowledge(card, knowledge[seat].owed, knowledge[seat].seen)
         if all(knowledge[s].pending for s in seats):
-            return self._reveal({s: knowledge[s].pending for s in sorted(seats)},
+            return flow.reveal(self, {s: knowledge[s].pending for s in sorted(seats)},
                                 held=len(seats) > 1)
         new = self._copy()
         new.knowledge = tuple(knowledge)
         return new
 
-    def apply_joint(self, actions: Mapping[Seat, Action]) -> RaidersState:
-        w = self.waiting
-        if isinstance(w, Turn):
-            if set(actions) != {w.seat}:
-                raise NotYourDecisionError(f"it is seat {w.seat}'s turn alone")
-            return self.apply(w.seat, actions[w.seat])
-        if not isinstance(w, Simultaneous):
-            raise self._no_decision(next(iter(actions), -1))
-        pending = w[1] - w[2]  # seats - committed
-        if actions.keys() != pending:
-            missing = sorted(pending - set(actions))
-            extra = sorted(set(actions) - pending)
-            raise NotYourDecisionError(
-                "a joint decision needs exactly the pending seats"
-                + (f"; missing {missing}" if missing else "")
-                + (f"; not deciding {extra}" if extra else ""))
+    def _apply_simultaneous(self, w: Simultaneous,
+                            actions: Mapping[Seat, Action]) -> RaidersState:
         cards = {s: self.knowledge[s][_PENDING] for s in w[2]} if w[2] else {}
         for seat in sorted(actions):
             action = actions[seat]
@@ -540,273 +444,13 @@ class RaidersState(GameState[Action]):
                 raise IllegalActionError(f"seat {seat}: illegal '{format_action(action)}': "
                                          f"{reason}")
             cards[seat] = action[1]
-        return self._reveal(cards, held=bool(w[2]))
-
-    def _owe_peek(self, knowledge: list[Knowledge], seat: int) -> None:
-        hidden = tuple(self.event_id(p) for p in self.hidden_positions())
-        if hidden:
-            k = knowledge[seat]
-            knowledge[seat] = Knowledge(k.pending, hidden, k.seen)
-
-    def _peek(self, seat: int) -> RaidersState:
-        new = self._copy()
-        players = list(self.players)
-        p = players[seat]
-        players[seat] = p.replace(items=_add(p.items, TORCH, -1))
-        knowledge = list(self.knowledge)
-        self._owe_peek(knowledge, seat)
-        peeks = list(self.peeks)
-        peeks[seat] += 1
-        new.players = tuple(players)
-        new.supply = _add(self.supply, TORCH, 1)
-        new.knowledge = tuple(knowledge)
-        new.peeks = tuple(peeks)
-        return new
-
-    def _put_down(self, cards: Mapping[int, str], knowledge: list[Knowledge] | None, *,
-                  return_balls: bool) -> tuple[Hands, list[int], list[Knowledge] | None]:
-        """Move revealed cards from hands to the table.  Returns the seats' hands after it
-        (power cards used and items, as lists) and the supply.  Torches (and, in the basic
-        game, crystal balls) go straight back to the supply; a torch played as a card owes its
-        user a peek if a face-down room remains (ruling 2), which is added to ``knowledge``
-        (copied from the state if None)."""
-        used = [p[_USED] for p in self.players]
-        items = [p[_ITEMS] for p in self.players]
-        supply = list(self.supply)
-        for seat, card in cards.items():
-            bit = _POWER_BIT.get(card, 0)
-            if bit:
-                used[seat] |= bit
-                continue
-            i = ITEM_INDEX[card]
-            held = list(items[seat])
-            held[i] -= 1
-            items[seat] = (held[0], held[1], held[2], held[3])
-            if i == TORCH:
-                supply[TORCH] += 1
-                if knowledge is None:
-                    knowledge = list(self.knowledge)
-                self._owe_peek(knowledge, seat)
-            elif i == CRYSTAL and return_balls:
-                supply[CRYSTAL] += 1
-        return (used, items), supply, knowledge
-
-    def _with_hands(self, hands: Hands) -> tuple[Player, ...]:
-        used, items = hands
-        return tuple([_new_player((p[_CHAR], p[_COINS], p[_WOUNDS], items[s], used[s],
-                                   p[_ELIM])) for s, p in enumerate(self.players)])
-
-    def _reveal(self, cards: Mapping[int, str], *, held: bool) -> RaidersState:
-        """Every card of a simultaneous step is revealed together.  ``held``: some of the cards
-        were committed one by one and are pending in the seats' knowledge."""
-        new = _copy_state(self)
-        knowledge: list[Knowledge] | None = None
-        if held:
-            knowledge = [Knowledge(NO_CARD, k.owed, k.seen) if k.pending else k
-                         for k in self.knowledge]
-        in_play = self.phase is _PLAY
-        slot = list(self.plays if in_play else self.followups)
-        for s, c in cards.items():
-            slot[s] = c
-        if in_play:
-            new.plays = tuple(slot)
-        else:
-            new.followups = tuple(slot)
-        hands, supply, knowledge = self._put_down(cards, knowledge, return_balls=True)
-        if knowledge is not None:
-            new.knowledge = tuple(knowledge)
-        if in_play and "crystal" in slot and not self._escapes_with_ball():
-            new.players = self._with_hands(hands)
-            new.supply = (supply[0], supply[1], supply[2], supply[3])
-            new.phase = _FOLLOWUP
-            new.turn = 0
-            return new
-        return new._resolve(hands, supply)
-
-    def _after_plays(self) -> RaidersState:
-        """Tactical: every room card is down: go to the follow-ups or resolve (self is fresh)."""
-        if "crystal" in self.plays and not self._escapes_with_ball():
-            self.phase = _FOLLOWUP
-            self.turn = 0
-            return self
-        self._return_balls()
-        return self._resolve(self._hands(), list(self.supply))
-
-    def _return_balls(self) -> None:
-        balls = self.plays.count("crystal")
-        if balls:
-            self.supply = _add(self.supply, CRYSTAL, balls)
-
-    def _play_in_turn(self, seat: int, card: str) -> RaidersState:
-        new = self._copy()
-        in_play = self.phase is _PLAY
-        slot = list(self.plays if in_play else self.followups)
-        slot[seat] = card
-        if in_play:
-            new.plays = tuple(slot)
-        else:
-            new.followups = tuple(slot)
-        hands, supply, knowledge = self._put_down({seat: card}, None, return_balls=False)
-        new.players = self._with_hands(hands)
-        new.supply = (supply[0], supply[1], supply[2], supply[3])
-        if knowledge is not None:
-            new.knowledge = tuple(knowledge)
-        order = self._turn_order()
-        if self.turn + 1 < len(order):
-            new.turn = self.turn + 1
-            return new
-        if self.phase is _PLAY:
-            return new._after_plays()
-        new._return_balls()
-        return new._resolve(new._hands(), list(new.supply))
-
-    # ------------------------------------------------------------------ resolution
-
-    def _hands(self) -> Hands:
-        return [p.used for p in self.players], [p.items for p in self.players]
-
-    def _resolve(self, hands: Hands, supply_before: list[int]) -> RaidersState:
-        """Resolve the current room, discard it and move on (self is a fresh copy; ``hands``
-        and the supply are as ``_put_down`` left them)."""
-        plays = self.plays
-        followups = self.followups
-        players = self.players
-        resolution, supply = _resolve_room(
-            self.level, self.room + 1, self.row[self.room], self.n, plays, followups,
-            tuple([p[_COINS] for p in players]), tuple([p[_WOUNDS] for p in players]),
-            supply_before)
-        coins, wounds, gained, eliminated = (resolution[10], resolution[11], resolution[14],
-                                             resolution[15])
-        used, items = hands
-        new_players = []
-        for s, p in enumerate(players):
-            held = items[s]
-            if gained[s]:
-                held = _add(held, ITEM_INDEX[gained[s]], 1)
-            card = plays[s]
-            if card == "key" or card == "sword":  # back to the supply after the room
-                supply[ITEM_INDEX[card]] += 1
-            card = followups[s]
-            if card == "key" or card == "sword":
-                supply[ITEM_INDEX[card]] += 1
-            new_players.append(_new_player((p[_CHAR], coins[s], wounds[s], held, used[s],
-                                            p[_ELIM] or eliminated[s])))
-        self.players = tuple(new_players)
-        self.supply = (supply[0], supply[1], supply[2], supply[3])
-        self.last = resolution
-        if self.tactical and not (self.level == LEVELS and self.room == ROOMS_PER_LEVEL - 1):
-            self.map = self._next_map_holder()
-        empty = _EMPTY_PLAYS[self.n]
-        self.plays = empty
-        self.followups = empty
-        self.turn = 0
-        if self.room + 1 < ROOMS_PER_LEVEL:
-            self.room = self.room + 1
-            return self._enter()
-        return self._end_level()
-
-    def _next_map_holder(self) -> int:
-        finals = [f if f else p for p, f in zip(self.plays, self.followups, strict=True)]
-        values = [map_value(c) for c in finals]
-        best = max(values)
-        for i in range(self.n):
-            seat = (self.map + i) % self.n
-            if values[seat] == best:
-                return seat
-        raise AssertionError("no highest value")
-
-    def _enter(self) -> RaidersState:
-        """Enter the current room: turn it if it is face down (a hidden chance event)."""
-        if self.face_down(self.room):
-            self.phase = _ENTER
-        else:
-            self.phase = _PLAY
-        return self
-
-    def _end_level(self) -> RaidersState:
-        players = tuple([_new_player((p[0], p[1], p[2], p[3], 0, p[5])) if p[4] else p
-                         for p in self.players])
-        self.players = players
-        self.peeks = (0,) * self.n
-        self.knowledge = tuple(
-            Knowledge(k.pending, (), ()) if (k.owed or k.seen) else k for k in self.knowledge)
-        if self.level == LEVELS:
-            return self._finish()
-        self.phase = _LEVEL
-        self.layout = ""
-        self.row = (NO_CARD,) * ROOMS_PER_LEVEL
-        self.room = 0
-        return self
-
-    def _finish(self) -> RaidersState:
-        self.phase = _OVER
-        self.layout = ""
-        self.row = (NO_CARD,) * ROOMS_PER_LEVEL
-        self.room = 0
-        self.outcome = score(self.n, self.players, self.forfeited)
-        return self
+        return flow.reveal(self, cards, held=bool(w[2]))
 
     # ------------------------------------------------------------------ chance
 
     def apply_chance(self, event_id: object, outcome: object) -> RaidersState:
-        w = self.waiting
-        if not isinstance(w, Chance):
-            raise InvalidChanceError(f"no chance event is pending (got {event_id!r})")
-        event = w.event
-        if event_id != event.id:
-            raise InvalidChanceError(f"the pending chance event is {event.id}, not {event_id!r}")
-        if outcome not in event.outcomes:
-            raise InvalidChanceError(f"{outcome!r:.40} is not a possible outcome of {event.id}")
-        return self._apply_chance_unchecked(outcome)
-
-    def _apply_chance_unchecked(self, outcome: str) -> RaidersState:
-        new = self._copy()
-        phase = self.phase
-        if phase is _SETUP:
-            missing = [s for s, p in enumerate(self.players) if not p.character]
-            if missing:
-                s = missing[0]
-                c = CHARACTER_BY_KIND[outcome]
-                players = list(self.players)
-                players[s] = Player(c.kind, c.coins, c.wounds, c.items)
-                new.players = tuple(players)
-                supply = self.supply
-                new.supply = (supply[0] - c.items[0], supply[1] - c.items[1],
-                              supply[2] - c.items[2], supply[3] - c.items[3])
-                if len(missing) > 1 or self.tactical:
-                    return new
-            else:
-                new.map = int(outcome)
-            new.phase = _LEVEL
-            return new
-        if phase is _LEVEL:
-            new.level = self.level + 1
-            new.layout = outcome
-            new.level_cards = tuple(c for c in self.level_cards if c != outcome)
-            new.phase = _DEAL
-            return new
-        position = self._next_deal() if phase is _DEAL else self.room
-        row = list(self.row)
-        row[position] = outcome
-        new.row = tuple(row)
-        if not self._is_boss_slot(position):
-            rooms = self.rooms
-            i = rooms.index(outcome)
-            new.rooms = rooms[:i] + rooms[i + 1:]
-        if phase is _ENTER:
-            # The turned room is public now: drop it from what torches showed or are owed.
-            event = self.event_id(position)
-            if any(k.seen or k.owed for k in self.knowledge):
-                new.knowledge = tuple(
-                    Knowledge(k.pending, tuple(e for e in k.owed if e != event),
-                              tuple(e for e in k.seen if e[0] != event))
-                    if (k.seen or k.owed) else k for k in self.knowledge)
-            new.phase = _PLAY
-            return new
-        layout = LEVEL_CARDS[self.layout]
-        if any(not layout[p] and not row[p] for p in range(ROOMS_PER_LEVEL)):
-            return new
-        return new._enter()
+        return flow.apply_chance(self, check_outcome(pending_event(self.waiting, event_id),
+                                                     outcome))
 
     def upcoming_events(self) -> tuple[str, ...]:
         """At setup, every setup draw; before a level, its level card and all five room events
@@ -850,9 +494,7 @@ class RaidersState(GameState[Action]):
         for p in self.hidden_positions():
             outcomes = self._pool(p) if self._is_boss_slot(p) else pool
             event = ChanceEvent(self.event_id(p), outcomes, _HIDDEN)
-            card = choose(event)
-            if card not in outcomes:
-                raise InvalidChanceError(f"{card!r} is not a possible outcome of {event.id}")
+            card = check_outcome(event, choose(event))
             if not self._is_boss_slot(p):
                 i = pool.index(card)
                 pool = pool[:i] + pool[i + 1:]
@@ -862,17 +504,11 @@ class RaidersState(GameState[Action]):
     # ------------------------------------------------------------------ private knowledge
 
     def knowledge_requests(self) -> tuple[KnowledgeRequest, ...]:
-        return tuple(KnowledgeRequest(s, k.owed) for s, k in enumerate(self.knowledge) if k.owed)
+        return owed_requests(self.knowledge)
 
     def learn(self, seat: object, knowledge: Mapping[str, str]) -> RaidersState:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            raise InvalidKnowledgeError(f"there is no seat {seat}")
+        seat = check_owed(self.knowledge, seat, knowledge)
         k = self.knowledge[seat]
-        if not k.owed:
-            raise InvalidKnowledgeError(f"seat {seat} is owed no private knowledge")
-        if set(knowledge) != set(k.owed):
-            raise InvalidKnowledgeError(
-                f"seat {seat} is owed {', '.join(k.owed)}, not {', '.join(sorted(knowledge))}")
         # The cards must be distinct and possible: undrawn rooms, or a boss for the boss slot.
         rooms = set(self.rooms)
         seen_cards: set[str] = set()
@@ -888,13 +524,6 @@ class RaidersState(GameState[Action]):
         all_k = list(self.knowledge)
         all_k[seat] = Knowledge(k.pending, (), ordered)
         new.knowledge = tuple(all_k)
-        return new
-
-    def public(self) -> RaidersState:
-        if all(k == NO_KNOWLEDGE for k in self.knowledge):
-            return self
-        new = self._copy()
-        new.knowledge = (NO_KNOWLEDGE,) * self.n
         return new
 
     # ------------------------------------------------------------------ endings
@@ -913,42 +542,6 @@ class RaidersState(GameState[Action]):
         new = self._copy()
         new.forfeited = self.forfeited | 1 << seat
         return new
-
-    # ------------------------------------------------------------------ views and positions
-
-    def view(self, seat: Seat) -> Any:
-        from engine.raiders.view import make_view
-
-        return make_view(self, seat)
-
-    def spectator_view(self) -> Any:
-        """The public table only (no seat's hand, pending card or torch)."""
-        from engine.raiders.view import make_view
-
-        return make_view(self.public(), None)
-
-    def to_position(self, *, private: bool = True) -> Any:
-        from engine.raiders.position import to_position
-
-        return to_position(self, private=private)
-
-    @classmethod
-    def from_position(cls, data: Any) -> Self:
-        from engine.raiders.position import from_position
-
-        state = from_position(data)
-        assert isinstance(state, cls)
-        return state
-
-
-def _add(items: tuple[int, int, int, int], i: int, delta: int) -> tuple[int, int, int, int]:
-    lst = list(items)
-    lst[i] += delta
-    return _tuple4(lst)
-
-
-def _tuple4(values: list[int]) -> tuple[int, int, int, int]:
-    return (values[0], values[1], values[2], values[3])
 
 
 # ---------------------------------------------------------------------- construction

@@ -20,7 +20,8 @@ from engine.raiders.actions import Action
 from engine.raiders.bots import HeuristicBot
 from engine.raiders.cards import BOSS_IDS, ITEM_COPIES, ITEMS, LEVEL_CARDS, ROOM_IDS
 from engine.raiders.position import from_position, resolution_to_json
-from engine.raiders.state import Phase, RaidersState
+from engine.raiders.records import Phase
+from engine.raiders.state import RaidersState
 from engine.raiders.view import RaidersView
 from engine.search import SearchBot, World, final_share
 from engine.sim import Bot

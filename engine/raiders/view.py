@@ -19,8 +19,9 @@ from engine.core import Chance, Over, Simultaneous, Turn
 from engine.raiders.actions import Action, format_action
 from engine.raiders.cards import ITEMS, LEVEL_CARDS, ROOMS_PER_LEVEL
 from engine.raiders.position import resolution_to_json
+from engine.raiders.records import Phase
 from engine.raiders.resolve import NO_CARD, Resolution
-from engine.raiders.state import Phase, RaidersState
+from engine.raiders.state import RaidersState
 
 
 @dataclass(frozen=True, slots=True)

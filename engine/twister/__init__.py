@@ -2,6 +2,7 @@
 eight rooms (rules/dungeon-twister.md; docs/rules/twister.md)."""
 
 from engine.core import GameSpec, OptionSpec
+from engine.plugin import bind
 from engine.twister.actions import Action, format_action, parse_action
 from engine.twister.bots import BOTS
 from engine.twister.levels import LEVELS, easy_bot
@@ -9,6 +10,8 @@ from engine.twister.position import from_position, to_position
 from engine.twister.state import TURN_CAP, TwisterState, new_game
 from engine.twister.strong import strong_bot
 from engine.twister.view import TwisterView, make_view
+
+bind("twister", view=make_view, to_position=to_position, from_position=from_position)
 
 SPEC = GameSpec(
     name="twister",

@@ -15,9 +15,10 @@ strings, so the same view and key give the same action under any PYTHONHASHSEED.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+from engine import plugin
 from engine.sim import LegalView
 from engine.stream import HashStream, sample_index
 from engine.twister.actions import DROP, Action, taken
@@ -457,11 +458,9 @@ BOTS: Final[dict[str, type[RandomBot] | type[HeuristicBot]]] = {
 
 
 def make_bot(name: str) -> RandomBot | HeuristicBot:
-    try:
-        factory: type[RandomBot] | type[HeuristicBot] = BOTS[name]
-        return factory()
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
+    """A new bot of the kind called ``name`` in :data:`BOTS`; ValueError naming the known ones."""
+    bots: Mapping[str, Callable[[], RandomBot | HeuristicBot]] = BOTS
+    return plugin.make_bot(bots, name)
 
 
 __all__ = ["BOTS", "HeuristicBot", "RandomBot", "exit_map", "make_bot"]

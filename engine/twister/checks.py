@@ -3,19 +3,16 @@ asks.  The seat is known to be deciding."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.twister.actions import Action
 from engine.twister.data import CAPACITY, KINDS, N_CHARACTERS, SLOT_SQUARES, SLOTS, token_id
+from engine.twister.phases import ACTION, CARD, COMBAT, PLACE, PUT, TEAM
 from engine.twister.rooms import FLOOR, GEAR
 from engine.twister.rules import check_ability, check_reveal, check_rotate, check_target, run_move
-from engine.twister.state import (
-    ACTION,
-    CARD,
-    COMBAT,
-    PLACE,
-    PUT,
-    TEAM,
-    TwisterState,
-)
+
+if TYPE_CHECKING:
+    from engine.twister.state import TwisterState
 
 _ACTION_KINDS = ("end", "move", "jump", "reveal", "rotate", "attack", "heal", "regenerate",
                  "drink", "open", "close", "break", "pass", "fireball")

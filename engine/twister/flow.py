@@ -5,6 +5,8 @@ the turn when no AP is left) and the end of a turn (phase 3, R28, A28)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.core import Outcome, Standing
 from engine.twister.actions import Action
 from engine.twister.board import CLOSED
@@ -22,19 +24,7 @@ from engine.twister.data import (
     start_slot,
     token_id,
 )
-from engine.twister.records import Ending, Reveal, Tok
-from engine.twister.rooms import ROOMS
-from engine.twister.rules import (
-    Result,
-    participants,
-    pay,
-    resolve_ability,
-    resolve_combat,
-    rotate,
-    run_move,
-    spend_card,
-)
-from engine.twister.state import (
+from engine.twister.phases import (
     ACTION,
     CARD,
     COMBAT,
@@ -48,10 +38,23 @@ from engine.twister.state import (
     REVEAL,
     TEAM,
     TEAM_OPEN,
-    TwisterState,
-    _with,
+)
+from engine.twister.records import Ending, Reveal, Tok, _with
+from engine.twister.rooms import ROOMS
+from engine.twister.rules import (
+    Result,
+    participants,
+    pay,
+    resolve_ability,
+    resolve_combat,
+    rotate,
+    run_move,
+    spend_card,
 )
 from engine.twister.table import Table
+
+if TYPE_CHECKING:
+    from engine.twister.state import TwisterState
 
 TOTAL_PLACED = 20
 

@@ -15,7 +15,7 @@ listed action against it.
 from __future__ import annotations
 
 from itertools import permutations
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine.twister.actions import DROP, Action, take
 from engine.twister.data import (
@@ -50,8 +50,10 @@ from engine.twister.rules import (
     check_target,
     in_sight,
 )
-from engine.twister.state import TwisterState
 from engine.twister.table import end_reason, enter_reason, take_reason
+
+if TYPE_CHECKING:
+    from engine.twister.state import TwisterState
 
 TEAMS: Final = tuple(Action("team", path=p) for p in permutations(range(N_CHARACTERS), 4))
 _END: Final = Action("end")

@@ -29,9 +29,7 @@ from engine.twister.data import (
     SIDE_NAME,
     square_name,
 )
-from engine.twister.records import ELIMINATED, ESCAPED, HIDDEN, REMOVED
-from engine.twister.rooms import ROOMS
-from engine.twister.state import (
+from engine.twister.phases import (
     ACTION,
     CARD,
     COMBAT,
@@ -44,8 +42,10 @@ from engine.twister.state import (
     REVEAL,
     TEAM,
     TEAM_OPEN,
-    TwisterState,
 )
+from engine.twister.records import ELIMINATED, ESCAPED, HIDDEN, REMOVED
+from engine.twister.rooms import ROOMS
+from engine.twister.state import TwisterState
 
 _TOKEN: Final = re.compile(r"\b([WE])-([a-z_]+)\b")
 _GONE: Final = {ELIMINATED: "is killed", ESCAPED: "escapes", REMOVED: "leaves the game"}

@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.core import InvalidActionError, InvalidKnowledgeError, InvalidPositionError
 from engine.twister.actions import _token
-from engine.twister.board import GATE_STATES
+from engine.twister.board import GATE_STATES, board_for
 from engine.twister.data import (
     ACTION_CARDS,
     CAPACITY,
@@ -38,6 +38,8 @@ from engine.twister.data import (
     token_id,
     token_slot,
 )
+from engine.twister.flow import finish
+from engine.twister.phases import COMBAT, END_OPEN, OPEN, OVER, PHASES, PUT, REVEAL, TEAM
 from engine.twister.records import (
     GONE_WORDS,
     HIDDEN,
@@ -50,19 +52,7 @@ from engine.twister.records import (
     Tok,
 )
 from engine.twister.rooms import ROOMS
-from engine.twister.state import (
-    COMBAT,
-    END_OPEN,
-    OPEN,
-    OVER,
-    PHASES,
-    PUT,
-    REVEAL,
-    TEAM,
-    TURN_CAP,
-    TwisterState,
-    make_state,
-)
+from engine.twister.state import TURN_CAP, TwisterState, make_state
 
 FORMAT = 1
 _GONE = {word: code for code, word in GONE_WORDS.items()}
@@ -301,9 +291,6 @@ def _token_list(value: Any, what: str) -> tuple[int, ...]:
 
 def from_position(data: Any) -> TwisterState:
     """Read a position (see the module docstring); InvalidPositionError names what is wrong."""
-    from engine.twister.board import board_for
-    from engine.twister.flow import finish
-
     if not isinstance(data, Mapping):
         raise _bad("a position is a JSON object")
     if data.get("game", "twister") != "twister":

@@ -3,7 +3,7 @@ value).  Token positions use these codes besides a square index (>= 0)."""
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engine.twister.data import ACTION_CARDS, COMBAT_CARDS, JUMP_CARDS
 
@@ -85,3 +85,10 @@ class Ending(NamedTuple):
 
 
 NO_ENDING: Final = Ending()
+
+
+def _with(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    """``items`` with the one at ``i`` replaced by ``value``."""
+    out = list(items)
+    out[i] = value
+    return tuple(out)

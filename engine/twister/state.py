@@ -25,28 +25,25 @@ the rules open it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from engine.core import (
     Chance,
     ChanceEvent,
-    GameState,
     IllegalActionError,
     InvalidActionError,
-    InvalidChanceError,
     InvalidKnowledgeError,
     NotYourDecisionError,
     OpeningRequest,
     Openings,
-    Outcome,
     Over,
-    Seat,
     Simultaneous,
     TimeClass,
     Turn,
     Visibility,
-    Waiting,
 )
+from engine.plugin import PluginState, check_outcome, pending_event
+from engine.twister import checks, flow, movegen
 from engine.twister.actions import (
     KINDS_OF_ACTION,
     Action,
@@ -67,6 +64,23 @@ from engine.twister.data import (
     start_slot,
     token_slot,
 )
+from engine.twister.phases import (
+    ACTION,
+    CARD,
+    COMBAT,
+    END_OPEN,
+    FIRST,
+    OPEN,
+    OPENING_PHASES,
+    OVER,
+    PHASES,
+    PLACE,
+    PLACER,
+    PUT,
+    REVEAL,
+    TEAM,
+    TEAM_OPEN,
+)
 from engine.twister.records import (
     NO_ENDING,
     NO_KNOWLEDGE,
@@ -76,26 +90,13 @@ from engine.twister.records import (
     Player,
     Reveal,
     Tok,
+    _with,
 )
 from engine.twister.rooms import ROOM_IDS
 from engine.twister.table import occupancy
 
-TEAM: Final = "team"
-PLACER: Final = "placer"
-PLACE: Final = "place"
-TEAM_OPEN: Final = "team_open"
-FIRST: Final = "first"
-CARD: Final = "card"
-ACTION: Final = "action"
-REVEAL: Final = "reveal"
-OPEN: Final = "open"
-PUT: Final = "put"
-COMBAT: Final = "combat"
-END_OPEN: Final = "end_open"
-OVER: Final = "over"
-PHASES: Final = (TEAM, PLACER, PLACE, TEAM_OPEN, FIRST, CARD, ACTION, REVEAL, OPEN, PUT, COMBAT,
-                 END_OPEN, OVER)
-OPENING_PHASES: Final = (TEAM_OPEN, OPEN, END_OPEN)
+if TYPE_CHECKING:
+    from engine.core import Seat, Waiting
 
 _BOTH: Final = frozenset((0, 1))
 _NOBODY: Final[frozenset[int]] = frozenset()
@@ -117,12 +118,14 @@ def ceiling(highest: int) -> int:
     return max(2, highest + 1)
 
 
-class TwisterState(GameState[Action]):
+class TwisterState(PluginState[Action]):
     """An immutable Dungeon Twister state.  Build one with :func:`new_game` or
     :func:`engine.twister.position.from_position`; every transition returns a new state (this
     module writes only to fresh copies)."""
 
     game: ClassVar[str] = "twister"
+    FIELDS: ClassVar[tuple[str, ...]] = _FIELDS
+    NO_KNOWLEDGE: ClassVar[Know] = NO_KNOWLEDGE
 
     __slots__ = (*_FIELDS, "_board", "_legal", "_occ", "_waiting")
 
@@ -143,7 +146,6 @@ class TwisterState(GameState[Action]):
     reveal: Reveal | None
     fight: Fight | None
     ending: Ending
-    outcome: Outcome | None
     last: tuple[str, ...]  # what the latest action did, in words
     knowledge: tuple[Know, ...]  # private, per seat
     _board: Board | None
@@ -171,14 +173,6 @@ class TwisterState(GameState[Action]):
             self._occ = None
         self._legal = None
         self._waiting = None
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TwisterState):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in _FIELDS)
-
-    def __hash__(self) -> int:
-        return hash(self.digest())
 
     def __repr__(self) -> str:
         return f"<TwisterState {self.phase} turn {self.turn} seat {self.active}>"
@@ -247,13 +241,6 @@ class TwisterState(GameState[Action]):
         return w.step if isinstance(w, Simultaneous | Turn) else ""
 
     # ------------------------------------------------------------------ waiting
-
-    @property
-    def waiting(self) -> Waiting:
-        w = self._waiting
-        if w is None:
-            w = self._waiting = self._compute_waiting()
-        return w
 
     def _compute_waiting(self) -> Waiting:
         phase = self.phase
@@ -364,8 +351,6 @@ class TwisterState(GameState[Action]):
         return legal
 
     def _legal_actions(self, seat: int) -> tuple[Action, ...]:
-        from engine.twister import movegen
-
         phase = self.phase
         if phase == ACTION:
             return movegen.turn_actions(self, seat)
@@ -397,8 +382,6 @@ class TwisterState(GameState[Action]):
             raise IllegalActionError(f"illegal '{_shown(action)}': {reason}")
 
     def _illegal_reason(self, seat: int, action: Action) -> str:
-        from engine.twister import checks
-
         return checks.illegal_reason(self, seat, action)
 
     def parse_action(self, seat: object, text: object) -> Action:
@@ -442,22 +425,8 @@ class TwisterState(GameState[Action]):
         assert isinstance(seat, int) and isinstance(action, Action)
         return self._apply_unchecked(seat, action)
 
-    def apply_joint(self, actions: Mapping[Seat, Action]) -> TwisterState:
-        w = self.waiting
-        if isinstance(w, Turn):
-            if set(actions) != {w.seat}:
-                raise NotYourDecisionError(f"it is seat {w.seat}'s decision alone")
-            return self.apply(w.seat, actions[w.seat])
-        if not isinstance(w, Simultaneous):
-            raise self._no_decision(next(iter(actions), -1))
-        pending = w.pending
-        if set(actions) != pending:
-            missing = sorted(pending - set(actions))
-            extra = sorted(set(actions) - pending)
-            raise NotYourDecisionError(
-                "a joint decision needs exactly the pending seats"
-                + (f"; missing {missing}" if missing else "")
-                + (f"; not deciding {extra}" if extra else ""))
+    def _apply_simultaneous(self, w: Simultaneous,
+                            actions: Mapping[Seat, Action]) -> TwisterState:
         for seat in sorted(actions):
             self.check(seat, actions[seat])
         state = self
@@ -466,8 +435,6 @@ class TwisterState(GameState[Action]):
         return state
 
     def _apply_unchecked(self, seat: int, action: Action) -> TwisterState:
-        from engine.twister import flow
-
         new = self._copy()
         if is_private(action):
             flow.apply_public(new, seat, public_part(action))
@@ -480,15 +447,7 @@ class TwisterState(GameState[Action]):
     # ------------------------------------------------------------------ chance
 
     def apply_chance(self, event_id: str, outcome: str) -> TwisterState:
-        from engine.twister import flow
-
-        w = self.waiting
-        if not isinstance(w, Chance):
-            raise InvalidChanceError("no chance event is pending")
-        if event_id != w.event.id:
-            raise InvalidChanceError(f"the pending chance event is {w.event.id}, not {event_id}")
-        if outcome not in w.event.outcomes:
-            raise InvalidChanceError(f"{outcome!r} is not a possible outcome of {event_id}")
+        outcome = check_outcome(pending_event(self.waiting, event_id), outcome)
         new = self._copy()
         flow.resolve_chance(new, outcome)
         return new
@@ -541,8 +500,6 @@ class TwisterState(GameState[Action]):
         """``seat`` opens the sealed values the state waits for.  IllegalActionError (that
         seat's misbehaviour) for other slots, a value that is no token of the seat, a non-
         character on a starting square, or a token opened twice (R32)."""
-        from engine.twister import flow
-
         w = self.waiting
         if not isinstance(w, Openings):
             raise NotYourDecisionError("no sealed values are due now")
@@ -610,47 +567,9 @@ class TwisterState(GameState[Action]):
             raise IllegalActionError("the game is over")
 
     def _ending(self, ending: Ending) -> TwisterState:
-        from engine.twister import flow
-
         new = self._copy()
         flow.begin_end(new, ending)
         return new
-
-    # ------------------------------------------------------------------ views and positions
-
-    def public(self) -> TwisterState:
-        if self.knowledge == (NO_KNOWLEDGE, NO_KNOWLEDGE):
-            return self
-        new = self._copy()
-        new._set(knowledge=(NO_KNOWLEDGE, NO_KNOWLEDGE))
-        return new
-
-    def view(self, seat: Seat) -> Any:
-        from engine.twister.view import make_view
-
-        return make_view(self, seat)
-
-    def spectator_view(self) -> Any:
-        from engine.twister.view import make_view
-
-        return make_view(self.public(), None)
-
-    def to_position(self, *, private: bool = True) -> Any:
-        from engine.twister.position import to_position
-
-        return to_position(self, private=private)
-
-    @classmethod
-    def from_position(cls, data: Any) -> TwisterState:
-        from engine.twister.position import from_position
-
-        return from_position(data)
-
-
-def _with(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    out = list(items)
-    out[i] = value
-    return tuple(out)
 
 
 def _well_formed(action: Action) -> bool:
