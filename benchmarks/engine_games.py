@@ -42,7 +42,8 @@ def _baseline(seconds: float = 0.2) -> float:
 
 
 NATIVE_MODULES = ("engine.stream", "engine.sim", "engine.raiders.resolve",
-                  "engine.raiders.state", "engine.raiders.bots")
+                  "engine.raiders.records", "engine.raiders.flow", "engine.raiders.state",
+                  "engine.raiders.bots")
 GAME_MODULES = {"raiders": NATIVE_MODULES}  # a game not listed: its state module
 
 
