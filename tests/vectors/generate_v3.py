@@ -1297,7 +1297,8 @@ def manifests(root: Path = V3) -> list[dict[str, Any]]:
     """Every manifest of tests/vectors/v3 — this generator's (prefix ``v3``) and those of
     the folders other generators write there (prefix ``v3/FOLDER``, e.g. ``v3/forfeits``)."""
     out = []
-    for path in sorted(root.rglob("manifest.json")):
+    # (this generator's own first: "forfeits/manifest.json" sorts before "manifest.json")
+    for path in sorted(root.rglob("manifest.json"), key=lambda p: (p.parent != root, p)):
         folder = path.parent.relative_to(root).as_posix()
         prefix = "v3" if folder == "." else f"v3/{folder}"
         out.append({**json.loads(path.read_text(encoding="utf-8")), "prefix": prefix})
