@@ -40,7 +40,8 @@ vote written into its own copy names it (issue 46).  4: a coalition of withholde
 seat that withheld its shares of a deal, forfeit (issue 47); a draw is a draw (issue 48).
 5: a message signed before a departure taken first is a dispute with the seat that left (its
 heads, or a body the departure changed), and a proof passed over at the floor gives the verdict
-before a later finding (issue 46)."""
+before a later finding; a vote is on a point its voter had passed when any of its earlier
+messages names that point or a later one (issue 46)."""
 
 # ---------------------------------------------------------------------------- reason codes
 
