@@ -202,8 +202,7 @@ class MatchCore:
     # ------------------------------------------------------------------ read-only views
 
     def heads(self) -> tuple[bytes, ...]:
-        """Every seat's last consumed message that drove the engine (its hash; the match id
-        for none); for a replaced seat, the mark of its replacement (version 2)."""
+        """Every seat's core head (the match id for none), or its replacement mark (v2)."""
         absent = self.seats.absent
         if not absent or self.version < 2:
             return tuple(self.ending.core_head)
@@ -503,7 +502,8 @@ class MatchCore:
         try:
             taken = call()
         except Mismatch as fault:
-            if not self.votes.pending():
+            if not self.votes.pending():  # (signed without a departure: §9.2 item 4b)
+                self.vouching.note_unseen_departure(seat, fault.evidence)
                 self._misbehave(seat, fault.reason, *fault.evidence)
             return False
         except Fault as fault:

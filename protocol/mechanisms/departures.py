@@ -39,6 +39,7 @@ class Departures:
         core = self._core
         resign = resign and core.live(seat)
         core.seats.on_leave(seat, core.cursor[seat], resign=resign)
+        core.vouching.note_departure(seat)
         core.events.append(SeatLeft(seat, core.cursor[seat], resign))
         core._unsettled = True
 

@@ -118,12 +118,22 @@ class Votes:
         as ``target``'s entry, a message of ``target``'s feed numbered ``count`` or more, or
         ``target``'s replacement mark at a later count (protocol.md §7.6 item 3): a vote
         dated so by its signer's own feed is on a point behind it, the same on every peer and
-        in the verifier, which reads votes ahead of the cursors."""
+        in the verifier, which reads votes ahead of the cursors.  Version 3: when any of its
+        messages before it that carry heads names so — a chance reveal's heads name the
+        commitments it opens, which may be long past, so the last one alone does not date the
+        vote."""
+        feed = self._feeds[target]
+        if messages[index].version >= 3:
+            entries = {m.heads[target] for m in messages[:index] if len(m.heads) == self._n}
+            held = {m.hash: m.seq for m in feed.chain}
+            if any(held.get(h, -1) >= count for h in entries):
+                return True
+            return any(self._seats.marked_at(target, h, range(count + 1, len(feed.chain) + 1))
+                       is not None for h in entries - held.keys() - {self._match_id})
         last = next((m for m in reversed(messages[:index]) if m.heads), None)
         if last is None or len(last.heads) != self._n:
             return False
         named = last.heads[target]
-        feed = self._feeds[target]
         place = next((m.seq for m in feed.chain if m.hash == named), None)
         if place is not None:
             return place >= count

@@ -57,6 +57,12 @@ class Vouching:
         # The first message refused against a state resting on messages it does not vouch for:
         # (signer, message, the other seats of the dispute; note_unvouched).
         self.divergence: tuple[int, Message, tuple[int, ...]] | None = None
+        # (Version 3) Per seat whose LEAVE or RESIGN was taken: the anchor then (§7.10 item 5).
+        self._left_anchor: dict[int, tuple[bytes, ...]] = {}
+
+    def note_departure(self, seat: int) -> None:
+        """``seat``'s LEAVE or RESIGN was taken: keep the anchor as it was then."""
+        self._left_anchor[seat] = self._steps.anchor_heads
 
     def expected(self, seat: int, kind: Kind, body: object) -> tuple[bytes, ...]:
         """The heads a message of ``kind`` (with ``body``) from ``seat`` carries now: a
@@ -132,6 +138,16 @@ class Vouching:
             # feed is not what the sender saw (or the sender lies), so the sender's steps may
             # begin elsewhere, and its other entries with them — a dispute, never a blame.
             unknown = [j for j in contested if j != seat and not self._holds(j, heads[j])]
+            unseen = [] if unknown else self._unseen_departures(message, raw, contested,
+                                                                 expected)
+            if unseen:
+                # (Version 3) Signed before a departure this peer took first: the anchor moved
+                # with it (a zombie's or a resignation's move), so the message's steps begin
+                # earlier — a dispute with the seat that left, never a blame (§7.10 item 5).
+                gone = unseen[0]
+                self._report(seat, message, gone, self._departure(gone))
+                self._mark_unfit(seat)
+                return False
             other = (unknown or contested)[0]
             return self._contradicts(seat, message, other, heads[other], expected[other],
                                      "as seat {other}'s last one that drove the engine")
@@ -145,6 +161,33 @@ class Vouching:
         self._report(seat, message, other, expected[other], replaced=True)
         self._mark_unfit(seat)
         return False
+
+    def _unseen_departures(self, message: Message, raw: Sequence[bytes], contested: list[int],
+                           expected: Sequence[bytes]) -> list[int]:
+        """(Version 3) The seats that left whose departure ``message`` was signed without —
+        its entry for each is the one before its mark (from the table, the anchor or its core
+        head), not the mark — when the anchor moved since that departure was taken for every
+        ``contested`` entry, and each names its seat's feed no later than the expected one: a
+        message signed before the departure, whose steps began before the anchor moved."""
+        if message.version < 3:
+            return []
+        heads, anchor = message.heads, self._steps.anchor_heads
+        unseen = [j for j, a in sorted(self._seats.absent.items())
+                  if a.left and j in self._left_anchor and heads[j] != expected[j]
+                  and heads[j] in (raw[j], anchor[j], self._ending.core_head[j])]
+        if not unseen:
+            return []
+        for j in contested:
+            named, due = self._position(j, heads[j]), self._position(j, expected[j])
+            if named is None or due is None or named > due or all(
+                    self._left_anchor[g][j] == anchor[j] for g in unseen):
+                return []
+        return unseen
+
+    def _departure(self, seat: int) -> bytes:
+        """The hash of the LEAVE or RESIGN with which ``seat`` left (its feed here)."""
+        return next((m.hash for m in self._feeds[seat].messages
+                     if m.kind in (Kind.LEAVE, Kind.RESIGN)), self._match_id)
 
     def _holds(self, seat: int, named: bytes) -> bool:
         """Is ``named`` the match id or a message of ``seat``'s feed held here?"""
@@ -224,6 +267,26 @@ class Vouching:
         (:meth:`unvouched`) as :attr:`divergence`, which a verdict gives instead of a blame."""
         if self.divergence is None:
             self.divergence = self.unvouched(seat, message, uncovered)
+
+    def note_unseen_departure(self, seat: int, evidence: Sequence[Message]) -> None:
+        """(Version 3) ``seat``'s message (``evidence[0]``) has a body refused against what the
+        state owes (a CHANCE_COMMIT of other ids than the batch): keep it as
+        :attr:`divergence` if the state rests on a departure it does not name
+        (:meth:`unseen_departure`)."""
+        if self.divergence is None and evidence:
+            self.divergence = self.unseen_departure(seat, evidence[0])
+
+    def unseen_departure(self, seat: int, message: Message
+                         ) -> tuple[int, Message, tuple[int, ...]] | None:
+        """(Version 3) ``message``'s body is refused against what the state owes: is that a
+        dispute because the state rests on the departure of seats that left (a LEAVE, a
+        RESIGN, a claim on it) that its heads do not name by their replacement marks?  Then
+        ``(seat, message, those seats)``."""
+        if message.version < 3 or len(message.heads) != self._n:
+            return None
+        found = tuple(j for j, a in sorted(self._seats.absent.items())
+                      if a.left and j != seat and message.heads[j] != self._seats.mark(j))
+        return (seat, message, found) if found else None
 
     def unvouched(self, seat: int, message: Message,
                   uncovered: Iterable[tuple[str, tuple[int, ...]]] = ()

@@ -32,12 +32,16 @@ EXIT_CODES: Final = {VALID: 0, INVALID: 1, USAGE: 2, UNREADABLE: 3, INCOMPLETE: 
 
 VERDICTS: Final = tuple(EXIT_CODES)
 
-VERIFIER_REVISION: Final = 4
+VERIFIER_REVISION: Final = 5
 """The revision of this verifier's verdicts: one more whenever a verdict, its blamed seats or its
 reason code may change for a file already written (so a cache of verdicts, such as ``cryptcrawl
 matches``', checks its files again).  3: version 3's rules, and a seat's departure or a past
 vote written into its own copy names it (issue 46).  4: a coalition of withholders, and a
-seat that withheld its shares of a deal, forfeit (issue 47); a draw is a draw (issue 48)."""
+seat that withheld its shares of a deal, forfeit (issue 47); a draw is a draw (issue 48).
+5: a message signed before a departure taken first is a dispute with the seat that left (its
+heads, or a body the departure changed), and a proof passed over at the floor gives the verdict
+before a later finding; a vote is on a point its voter had passed when any of its earlier
+messages names that point or a later one (issue 46)."""
 
 # ---------------------------------------------------------------------------- reason codes
 

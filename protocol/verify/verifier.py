@@ -209,13 +209,15 @@ def judge(t: Transcript, places: Places | None = None, *, copy: int = 0,
     # and consumes them in canonical order.
     events = core.adopt(t.feeds)
     floor = core.ending.floor
+    proved: PeerMisbehaved | None = None  # (the first proof passed over for the end's verdict)
     for event in events:
         if (floor is not None and core.signed and not t.torn and isinstance(event, PeerMisbehaved)
                 and event.seat in floor.blamed and _proof(core, event)
                 and reason_code(event.reason) != "false_claim"):
             # Its misbehaviour ended the match below two live seats (protocol.md §7.7), and the
             # seat left signed that end: the verdict is the end's (a forfeit: valid; else
-            # abandoned), blaming it.
+            # abandoned), blaming it — unless a later finding gives a verdict (below).
+            proved = proved or event
             continue
         if (isinstance(event, HeadsDisputed) and not event.replaced
                 and core.cursor[event.seat] <= event.message.seq
@@ -223,8 +225,14 @@ def judge(t: Transcript, places: Places | None = None, *, copy: int = 0,
             # (Heads that differ on replacements only are no dispute: the message waits.  Nor
             # is a message naming one of another live seat's this copy may simply not have
             # yet: the copy is incomplete.)
+            if proved is not None and core.version >= 3:
+                return _misbehaved(t, core, proved, places, notes), core
             return _heads_disputed(t, core, event, places, notes), core
         if isinstance(event, PeerMisbehaved):
+            # (Version 3: a proof passed over above came first, and the end no longer gives
+            # the verdict: the proof does — never a later dispute that leaves its seat out.)
+            if proved is not None and core.version >= 3:
+                event = proved
             return _misbehaved(t, core, event, places, notes), core
     return _ending(t, core, places, notes + match_notes(core)), core
 
