@@ -97,7 +97,7 @@ def end_screen(term: Terminal, *, rematch: bool) -> str:
     assert "Final scores" in screen and WINNER.search(screen), screen
     assert "The match file:" in screen and "Check it:" in screen, screen
     hints = term.rows()[-1]
-    assert hints.rstrip().endswith("PgUp/PgDn scroll"), screen
+    assert hints.rstrip().endswith("PgUp/PgDn the match's log"), screen  # (the end's log)
     assert ("r rematch" in screen) is rematch, screen
     return screen
 
