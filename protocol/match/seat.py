@@ -198,7 +198,9 @@ class LocalSeat:
         core.votes.behind_top = dict(old.votes.behind_top)
         core.adopt(dict(enumerate(old.feeds)))
         local = LocalSeat(core, self.seat, self.key, self.seed, self.decide)
-        local.restore(list(old.feeds[self.seat].messages), self.stored())
+        # Every message this seat signed, those not fed back to its core yet too: a seat that
+        # signed its message N and lost it in the rebuild would sign another N (a fork).
+        local.restore(list(self.sent), self.stored())
         local.hold_reclaim = self.hold_reclaim
         local.remember = self.remember
         local._withheld = dict(self._withheld)  # (the clock of an answer held back runs on)

@@ -148,7 +148,9 @@ def test_kards_plays_over_the_network_on_its_table(tmp_path: Path) -> None:
     check = cryptcrawl("verify", "--json", found.group(1))
     assert check.returncode == 0 and json.loads(check.stdout)["status"] == "valid"
     history = cryptcrawl("matches", "--data-dir", str(tmp_path))
-    assert "  kards  " in history.stdout and "won by" in history.stdout
+    # (A Kards match may end drawn: at the round cap, the bots' lives equal.)
+    assert "  kards  " in history.stdout and ("won by" in history.stdout
+                                             or "  drawn (" in history.stdout)
 
 
 def test_a_game_without_a_full_screen_table_plays_in_line_mode_on_a_terminal(
