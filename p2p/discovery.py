@@ -55,6 +55,7 @@ log = logging.getLogger("cryptcrawl.p2p.discovery")
 
 SERVICE_TYPE = "_cryptcrawl._tcp.local."
 RESOLVE_TIMEOUT = 3.0  # s, one SRV/TXT/A lookup
+RESOLVE_TRIES = 3  # lookups of a name the browser reported before it is given up
 MAX_NAME_BYTES = 48  # a table name, in TXT and in the instance name
 MAX_TXT_BYTES = 400  # RFC 6763 §6.2: fits a 512-byte message
 MAX_TABLES = 256  # a browser tracks at most this many tables (hostile LANs)
@@ -515,8 +516,15 @@ class TableBrowser:
             log.debug("resolving %s failed: %r", key, task.exception())
 
     async def _resolve(self, zeroconf: Zeroconf, service_type: str, name: str) -> None:
+        # The browser reports a name once; if its lookup goes unanswered (a lost packet, a
+        # busy host), ask again a few times rather than never show the table.
         info = AsyncServiceInfo(service_type, name)
-        if not await info.async_request(zeroconf, round(self.resolve_timeout * 1000)):
+        for _ in range(RESOLVE_TRIES):
+            if await info.async_request(zeroconf, round(self.resolve_timeout * 1000)):
+                break
+            if self._closed:
+                return
+        else:
             log.debug("no answer resolving %s", name)
             return
         if self._closed:

@@ -242,6 +242,27 @@ async def test_malformed_txt_is_ignored(fast: None) -> None:
 
 
 @pytest.mark.asyncio
+async def test_an_unanswered_lookup_is_asked_again(fast: None,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The browser reports a name once: a lookup lost to a busy host or a dropped packet
+    must not hide the table for good."""
+    real = discovery.AsyncServiceInfo.async_request
+    lost: list[str] = []
+
+    async def lossy(self: Any, *args: Any, **kw: Any) -> bool:
+        if tid in self.name and not lost:
+            lost.append(self.name)
+            return False  # the first lookup's answers never came
+        return bool(await real(self, *args, **kw))
+
+    tid = uid()
+    monkeypatch.setattr(discovery.AsyncServiceInfo, "async_request", lossy)
+    async with TableBrowser(LOOPBACK, resolve_timeout=1.0) as browser, advertiser(tid):
+        found = await wait_event(browser, about(TableFound, tid))
+    assert lost and found.table.id == tid
+
+
+@pytest.mark.asyncio
 async def test_table_turning_malformed_is_lost(fast: None) -> None:
     tid = uid()
     async with TableBrowser(LOOPBACK) as browser:
