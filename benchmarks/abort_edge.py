@@ -82,7 +82,7 @@ from protocol.wire.messages import Kind, Message
 
 BOOTSTRAP = 2000
 TAUS = (0.0, 1.0, 2.0, 4.0)
-COALITION_TAUS = (0.0, 0.05, 0.1, 0.2)  # (--coalition: τ is a share of a win, not coins)
+COALITION_TAUS = (0.0, 0.1)  # (--coalition: τ is a share of a win, not coins)
 NEVER = float("inf")  # τ past every value: the cheater never withholds
 MODES = ("silence", "leave")
 

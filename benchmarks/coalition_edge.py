@@ -17,29 +17,37 @@ heuristic bot.  The edge is the coalition's summed win share when cheating minus
 summed share when honest, over the pairs, with a 95% paired-bootstrap interval
 (benchmarks/abort_edge.py's ``bootstrap``).
 
-**The best response** looks at the event that decides most and that the coalition learns
-first: each coalition seat's character (``setup.character.k`` for its seat k).  Knowing the
-character dealt, it compares that character's value to the seat with the mean over the
-characters a re-draw could give, and withholds when the re-draw is worth more than τ.  A
-character's value is its mean win share, over every seat that had it, in ``--table-games``
-honest games of other seeds (the coalition's prior knowledge of the game).  The cost before the
-rule: each replaced seat's zombie plays its next decision (the rejoin comes at the next step);
-after the rule the withholders forfeit.  τ and the variant (a: ``both``, b: ``partner``) are
-swept; the largest edge is reported; after the rule τ also takes "never" — the best response,
-which knows that withholding forfeits.
+**The best response** withholds where the coalition learns an outcome first and a re-draw is
+worth more to it than τ (a share of a win):
+
+* **its characters** (``setup.character.k`` for its seats k): a character's value is its mean
+  win share, over every seat that had it, in ``--table-games`` honest games of other seeds (the
+  coalition's prior knowledge of the game); a re-draw is worth the mean over the characters it
+  could give;
+* **the rooms of the last level** (``L5.R*``): the coalition plays ``ROLLOUTS`` games on from
+  the room drawn and as many from the room drawn afresh (heuristic bots with fresh streams, a
+  fresh dealer: what it can compute, nothing hidden) and compares its summed share.
+
+Each event is withheld once at most: the coalition's seats, replaced, contribute no secret to
+its re-draw.  The cost before the rule: each replaced seat's zombie plays its next decision (the
+rejoin comes at the next step); after the rule the withholders forfeit.  τ and the variant (a:
+``both``, b: ``partner``) are swept; the largest edge is reported; after the rule τ also takes
+"never" — the best response, which knows that withholding forfeits.
 
 **Not modelled** (each would let the coalition gain more before the rule: the edge before is a
-lower bound): withholding level cards and face-up rooms, and vetoing for each other more than
-once a game.  Under version 3 all of these forfeit alike.
+lower bound): withholding the level cards and the earlier levels' rooms (rollouts of two levels
+gained nothing more in a trial and cost three times the time), and vetoing for each other in
+other games of the game.  Under version 3 all of these forfeit alike.
 
 **On the protocol** (``protocol_matches`` each side, the in-memory mesh of protocol.mesh): the
 best response found before the rule is played by real coalition peers — they compute the
 outcome from the honest seats' revealed secrets and their own, and withhold by going silent at
 their CHANCE_REVEAL (variant a) or with the partner's reveal sent first (variant b); the others'
 clocks run past both timeouts and the grace window, vote them out and draw the character again;
-the coalition's peers then come back from their files and reclaim.  Under version 2 and version
-3 (``protocol_edge_before``, ``protocol_edge_after``; the same policy under both: the best
-response after the rule never withholds, so it plays its honest twin's games)."""
+the coalition's peers then come back from their files and reclaim, and withhold again at the
+next event their policy picks.  Under version 2 and version 3 (``protocol_edge_before``,
+``protocol_edge_after``; the same policy under both: the best response after the rule never
+withholds, so it plays its honest twin's games)."""
 
 from __future__ import annotations
 
@@ -63,6 +71,9 @@ from protocol.mesh import Network, bot_decider
 from protocol.wire.messages import Kind, Message
 
 VARIANTS = ("both", "partner")
+LAST_LEVEL = "L5.R"
+ROLLOUTS = 8  # rollouts on each side of a room's comparison
+REDRAWS = 1  # re-draws of one event the coalition forces (it contributes to none: absent)
 CHARACTER = "setup.character."
 Table = dict[tuple[int, str], float]
 
@@ -93,11 +104,21 @@ class Coalition:
         if not self.variant or not event.id.startswith(CHARACTER):
             return False
         seat = int(event.id[len(CHARACTER):])
-        if seat not in self.seats or self.redrawn.get(event.id, 0) or self.forfeited:
+        if (seat not in self.seats or self.redrawn.get(event.id, 0) >= REDRAWS
+                or self.forfeited):
             return False
         here = self.table.get((seat, outcome), 0.0)
         again = sum(self.table.get((seat, o), 0.0) for o in event.outcomes) / len(event.outcomes)
         return again - here > self.tau
+
+    def vetoes_room(self, state: GameState[Any], event: Any, outcome: str) -> bool:
+        """At a room of the last level: do rollouts say a re-draw is worth more than τ?"""
+        if (not self.variant or not event.id.startswith(LAST_LEVEL) or self.forfeited
+                or self.redrawn.get(event.id, 0) >= REDRAWS or self.tau == float("inf")):
+            return False
+        key = derive_key(b"abort-edge/rollouts", self.seed, event.id,
+                         str(self.redrawn.get(event.id, 0)))
+        return redraw_gain(state, event.id, outcome, self.seats, key) > self.tau
 
     def withhold(self, event: Any) -> None:
         self.withholds += 1
@@ -106,6 +127,48 @@ class Coalition:
         if self.rule == "after":
             self.forfeited |= withholders  # (its zombie plays on; it cannot win)
         self.zombie_next |= set(self.seats) - self.forfeited  # (replaced until it reclaims)
+
+
+def rollout(state: GameState[Any], seats: Sequence[int], key: bytes) -> float:
+    """The coalition's summed share in one game played on from ``state`` by heuristic bots
+    with fresh streams and a fresh dealer: what the coalition can compute, nothing more."""
+    dealer = Dealer(key)
+    bot = make_bot("heuristic")
+    free = get_game("raiders").free_action
+    prefix = stream_key(b"abort-edge/rollout", key)
+    while True:
+        w = state.waiting
+        if isinstance(w, Over):
+            return sum(w.outcome.share(s) for s in seats)
+        if isinstance(w, Chance):
+            state = state.apply_chance(w.event.id, dealer.choose(w.event))
+            continue
+        assert isinstance(w, Simultaneous | Turn), w
+        step_key = stream_key(w.step)
+        for seat in sorted(w.pending):
+            attempt = 0
+            while True:
+                action = bot.choose(state.view(seat),
+                                    prefix + step_key + bytes((seat, attempt & 0xFF)))
+                is_free = free(state, seat, action)
+                state = state.apply(seat, action)
+                if state.knowledge_requests():
+                    state = _serve_knowledge(state, dealer, None)
+                if not is_free:
+                    break
+                attempt += 1
+
+
+def redraw_gain(state: GameState[Any], event: str, outcome: str, seats: Sequence[int],
+                key: bytes) -> float:
+    """What a re-draw of ``event`` is worth to the coalition over ``outcome``, by rollouts:
+    its mean share over rollouts from ``state`` (the event drawn afresh) minus its mean share
+    over rollouts from ``outcome``."""
+    here = sum(rollout(state.apply_chance(event, outcome), seats,
+                       derive_key(key, b"here", str(k))) for k in range(ROLLOUTS))
+    again = sum(rollout(state, seats, derive_key(key, b"again", str(k)))
+                for k in range(ROLLOUTS))
+    return (again - here) / ROLLOUTS
 
 
 def play(seed: bytes, players: int, table: Table, variant: str = "", tau: float = 0.0,
@@ -129,7 +192,8 @@ def play(seed: bytes, players: int, table: Table, variant: str = "", tau: float 
             return sum(shares[s] for s in seats), ctx.withholds, ctx.drawn, shares
         if isinstance(w, Chance):
             outcome = ctx.outcome(w.event)
-            if ctx.withholds_now(w.event, outcome):
+            if ctx.withholds_now(w.event, outcome) or ctx.vetoes_room(state, w.event,
+                                                                       outcome):
                 ctx.withhold(w.event)
                 continue
             ctx.drawn[w.event.id] = outcome
@@ -199,32 +263,45 @@ def protocol_coalition(args: tuple[int, str, int, int, str, float, Table]
     net = Network(players, raiders(), tag, deciders, version=version)
     withheld: list[str] = []
     gone: set[int] = set()
+    decided: dict[str, bool] = {}
+    silenced: set[str] = set()
+    buffers: dict[int, list[Message]] = {seat: [] for seat in seats}
 
-    def policy(seat: int, message: Message) -> bool:
-        """Is ``message`` (a CHANCE_REVEAL of ``seat``) where the coalition withholds?"""
-        core = net.cores[seat]
-        event = message.content.secrets[0][0]  # type: ignore[union-attr]
-        if withheld:
+    def watched(event: str) -> bool:
+        """An event the coalition may withhold: one of its characters or a last-level room,
+        re-drawn fewer than ``REDRAWS`` times so far."""
+        base, _, times = event.partition("~")
+        if int(times or 0) >= REDRAWS:
             return False
-        target = int(event[len(CHARACTER):])
+        if base.startswith(CHARACTER):
+            return int(base[len(CHARACTER):]) in seats
+        return base.startswith(LAST_LEVEL)
+
+    def policy(seat: int, event: str) -> bool:
+        """Is ``event`` (its honest secrets held at ``seat``'s peer) where it withholds?"""
+        core = net.cores[seat]
         w = core.state.waiting
+        base = event.partition("~")[0]
+        if not isinstance(w, Chance) or w.event.id != base:
+            return False
         held = core.chance.secrets.get(event, {})
         committed = sorted(core.chance.commitments.get(event, {}))
-        if not isinstance(w, Chance) or w.event.id != event:
-            return False
         secrets = [held[s] if s not in seats else net.seats[s].secrets.chance_secret(event)
                    for s in committed]
         outcome = chance_outcome(w.event, secrets)
-        here = table.get((target, outcome), 0.0)
-        again = sum(table.get((target, o), 0.0) for o in w.event.outcomes) / len(
-            w.event.outcomes)
-        if again - here > tau:
+        if base.startswith(CHARACTER):
+            target = int(base[len(CHARACTER):])
+            here = table.get((target, outcome), 0.0)
+            again = sum(table.get((target, o), 0.0) for o in w.event.outcomes) / len(
+                w.event.outcomes)
+            gain = again - here
+        else:
+            gain = redraw_gain(core.state, base, outcome, seats,
+                               derive_key(b"abort-edge/rollouts", tag, event))
+        if gain > tau:
             withheld.append(event)
             return True
         return False
-
-    decided: dict[str, bool] = {}
-    buffers: dict[int, list[Message]] = {seat: [] for seat in seats}
 
     def ready(seat: int, event: str) -> bool:
         """Every honest contributor's secret of ``event`` is held at ``seat``'s peer."""
@@ -232,49 +309,70 @@ def protocol_coalition(args: tuple[int, str, int, int, str, float, Table]
         held = core.chance.secrets.get(event, {})
         return all(s in held for s in core.chance.commitments.get(event, {}) if s not in seats)
 
-    for seat in seats:
-        local = net.seats[seat]
+    honest_send = LocalSeat.messages_to_send
 
-        def send(original: Callable[[], list[Message]] = local.messages_to_send,
-                 seat: int = seat) -> list[Message]:
-            if seat in gone:
-                return []
-            messages = buffers[seat] + original()
-            buffers[seat] = []
-            out: list[Message] = []
-            for k, message in enumerate(messages):
-                if message.kind is not Kind.CHANCE_REVEAL:
-                    out.append(message)
-                    continue
-                event = message.content.secrets[0][0]  # type: ignore[union-attr]
-                watched = (event.startswith(CHARACTER) and "~" not in event
-                           and int(event[len(CHARACTER):]) in seats)
-                if watched and event not in decided:
-                    if not ready(seat, event):
-                        buffers[seat] = messages[k:]  # (it waits for the honest secrets)
-                        return out
-                    decided[event] = policy(seat, message)
-                if watched and decided[event]:
-                    if variant == "partner" and seat == seats[0]:
-                        out.append(message)  # (the partner reveals, then goes silent)
-                    gone.add(seat)
-                    net.crash(seat)
-                    return out
+    def send(local: LocalSeat) -> list[Message]:
+        """What a seat's peer sends; the coalition's as its policy says.  (Patched on the
+        class: the mesh replaces a seat's object when it rebuilds or lags.)"""
+        seat = local.seat
+        if seat not in seats or local is not net.seats[seat]:
+            return honest_send(local)
+        if seat in gone:
+            return []
+        messages = buffers[seat] + honest_send(local)
+        buffers[seat] = []
+        out: list[Message] = []
+        for k, message in enumerate(messages):
+            if message.kind is not Kind.CHANCE_REVEAL:
                 out.append(message)
-            return out
-        local.messages_to_send = send  # type: ignore[method-assign]
-    net.pump()
-    if withheld:
-        others = [j for j in range(players) if j not in seats]
-        for _ in range(6):
-            if all(set(seats) <= set(net.cores[j].absent) for j in others):
-                break
-            for j in others:
-                net.run_clock(j)
+                continue
+            event = message.content.secrets[0][0]  # type: ignore[union-attr]
+            if event in silenced:
+                continue  # (back from its file: the secret it withheld stays withheld)
+            if watched(event) and event not in decided:
+                if not ready(seat, event):
+                    buffers[seat] = messages[k:]  # (it waits for the honest secrets)
+                    return out
+                decided[event] = policy(seat, event)
+            if watched(event) and decided[event]:
+                if variant == "partner" and seat == seats[0]:
+                    out.append(message)  # (the partner reveals, then goes silent)
+                gone.add(seat)
+                silenced.add(event)
+                net.crash(seat)
+                return out
+            out.append(message)
+        return out
+
+    others = [j for j in range(players) if j not in seats]
+
+    def voted_out() -> bool:
+        return all(set(seats) <= set(net.cores[j].absent) for j in others)
+
+    LocalSeat.messages_to_send = send  # type: ignore[method-assign,assignment]
+    try:
+        for _ in range(REDRAWS * (2 + 5) + 1):  # (two characters, five rooms: each re-drawn)
             net.pump()
-        for seat in seats:
-            _restart(net, seat, tag)
-    net.run_with_timeouts(limit=20)
+            if not gone:
+                break
+            # The coalition went silent: the others' clocks run until both are voted out,
+            # then its peers come back from their files and reclaim.
+            for _ in range(6):
+                if voted_out():
+                    break
+                for j in others:
+                    net.run_clock(j)
+                while not voted_out():  # (one delivery at a time: it comes back at once)
+                    net.pump(limit=1, partial=True)
+                    if not net.queue:
+                        break
+            for seat in seats:
+                buffers[seat] = []
+                _restart(net, seat, tag)
+            gone.clear()
+        net.run_with_timeouts(limit=20)
+    finally:
+        LocalSeat.messages_to_send = honest_send  # type: ignore[method-assign]
     forfeits = len(set(seats) & net.cores[0].seats.withholders)
     return _sum(calm, seats), _sum(net, seats), len(withheld), forfeits
 
