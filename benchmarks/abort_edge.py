@@ -68,11 +68,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks.scenario import raiders, raiders_network
+from benchmarks.scenario import play_step, raiders, raiders_network
 from engine.core import Chance, GameState, Over, Simultaneous, Turn, Visibility
 from engine.games import get_game
 from engine.raiders.bots import HeuristicBot, make_bot
-from engine.sim import Dealer, _serve_knowledge, bot_key
+from engine.sim import Dealer, bot_key
 from engine.stream import HashStream, derive_key, stream_key
 from protocol.match.core import LocalSeat, MatchCore
 from protocol.match.game import zombie_action
@@ -215,7 +215,11 @@ def _play(state: GameState[Any], bots: Sequence[Any], seed: bytes,
     prefixes = [stream_key(b"cryptcrawl/bot/v1",
                            derive_key(b"cryptcrawl/bot-seed", seed, str(s)))
                 for s in range(len(bots))]
-    free = get_game(state.game).free_action
+
+    def decide(state: GameState[Any], seat: int, key: bytes) -> Any:
+        ctx.state = state
+        return bots[seat].choose(state.view(seat), key)
+
     while True:
         w = state.waiting
         if isinstance(w, Over):
@@ -224,20 +228,7 @@ def _play(state: GameState[Any], bots: Sequence[Any], seed: bytes,
             state = state.apply_chance(w.event.id, ctx.outcome(w.event))
             continue
         assert isinstance(w, Simultaneous | Turn), w
-        step_key = stream_key(w.step)
-        for seat in sorted(w.pending):
-            attempt = 0
-            while True:
-                ctx.state = state
-                key = prefixes[seat] + step_key + bytes((seat, attempt & 0xFF))
-                action = bots[seat].choose(state.view(seat), key)
-                is_free = free(state, seat, action)
-                state = state.apply(seat, action)
-                if state.knowledge_requests():
-                    state = _serve_knowledge(state, dealer, None)
-                if not is_free:
-                    break
-                attempt += 1
+        state = play_step(state, w, prefixes, decide, dealer)
 
 
 def _pair_task(args: tuple[bytes, int, str, float, int, str]) -> tuple[float, int]:

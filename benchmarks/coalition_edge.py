@@ -58,11 +58,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.scenario import raiders
+from benchmarks.scenario import play_step, raiders
 from engine.core import Chance, GameState, Over, Simultaneous, Turn
 from engine.games import get_game
 from engine.raiders.bots import make_bot
-from engine.sim import Dealer, _serve_knowledge
+from engine.sim import Dealer
 from engine.stream import derive_key, stream_key
 from protocol.crypto import chance_outcome
 from protocol.match.core import LocalSeat, MatchCore
@@ -134,8 +134,11 @@ def rollout(state: GameState[Any], seats: Sequence[int], key: bytes) -> float:
     with fresh streams and a fresh dealer: what the coalition can compute, nothing more."""
     dealer = Dealer(key)
     bot = make_bot("heuristic")
-    free = get_game("raiders").free_action
     prefix = stream_key(b"abort-edge/rollout", key)
+
+    def decide(state: GameState[Any], seat: int, key: bytes) -> Any:
+        return bot.choose(state.view(seat), key)
+
     while True:
         w = state.waiting
         if isinstance(w, Over):
@@ -144,19 +147,7 @@ def rollout(state: GameState[Any], seats: Sequence[int], key: bytes) -> float:
             state = state.apply_chance(w.event.id, dealer.choose(w.event))
             continue
         assert isinstance(w, Simultaneous | Turn), w
-        step_key = stream_key(w.step)
-        for seat in sorted(w.pending):
-            attempt = 0
-            while True:
-                action = bot.choose(state.view(seat),
-                                    prefix + step_key + bytes((seat, attempt & 0xFF)))
-                is_free = free(state, seat, action)
-                state = state.apply(seat, action)
-                if state.knowledge_requests():
-                    state = _serve_knowledge(state, dealer, None)
-                if not is_free:
-                    break
-                attempt += 1
+        state = play_step(state, w, [prefix] * (max(w.pending) + 1), decide, dealer)
 
 
 def redraw_gain(state: GameState[Any], event: str, outcome: str, seats: Sequence[int],
@@ -183,7 +174,14 @@ def play(seed: bytes, players: int, table: Table, variant: str = "", tau: float 
     dealer = Dealer(seed)
     prefixes = [stream_key(b"cryptcrawl/bot/v1", derive_key(b"cryptcrawl/bot-seed", seed, str(s)))
                 for s in range(players)]
-    free = get_game("raiders").free_action
+
+    def decide(state: GameState[Any], seat: int, key: bytes) -> Any:
+        if seat in ctx.forfeited or seat in ctx.zombie_next:
+            ctx.zombie_next.discard(seat)
+            assert isinstance(state.waiting, Simultaneous | Turn)
+            return zombie_action(state, seat, match_id, state.waiting.step)
+        return bots[seat].choose(state.view(seat), key)
+
     while True:
         w = state.waiting
         if isinstance(w, Over):
@@ -200,23 +198,7 @@ def play(seed: bytes, players: int, table: Table, variant: str = "", tau: float 
             state = state.apply_chance(w.event.id, outcome)
             continue
         assert isinstance(w, Simultaneous | Turn), w
-        step_key = stream_key(w.step)
-        for seat in sorted(w.pending):
-            attempt = 0
-            while True:
-                key = prefixes[seat] + step_key + bytes((seat, attempt & 0xFF))
-                if seat in ctx.forfeited or seat in ctx.zombie_next:
-                    ctx.zombie_next.discard(seat)
-                    action = zombie_action(state, seat, match_id, w.step)
-                else:
-                    action = bots[seat].choose(state.view(seat), key)
-                is_free = free(state, seat, action)
-                state = state.apply(seat, action)
-                if state.knowledge_requests():
-                    state = _serve_knowledge(state, dealer, None)
-                if not is_free:
-                    break
-                attempt += 1
+        state = play_step(state, w, prefixes, decide, dealer)
 
 
 def _table_task(args: tuple[bytes, int]) -> tuple[dict[str, str], tuple[float, ...]]:
