@@ -35,13 +35,11 @@ verifier cannot tell the difference: any ephemeral key is a valid one.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import re
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +57,7 @@ from tests.vectors.making import (
     differences as differ,
 )
 from tests.vectors.making import stored as stored_under
+from tests.vectors.writing import generator_main
 
 V1 = Path(__file__).parent / "v1"
 # Vectors whose verdict a later finding changed (tests/vectors/test_v1.py): their attack shows
@@ -268,30 +267,9 @@ def differences(built: dict[str, bytes], held: dict[str, bytes]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.vectors.generate_v1",
-                                     description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="compare with tests/vectors/v1 and write nothing")
-    args = parser.parse_args(argv)
-    began = time.monotonic()
-    built = build()
-    took = time.monotonic() - began
-    if args.check:
-        wrong = differences(built, stored())
-        for line in wrong:
-            print(line)
-        print(f"{len(built)} files generated in {took:.1f} s: "
-              f"{'identical' if not wrong else f'{len(wrong)} difference(s)'}")
-        return 1 if wrong else 0
-    for name in set(stored()) - set(built):
-        (V1 / name).unlink()
-    for name, content in built.items():
-        path = V1 / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content)
-    size = sum(len(c) for c in built.values())
-    print(f"{len(built)} files, {size:,} bytes, written to {V1} in {took:.1f} s")
-    return 0
+    return generator_main(argv, prog="python -m tests.vectors.generate_v1", doc=__doc__,
+                          folder=V1, build=build, held=stored,
+                          differences=differences)
 
 
 if __name__ == "__main__":

@@ -48,13 +48,11 @@ from the tag).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import hashlib
 import json
 import sys
 import tempfile
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -98,6 +96,7 @@ from tests.vectors.making import (
 )
 from tests.vectors.pools import pool_vectors
 from tests.vectors.sealed import sealed_vectors
+from tests.vectors.writing import FileSet, generator_main
 
 V2 = Path(__file__).parent / "v2"
 VERSION = 2
@@ -298,17 +297,12 @@ class Entry:
         return "single" if len(self.files) == 1 else "copies"
 
 
-class Vectors:
+class Vectors(FileSet):
     """The files and entries being built."""
 
     def __init__(self) -> None:
-        self.files: dict[str, bytes] = {}
+        super().__init__()
         self.entries: list[Entry] = []
-
-    def file(self, path: str, data: bytes) -> str:
-        held = self.files.setdefault(path, data)
-        assert held == data, f"two different files named {path}"
-        return path
 
     def single(self, name: str, description: str, data: bytes, *,
                rule: Callable[[dict[str, Any]], list[str]] | None = None) -> str:
@@ -949,30 +943,9 @@ FINDINGS = """\
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.vectors.generate_v2",
-                                     description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="compare with tests/vectors/v2 and write nothing")
-    args = parser.parse_args(argv)
-    began = time.monotonic()
-    built = build()
-    took = time.monotonic() - began
-    if args.check:
-        wrong = differences(built, stored(V2))
-        for line in wrong:
-            print(line)
-        print(f"{len(built)} files generated in {took:.1f} s: "
-              f"{'identical' if not wrong else f'{len(wrong)} difference(s)'}")
-        return 1 if wrong else 0
-    for name in set(stored(V2)) - set(built):
-        (V2 / name).unlink()
-    for name, content in built.items():
-        path = V2 / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content)
-    size = sum(len(c) for c in built.values())
-    print(f"{len(built)} files, {size:,} bytes, written to {V2} in {took:.1f} s")
-    return 0
+    return generator_main(argv, prog="python -m tests.vectors.generate_v2", doc=__doc__,
+                          folder=V2, build=build, held=lambda: stored(V2),
+                          differences=differences)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,6 @@ records after it, the verdict unchanged (generate_v2.trimmed)."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import dataclasses
 import hashlib
@@ -51,7 +50,6 @@ import io
 import json
 import sys
 import tempfile
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -105,6 +103,7 @@ from tests.vectors.making import (
     rewritten,
     stored,
 )
+from tests.vectors.writing import FileSet, generator_main
 
 V3 = Path(__file__).parent / "v3"
 VERSION = 3
@@ -169,15 +168,12 @@ class Entry:
         return "single" if len(self.files) == 1 else "copies"
 
 
-class Vectors:
-    def __init__(self) -> None:
-        self.files: dict[str, bytes] = {}
-        self.entries: list[Entry] = []
+class Vectors(FileSet):
+    """The files and entries being built."""
 
-    def file(self, path: str, data: bytes) -> str:
-        held = self.files.setdefault(path, data)
-        assert held == data, f"two different files named {path}"
-        return path
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[Entry] = []
 
     def single(self, name: str, description: str, data: bytes, want: Want,
                *checks: str, cut: bool = True) -> str:
@@ -1419,30 +1415,9 @@ def held() -> dict[str, bytes]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.vectors.generate_v3",
-                                     description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="compare with tests/vectors/v3 and write nothing")
-    args = parser.parse_args(argv)
-    began = time.monotonic()
-    built = build()
-    took = time.monotonic() - began
-    if args.check:
-        wrong = differences(built, held())
-        for line in wrong:
-            print(line)
-        print(f"{len(built)} files generated in {took:.1f} s: "
-              f"{'identical' if not wrong else f'{len(wrong)} difference(s)'}")
-        return 1 if wrong else 0
-    for name in set(held()) - set(built):
-        (V3 / name).unlink()
-    for name, content in built.items():
-        path = V3 / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content)
-    size = sum(len(c) for c in built.values())
-    print(f"{len(built)} files, {size:,} bytes, written to {V3} in {took:.1f} s")
-    return 0
+    return generator_main(argv, prog="python -m tests.vectors.generate_v3", doc=__doc__,
+                          folder=V3, build=build, held=held,
+                          differences=differences)
 
 
 if __name__ == "__main__":
