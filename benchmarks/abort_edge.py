@@ -68,6 +68,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from benchmarks.paired import best_response, bootstrap
 from benchmarks.scenario import play_step, raiders, raiders_network
 from engine.core import Chance, GameState, Over, Simultaneous, Turn, Visibility
 from engine.games import get_game
@@ -80,10 +81,8 @@ from protocol.mechanisms.absence import Seats
 from protocol.mesh import Network, bot_decider
 from protocol.wire.messages import Kind, Message
 
-BOOTSTRAP = 2000
 TAUS = (0.0, 1.0, 2.0, 4.0)
 COALITION_TAUS = (0.0, 0.1)  # (--coalition: τ is a share of a win, not coins)
-NEVER = float("inf")  # τ past every value: the cheater never withholds
 MODES = ("silence", "leave")
 
 
@@ -439,15 +438,6 @@ def _crashes(pool: ProcessPoolExecutor, players: int, seed: str, games: int) -> 
         "long_outage_forfeits_after": sum(f for _, f in outages["after"])}
 
 
-def bootstrap(diffs: Sequence[float], label: str) -> tuple[float, float]:
-    """The paired bootstrap's 95% interval of the mean of ``diffs``."""
-    n = len(diffs)
-    stream = HashStream(derive_key(b"abort-edge/bootstrap", label.encode()))
-    means = sorted(sum(diffs[stream.below(n)] for _ in range(n)) / n
-                   for _ in range(BOOTSTRAP))
-    return means[int(0.025 * BOOTSTRAP)], means[int(0.975 * BOOTSTRAP) - 1]
-
-
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks abort-edge",
                                      description=(__doc__ or "").splitlines()[0])
@@ -496,8 +486,7 @@ def main(argv: list[str]) -> int:
             table = coalition_edge.character_table(pool, args.players, args.seed,
                                                    args.table_games)
             report = coalition_edge.measure(pool, args.players, seeds, sweep, taus, table,
-                                            args.protocol_matches, args.seed,
-                                            bootstrap=bootstrap, never=NEVER)
+                                            args.protocol_matches, args.seed)
             crashes = _crashes(pool, args.players, args.seed, args.crash_games)
         print(json.dumps({"benchmark": "abort-edge", "players": args.players, **report,
                           **crashes, "seconds": round(time.monotonic() - began, 1)}))
@@ -510,30 +499,10 @@ def main(argv: list[str]) -> int:
             return list(pool.map(_pair_task, tasks, chunksize=8))
 
         honest = [share for share, _ in shares("honest", 0.0, seeds)]
-        result: dict[str, Any] = {}
-        for rule in ("before", "after"):
-            # After: a best response knows that withholding forfeits, so it never withholds
-            # (τ = ∞, "never"); the finite τ show what withholding would cost it.
-            runs: list[dict[str, Any]] = []
-            for mode in MODES:
-                for tau in [*taus, *([NEVER] if rule == "after" else [])]:
-                    got = shares(mode, tau, sweep, rule)
-                    diffs = [c - h for (c, _), h in zip(got, honest, strict=False)]
-                    runs.append({"rule": rule, "mode": mode,
-                                 "tau": "never" if tau == NEVER else tau, "games": len(got),
-                                 "edge": sum(diffs) / len(diffs),
-                                 "withholds_per_game": sum(w for _, w in got) / len(got)})
-                    print(json.dumps(runs[-1]), flush=True)
-            # (A tie goes to "never": a τ whose sweep games happened to cost nothing is no
-            # better a response than not withholding.)
-            best = max(runs, key=lambda r: (r["edge"], r["tau"] == "never"))
-            tau = NEVER if best["tau"] == "never" else float(best["tau"])
-            got = shares(best["mode"], tau, seeds, rule)
-            diffs = [c - h for (c, _), h in zip(got, honest, strict=True)]
-            result[rule] = {"sweep": runs, "best_mode": best["mode"], "best_tau": best["tau"],
-                            "withholds_per_game": sum(w for _, w in got) / len(got),
-                            "edge": sum(diffs) / len(diffs),
-                            "ci95": list(bootstrap(diffs, rule))}
+        # After: a best response knows that withholding forfeits, so it never withholds
+        # (τ = ∞, "never"); the finite τ show what withholding would cost it.
+        result = {rule: best_response(shares, honest, seeds, sweep, MODES, taus, rule,
+                                      name="mode") for rule in ("before", "after")}
         late = shares("crash", 0.0, seeds, "before", crash_points)
         late_diffs = [c - h for (c, _), h in zip(late, honest, strict=True)]
         crashes = _crashes(pool, args.players, args.seed, args.crash_games)
@@ -542,9 +511,9 @@ def main(argv: list[str]) -> int:
         "benchmark": "abort-edge", "players": args.players, "games": len(seeds),
         "sweep_games": len(sweep), "taus": taus,
         "sweep": before["sweep"], "sweep_after": after["sweep"],
-        "best_mode": before["best_mode"], "best_tau": before["best_tau"],
+        "best_mode": before["best"], "best_tau": before["tau"],
         "withholds_per_game": before["withholds_per_game"],
-        "best_mode_after": after["best_mode"], "best_tau_after": after["best_tau"],
+        "best_mode_after": after["best"], "best_tau_after": after["tau"],
         "withholds_per_game_after": after["withholds_per_game"],
         "honest_win_share": _mean(honest),
         "edge_before": before["edge"], "ci95_before": before["ci95"],

@@ -15,7 +15,7 @@ withheld forfeits (in Raiders it plays on and cannot win: its share is 0).
 once with the coalition honest, once with it playing its best response; every seat plays the
 heuristic bot.  The edge is the coalition's summed win share when cheating minus the same seats'
 summed share when honest, over the pairs, with a 95% paired-bootstrap interval
-(benchmarks/abort_edge.py's ``bootstrap``).
+(benchmarks/paired.py's ``bootstrap``).
 
 **The best response** withholds where the coalition learns an outcome first and a re-draw is
 worth more to it than τ (a share of a win):
@@ -52,12 +52,12 @@ withholds, so it plays its honest twin's games)."""
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmarks.paired import NEVER, best_response, bootstrap
 from benchmarks.scenario import play_step, raiders
 from engine.core import Chance, GameState, Over, Simultaneous, Turn
 from engine.games import get_game
@@ -377,45 +377,23 @@ def _sum(net: Network, seats: Sequence[int]) -> float:
     return sum(w.outcome.share(s) for s in seats)
 
 
-Bootstrap = Callable[[Sequence[float], str], tuple[float, float]]
-
-
 def measure(pool: ProcessPoolExecutor, players: int, seeds: Sequence[bytes],
             sweep: Sequence[bytes], taus: Sequence[float], table: Table,
-            protocol_matches: int, seed: str, *, bootstrap: Bootstrap,
-            never: float) -> dict[str, Any]:
+            protocol_matches: int, seed: str) -> dict[str, Any]:
     """The coalition's figures: the model's paired games before and after the rule, then the
-    best response before it on the protocol mesh under versions 2 and 3 (``bootstrap`` and
-    ``never``: abort_edge's interval and τ = ∞, handed in — abort_edge imports this module)."""
+    best response before it on the protocol mesh under versions 2 and 3."""
 
     def shares(variant: str, tau: float, games: Sequence[bytes],
                rule: str = "before") -> list[tuple[float, int]]:
         return list(pool.map(_pair_task, [(s, players, table, variant, tau, rule)
                                           for s in games], chunksize=8))
     honest = [share for share, _ in shares("", 0.0, seeds)]
-    result: dict[str, Any] = {}
-    for rule in ("before", "after"):
-        runs: list[dict[str, Any]] = []
-        for variant in VARIANTS:
-            for tau in [*taus, *([never] if rule == "after" else [])]:
-                got = shares(variant, tau, sweep, rule)
-                diffs = [c - h for (c, _), h in zip(got, honest, strict=False)]
-                runs.append({"rule": rule, "variant": variant,
-                             "tau": "never" if tau == never else tau, "games": len(got),
-                             "edge": sum(diffs) / len(diffs),
-                             "withholds_per_game": sum(w for _, w in got) / len(got)})
-                print(json.dumps(runs[-1]), flush=True)
-        best = max(runs, key=lambda r: (r["edge"], r["tau"] == "never"))
-        tau = never if best["tau"] == "never" else float(best["tau"])
-        got = shares(best["variant"], tau, seeds, rule)
-        diffs = [c - h for (c, _), h in zip(got, honest, strict=True)]
-        result[rule] = {"sweep": runs, "variant": best["variant"], "tau": best["tau"],
-                        "withholds_per_game": sum(w for _, w in got) / len(got),
-                        "edge": sum(diffs) / len(diffs), "ci95": list(bootstrap(diffs, rule))}
+    result = {rule: best_response(shares, honest, seeds, sweep, VARIANTS, taus, rule,
+                                  name="variant") for rule in ("before", "after")}
     before, after = result["before"], result["after"]
     # On the protocol: the best response before the rule, under version 2 and version 3.
-    variant = before["variant"]
-    tau = never if before["tau"] == "never" else float(before["tau"])
+    variant = before["best"]
+    tau = NEVER if before["tau"] == "never" else float(before["tau"])
     mesh: dict[int, list[tuple[float, float, int, int]]] = {
         version: list(pool.map(protocol_coalition, [
             (players, seed, i, version, variant, tau, table)
@@ -426,9 +404,9 @@ def measure(pool: ProcessPoolExecutor, players: int, seeds: Sequence[bytes],
     return {
         "coalition": 2, "games": len(seeds), "sweep_games": len(sweep), "taus": list(taus),
         "sweep": before["sweep"], "sweep_after": after["sweep"],
-        "best_variant": before["variant"], "best_tau": before["tau"],
+        "best_variant": before["best"], "best_tau": before["tau"],
         "withholds_per_game": before["withholds_per_game"],
-        "best_variant_after": after["variant"], "best_tau_after": after["tau"],
+        "best_variant_after": after["best"], "best_tau_after": after["tau"],
         "withholds_per_game_after": after["withholds_per_game"],
         "honest_win_share": sum(honest) / len(honest),
         "edge_before": before["edge"], "ci95_before": before["ci95"],

@@ -7,7 +7,7 @@ import io
 import json
 from contextlib import redirect_stdout
 
-from benchmarks import abort_edge
+from benchmarks import abort_edge, paired
 from engine.stream import derive_key
 
 SEED = derive_key(b"test", b"abort-edge")
@@ -36,7 +36,7 @@ def test_under_the_rule_a_withholder_forfeits_its_game() -> None:
 def test_under_the_rule_the_best_response_never_withholds() -> None:
     honest = abort_edge.play(SEED, 4, "honest")
     for mode in abort_edge.MODES:
-        assert abort_edge.play(SEED, 4, mode, tau=abort_edge.NEVER, rule="after") == honest
+        assert abort_edge.play(SEED, 4, mode, tau=paired.NEVER, rule="after") == honest
 
 
 def test_a_crash_past_the_timeouts_at_a_withholding_point_forfeits_only_under_the_rule() -> None:
@@ -64,9 +64,9 @@ def test_a_crash_restarted_within_the_silence_timeout_costs_nothing() -> None:
 
 def test_the_bootstrap_interval_holds_the_mean_and_is_reproducible() -> None:
     diffs = [0.0, 1.0, -0.5, 0.25, 0.0, 1.0, 0.0, -1.0]
-    low, high = abort_edge.bootstrap(diffs, "t")
+    low, high = paired.bootstrap(diffs, "t")
     assert low <= sum(diffs) / len(diffs) <= high
-    assert abort_edge.bootstrap(diffs, "t") == (low, high)
+    assert paired.bootstrap(diffs, "t") == (low, high)
 
 
 def test_the_report_carries_every_figure() -> None:

@@ -11,7 +11,7 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from benchmarks import abort_edge, coalition_edge
+from benchmarks import abort_edge, coalition_edge, paired
 from engine.stream import derive_key
 
 SEED = derive_key(b"test", b"coalition-edge")
@@ -35,7 +35,7 @@ def test_a_coalition_that_never_withholds_is_its_honest_twin() -> None:
     assert honest[1] == 0
     for variant in coalition_edge.VARIANTS:
         for rule in ("before", "after"):
-            assert coalition_edge.play(SEED, 4, {}, variant, abort_edge.NEVER, rule) == honest
+            assert coalition_edge.play(SEED, 4, {}, variant, paired.NEVER, rule) == honest
 
 
 @pytest.mark.parametrize(("variant", "forfeited"), [("both", (2, 3)), ("partner", (3,))])
