@@ -114,7 +114,7 @@ class Coalition:
     def vetoes_room(self, state: GameState[Any], event: Any, outcome: str) -> bool:
         """At a room of the last level: do rollouts say a re-draw is worth more than τ?"""
         if (not self.variant or not event.id.startswith(LAST_LEVEL) or self.forfeited
-                or self.redrawn.get(event.id, 0) >= REDRAWS or self.tau == float("inf")):
+                or self.redrawn.get(event.id, 0) >= REDRAWS or self.tau == NEVER):
             return False
         key = derive_key(b"abort-edge/rollouts", self.seed, event.id,
                          str(self.redrawn.get(event.id, 0)))
