@@ -104,24 +104,42 @@ class _First:
         return self.then.choose(view, key)
 
 
-def halving(count: int, budget: int, evaluate: Callable[[int, int], float]) -> list[int]:
+def halving(count: int, budget: int, evaluate: Callable[[int, int], float], *,
+            cost: Callable[[], int] | None = None, limit: int = 0) -> list[int]:
     """Sequential halving over ``count`` arms within about ``budget`` evaluations:
     ``evaluate(arm, sample)`` is called for every arm still in the race on the same samples
     (0, 1, 2, … shared by all arms), and after each round the worse half drops out.  Returns
     the arms best first: the survivor, then the others by the round they dropped out in and
-    their mean then; ties go to the lower arm."""
+    their mean then; ties go to the lower arm.
+
+    With ``cost`` (what the evaluations so far have cost, in whole units) and ``limit``, the
+    evaluations also stay within about ``limit`` of cost: each round first plays one sample,
+    then as many more as the cost per evaluation measured so far affords in the round's share
+    of what is left (integer arithmetic: the same arms on every machine)."""
     alive = list(range(count))
     totals = [0.0] * count
     counts = [0] * count
     dropped: list[int] = []
     rounds = max(1, math.ceil(math.log2(count))) if count > 1 else 0
     spent = sample = 0
+
+    def play(j: int) -> None:
+        for arm in alive:
+            totals[arm] += evaluate(arm, j)
+            counts[arm] += 1
+
     for r in range(rounds):
         per = max(1, (budget - spent) // (len(alive) * (rounds - r)))
-        for j in range(sample, sample + per):
-            for arm in alive:
-                totals[arm] += evaluate(arm, j)
-                counts[arm] += 1
+        done = 0
+        if cost is not None:
+            play(sample)
+            done = 1
+            spent_cost = cost()
+            afford = (limit - spent_cost) * (spent + len(alive)) // max(
+                1, spent_cost * len(alive) * (rounds - r))
+            per = max(1, min(per, 1 + afford))
+        for j in range(sample + done, sample + per):
+            play(j)
         sample += per
         spent += per * len(alive)
         alive.sort(key=lambda a: (-totals[a] / counts[a], a))
@@ -133,14 +151,19 @@ def halving(count: int, budget: int, evaluate: Callable[[int, int], float]) -> l
 
 class SearchBot:
     """The searching bot (see the module docstring): ``iterations`` playouts a decision,
-    split among the model's candidates by sequential halving."""
+    split among the model's candidates by sequential halving — and, with ``decisions`` (the
+    view's node budget, 0 for none), no more playouts than about that many decisions played
+    in them all afford (where a playout is long, a many-seat table played to the end, fewer
+    playouts)."""
 
     name = "strong"
     searches = True  # (benchmarks: a table of searching bots is too slow to self-play)
 
-    def __init__(self, model: Model, iterations: int) -> None:
+    def __init__(self, model: Model, iterations: int,
+                 decisions: Callable[[Any], int] | None = None) -> None:
         self.model = model
         self.iterations = iterations
+        self.decisions = decisions
 
     def choose(self, view: Any, key: bytes) -> Any:
         stream = HashStream(derive_key(b"cryptcrawl/search/v1", key))
@@ -157,6 +180,7 @@ class SearchBot:
         seat: int = view.seat
         worlds: list[World] = []
         horizon = model.horizon(view)
+        played = [0]  # the decisions played in the playouts so far
 
         def playout(arm: int, sample: int) -> float:
             while len(worlds) <= sample:
@@ -168,9 +192,14 @@ class SearchBot:
             seeds = [derive_key(luck, str(s)) for s in range(len(bots))]
             run = play_out(world.state, bots, Dealer(luck, world.known), bot_seeds=seeds,
                            record=False, sealed=world.sealed, until=horizon)
+            played[0] += run.decisions
             return model.value(run.state, seat)
 
-        return halving(len(candidates), self.iterations, playout)
+        limit = self.decisions(view) if self.decisions is not None else 0
+        if not limit:
+            return halving(len(candidates), self.iterations, playout)
+        return halving(len(candidates), self.iterations, playout,
+                       cost=lambda: played[0], limit=limit)
 
 
 __all__ = ["Model", "SearchBot", "World", "final_share", "halving", "share"]

@@ -1,8 +1,8 @@
-"""The strong Dungeons of Kards bot: the determinized search of :mod:`engine.search` over the
-heuristic's best three actions, each played on by the heuristic — in a one-on-one Arena for
-eight turns (four rounds), then valued by a model fitted to the heuristic's games; otherwise to
-the end of the game — dice and draws answered by a dealer keyed per playout.  Picks come from a
-table of duels measured with the engine, gates are the heuristic's.
+"""The strong Dungeons of Kards bot: the determinized search of :mod:`engine.search` over every
+legal action, each played on by the heuristic — in a one-on-one Arena for eight turns (four
+rounds), then valued by a model fitted to the heuristic's games; otherwise to the end of the
+game, within a node budget — dice and draws answered by a dealer keyed per playout.  Picks come
+from a table of duels measured with the engine, gates are the heuristic's.
 
 **Worlds**: everything at the table is public here; the order of the undrawn cards is fixed
 nowhere (each draw is a chance event over the cards left), so the view's state — the public
@@ -27,9 +27,13 @@ from engine.search import SearchBot, World, final_share
 from engine.sim import Bot
 from engine.stream import HashStream
 
-ITERATIONS: Final = 160  # playouts a decision
+ITERATIONS: Final = 320  # playouts a decision
 HORIZON: Final = 8  # turns a playout looks ahead (this one, then seven more: four rounds)
-WIDTH: Final = 3  # the heuristic's best actions searched
+WIDTH: Final = 0  # the heuristic's best actions searched (0: every legal action)
+# The node budget where a playout runs to the end (a table of more seats, the campaign): the
+# decisions played in all of a decision's playouts, which keeps it within its second of CPU.
+# A one-on-one Arena's playouts of eight turns are short and need none.
+DECISIONS: Final = 3000
 # The worth of a one-on-one Arena position to a seat, fitted to 67,000 positions of 2,000
 # games of the heuristic against itself (a logistic model of the seat's share of the result,
 # a draw counting a half): the duel (the log of how many turns the opponent needs to kill this
@@ -61,10 +65,17 @@ _DUELS: Final = (
 class KardsModel:
     """This game's part of the search (:class:`engine.search.Model`)."""
 
-    def __init__(self, horizon: int = HORIZON, width: int = WIDTH) -> None:
+    def __init__(self, horizon: int = HORIZON, width: int = WIDTH,
+                 decisions: int = DECISIONS) -> None:
         self.turns = horizon
         self.width = width  # the heuristic's best actions searched (0: every legal action)
+        self.decisions = decisions
         self.heuristic = HeuristicBot()
+
+    def node_budget(self, view: KardsView) -> int:
+        """The decisions a decision's playouts may play in all (0: no limit): a budget where
+        playouts run to the end."""
+        return 0 if self.horizon(view) is not None else self.decisions
 
     def candidates(self, view: KardsView, stream: HashStream) -> Sequence[Action]:
         legal = view.legal
@@ -154,7 +165,8 @@ def _per_turn(a: Char, b: Char) -> float:
     return ap_of(a.card) * p_hit(atk, dfn) * max(1, dmg) + 0.05
 
 
-def strong_bot(iterations: int = ITERATIONS, horizon: int = HORIZON, width: int = WIDTH
-               ) -> SearchBot:
+def strong_bot(iterations: int = ITERATIONS, horizon: int = HORIZON, width: int = WIDTH,
+               decisions: int = DECISIONS) -> SearchBot:
     """The ``strong`` level: the search over this game's model."""
-    return SearchBot(KardsModel(horizon, width), iterations)
+    model = KardsModel(horizon, width, decisions)
+    return SearchBot(model, iterations, model.node_budget)

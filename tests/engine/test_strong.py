@@ -326,6 +326,60 @@ def test_sequential_halving_finds_the_best_arm_on_shared_samples() -> None:
     assert halving(1, 10, evaluate)[0] == 0
 
 
+def test_a_node_budget_caps_the_playouts_by_what_they_cost() -> None:
+    means = [0.2, 0.7, 0.5, 0.65, 0.1]
+    spent = [0]
+
+    def evaluate(arm: int, sample: int) -> float:
+        spent[0] += 40  # a long playout: 40 decisions
+        return means[arm] + ((sample * 7919) % 13) / 13 - 0.5
+
+    free = halving(len(means), 200, evaluate)
+    unlimited = spent[0]
+    spent[0] = 0
+    assert halving(len(means), 200, evaluate, cost=lambda: spent[0], limit=10**9) == free
+    assert spent[0] == unlimited  # a budget that does not bind changes nothing
+    spent[0] = 0
+    order = halving(len(means), 200, evaluate, cost=lambda: spent[0], limit=2400)
+    # 60 playouts' worth, not 200: within the limit and one sample a round over it at most.
+    assert 2400 - 40 * len(means) <= spent[0] <= 2400 + 40 * len(means)
+    assert order[0] == 1 and sorted(order) == list(range(5))
+    spent[0] = 0
+    # A limit spent at once still plays every round: one sample for each arm in the race.
+    halving(len(means), 200, evaluate, cost=lambda: spent[0], limit=1)
+    assert spent[0] == 40 * (5 + 3 + 2)
+
+
+def test_kards_a_table_played_to_the_end_has_a_node_budget_and_the_duel_none() -> None:
+    import engine.search as search
+
+    duel = kards_states()[5]
+    table = decision_states("kards", 4, "k4", count=40)[-1]
+    bot = kards_strong(400, decisions=600)
+    seat = min(table.waiting.pending)  # type: ignore[union-attr]
+    assert bot.decisions is not None
+    assert bot.decisions(bot_input(bot, duel, 0, "")) == 0
+    assert bot.decisions(bot_input(bot, table, seat, "")) == 600
+    played: list[int] = []
+    real = search.play_out
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        run = real(*args, **kwargs)
+        played.append(run.decisions)
+        return run
+
+    search.play_out = counting  # type: ignore[assignment]
+    try:
+        action = choose(bot, table, seat)
+    finally:
+        search.play_out = real
+    table.check(seat, action)
+    # 400 playouts to the end would play tens of thousands of decisions: about 600 it is, over
+    # by at most one sample a round for every arm still in the race.
+    arms = len(table.legal_actions(seat))
+    assert len(played) < 400 and sum(played) <= 600 + max(played) * 2 * arms
+
+
 def test_a_draw_is_half_a_win_to_each_drawn_seat() -> None:
     drawn = Outcome(frozenset(), (Standing(0, "draw", 3, 0), Standing(1, "draw", 3, 0)), "")
     assert share(drawn, 0) == share(drawn, 1) == 0.5
