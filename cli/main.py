@@ -25,6 +25,7 @@ from typing import Any, TextIO, cast
 from cli.args import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE, PROG, build_parser, version
 from cli.commands import command as run_command
 from cli.commands import out_problem
+from cli.entry import interrupted
 
 __all__ = ["build_parser", "main", "version"]
 
@@ -39,7 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _standard_streams()
         _tolerant_streams()
         code = _main(argv)
-    except KeyboardInterrupt:
+    except BaseException as exc:  # (a Ctrl-C, or what one caused while a module loaded)
+        if not interrupted(exc):
+            raise
         _flush_quietly()
         _say(f"\n{PROG}: interrupted")
         code = EXIT_INTERRUPTED
