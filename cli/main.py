@@ -25,7 +25,7 @@ from typing import Any, TextIO, cast
 from cli.args import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE, PROG, build_parser, version
 from cli.commands import command as run_command
 from cli.commands import out_problem
-from cli.entry import interrupted
+from cli.interrupts import interrupted
 
 __all__ = ["build_parser", "main", "version"]
 

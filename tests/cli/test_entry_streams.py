@@ -135,7 +135,7 @@ def test_ctrl_c_while_a_dataclass_is_made_is_one_line(monkeypatch: pytest.Monkey
     """Ctrl-C inside a dataclass's making while a module loads: Python 3.11 raises it as a
     RuntimeError ("Error calling __set_name__") caused by the KeyboardInterrupt (before: a
     traceback, seen once in CI's start-up test)."""
-    from cli import entry
+    from cli import interrupts
     from cli import main as cli_main
 
     def making(argv: object) -> int:
@@ -147,14 +147,14 @@ def test_ctrl_c_while_a_dataclass_is_made_is_one_line(monkeypatch: pytest.Monkey
     monkeypatch.setattr(cli_main, "_main", making)
     assert cli_main.main(["play"]) == 130
     assert capsys.readouterr().err.strip() == "cryptcrawl: interrupted"
-    assert entry.interrupted(KeyboardInterrupt())
-    assert not entry.interrupted(RuntimeError("something else"))
+    assert interrupts.interrupted(KeyboardInterrupt())
+    assert not interrupts.interrupted(RuntimeError("something else"))
     with pytest.raises(SystemExit) as leaving:  # (an exit while a Ctrl-C is answered: its own)
         try:
             raise KeyboardInterrupt
         except KeyboardInterrupt:
             raise SystemExit(2)  # noqa: B904
-    assert not entry.interrupted(leaving.value)
+    assert not interrupts.interrupted(leaving.value)
 
     def failing(argv: object) -> int:
         raise RuntimeError("a real failure")
