@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+import engine.search
 from engine.core import GameState, Outcome, Simultaneous, Standing, Turn
 from engine.games import get_game
 from engine.kards.strong import strong_bot as kards_strong
@@ -350,9 +351,8 @@ def test_a_node_budget_caps_the_playouts_by_what_they_cost() -> None:
     assert spent[0] == 40 * (5 + 3 + 2)
 
 
-def test_kards_a_table_played_to_the_end_has_a_node_budget_and_the_duel_none() -> None:
-    import engine.search as search
-
+def test_kards_a_table_played_to_the_end_has_a_node_budget_and_the_duel_none(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     duel = kards_states()[5]
     table = decision_states("kards", 4, "k4", count=40)[-1]
     bot = kards_strong(400, decisions=600)
@@ -361,18 +361,14 @@ def test_kards_a_table_played_to_the_end_has_a_node_budget_and_the_duel_none() -
     assert bot.decisions(bot_input(bot, duel, 0, "")) == 0
     assert bot.decisions(bot_input(bot, table, seat, "")) == 600
     played: list[int] = []
-    real = search.play_out
 
     def counting(*args: Any, **kwargs: Any) -> Any:
-        run = real(*args, **kwargs)
+        run = play_out(*args, **kwargs)
         played.append(run.decisions)
         return run
 
-    search.play_out = counting  # type: ignore[assignment]
-    try:
-        action = choose(bot, table, seat)
-    finally:
-        search.play_out = real
+    monkeypatch.setattr(engine.search, "play_out", counting)
+    action = choose(bot, table, seat)
     table.check(seat, action)
     # 400 playouts to the end would play tens of thousands of decisions: about 600 it is, over
     # by at most one sample a round for every arm still in the race.
